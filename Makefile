@@ -1,0 +1,60 @@
+# Bunco Club: `make run` and `make test` are all the set-up a fresh machine needs.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The machine's services, for the scaled variants.
+SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bunco_club
+SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
+PYTEST_ARGS ?=
+
+.PHONY: run test test-services test-all bench run-scaled services-db lint venv clean
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt scripts/find_python.sh
+	@python=$$(scripts/find_python.sh) || exit 1; \
+	  [ -x $(PY) ] || $$python -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	STATIC_COLLECTED=1 $(PY) manage.py collectstatic --noinput -v0
+	@echo ""
+	@echo "  Bunco Club is at http://$(HOST):$(PORT)/"
+	@echo "  Demo host login: host / bunco-night"
+	@echo ""
+	STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
+
+# The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included.
+test: venv
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(PYTEST_ARGS)
+
+# The same suite against the machine's PostgreSQL and Redis.
+test-services: venv services-db
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)
+
+test-all: test test-services
+
+bench: venv
+	BENCH_ONLY=$(ONLY) $(PY) bench/run_all.py
+
+# The scaled layout of docs/OPERATIONS.md, locally, against the machine's PostgreSQL and Redis.
+run-scaled: venv services-db
+	STATIC_COLLECTED=1 $(PY) manage.py collectstatic --noinput -v0
+	STATIC_COLLECTED=1 DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) scripts/run_scaled.py
+
+# The PostgreSQL database the services targets point at (tests make their own test_ copy).
+services-db:
+	@psql "$(dir $(SERVICES_DATABASE_URL))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='$(notdir $(SERVICES_DATABASE_URL))'" | grep -q 1 \
+	  || psql "$(dir $(SERVICES_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(SERVICES_DATABASE_URL))"
+
+lint: venv
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache

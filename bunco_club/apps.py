@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BuncoClubConfig(AppConfig):
+    name = "bunco_club"
+    verbose_name = "Bunco clubs"

@@ -1,0 +1,43 @@
+"""The in-process round clock of the embedded default (DESIGN.md §5).
+
+Timed rounds must end on time even with no Celery worker: in one-process mode the ASGI lifespan
+runs this loop, which calls each ticker of settings.CLOCK_TICKERS once a second. Tickers are
+idempotent ("close what is due"), so a late or doubled tick is harmless. In the scaled layout the
+same tickers run from Celery (ETA tasks plus a beat sweep), and this loop stays off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+logger = logging.getLogger("bunco_club.clock")
+
+
+def clock_tickers() -> list[Callable[[], object]]:
+    return [import_string(path) for path in settings.CLOCK_TICKERS]
+
+
+def tick_once(tickers: list[Callable[[], object]]) -> None:
+    for ticker in tickers:
+        try:
+            ticker()
+        except Exception:  # one broken ticker must not stop the clock for the others
+            logger.exception("Clock ticker %s failed", getattr(ticker, "__name__", ticker))
+
+
+async def run_clock(interval: float | None = None) -> None:
+    if not settings.IN_PROCESS_CLOCK:
+        return
+    tickers = clock_tickers()
+    if not tickers:
+        return
+    period = interval if interval is not None else settings.CLOCK_INTERVAL_SECONDS
+    while True:
+        await sync_to_async(tick_once, thread_sensitive=False)(tickers)
+        await asyncio.sleep(period)

@@ -1,0 +1,74 @@
+"""Loads the demo club: a host login, 14 members, an upcoming party. Safe to run again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from bunco_club.models import RSVP, Club, Member, Party
+
+DEMO_USERNAME = "host"
+DEMO_PASSWORD = "bunco-night"
+DEMO_MEMBERS = [
+    "Alice", "Bea", "Carmen", "Dana", "Edith", "Fran", "Gloria", "Hazel",
+    "Irene", "June", "Kay", "Lois",
+]
+DEMO_ALTERNATES = ["Mabel", "Nora"]
+
+
+class Command(BaseCommand):
+    help = "Load the demo club, its host login and an upcoming party (idempotent)."
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        user_model = get_user_model()
+        host, created = user_model.objects.get_or_create(
+            username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+        )
+        if created:
+            host.set_password(DEMO_PASSWORD)
+            host.save()
+        club, _ = Club.objects.get_or_create(slug="maple-street", defaults={"name": "Maple Street Bunco"})
+        club.hosts.add(host)
+        for name in DEMO_MEMBERS:
+            Member.objects.get_or_create(club=club, name=name)
+        for name in DEMO_ALTERNATES:
+            Member.objects.get_or_create(club=club, name=name, defaults={"is_alternate": True})
+        party = club.parties.upcoming().first()
+        if party is None:
+            starts_at = (timezone.localtime() + timedelta(days=7)).replace(hour=19, minute=0, second=0, microsecond=0)
+            party = Party.objects.create(
+                club=club,
+                starts_at=starts_at,
+                host=club.members.get(name="Alice"),
+                location="Alice's house, 12 Maple Street",
+            )
+        for member in club.members.regulars():
+            RSVP.objects.get_or_create(party=party, member=member, defaults={"answer": RSVP.Answer.YES})
+        night = self._demo_night(party, host)
+        self.stdout.write(
+            f"Demo club '{club.name}': {club.members.count()} members, party on "
+            f"{timezone.localtime(party.starts_at):%a %d %b %H:%M}, night ready at /n/{night.code}/host/. "
+            f"Log in as {DEMO_USERNAME} / {DEMO_PASSWORD}."
+        )
+
+    def _demo_night(self, party: Party, host: Any) -> Any:
+        """The party's night, seated and ready for the head table to start round 1."""
+        # The front-door command wires the demo across apps; the club models themselves don't.
+        from games.actions import start_night
+        from games.models import Night
+
+        night = Night.objects.filter(party=party).first()
+        if night is None:
+            names = list(party.rsvps.filter(answer=RSVP.Answer.YES).values_list("member__name", flat=True))
+            night = start_night(
+                names=names, buy_in_cents=party.club.buy_in_cents, title=f"{party.club.name} night",
+                club=party.club, party=party, host_user=host,
+                members={member.name: member for member in party.club.members.all()},
+            )
+        return night

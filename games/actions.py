@@ -1,0 +1,620 @@
+"""Workflows of live play: each is atomic, logs its events and publishes them after commit.
+
+A Bunco night (RULES.md §4): `start_night` seats everyone; the head table's `start_round` opens a
+round; phones `record_tally`; a head-table team at 21 or a head-table Bunco rings the bell
+(exactly once, by a conditional update); other tables `finish_turn`; ties `finish_roll_off`;
+when every table has a winner the round closes and `move_players` seats the next one. After round
+24 the night ends and `award_prizes` hands out the pot.
+
+Errors are `NightError`s carrying the HTTP status a view should answer with; they change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import fast_sql
+from games.events import log_event, publish_together
+from games.models import Event, Night, Player, PrizeAward, Round, Seat, TableRound, Tally
+from games.rules import bunco, dice, prizes
+
+CONNECTION_CHECK_CHANNEL = "check"
+POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
+MAX_CORRECTION = 99
+
+
+class NightError(Exception):
+    """A request the night cannot take; `status` is the HTTP answer, the message is for people."""
+
+    status = 400
+
+
+class BadTally(NightError):
+    status = 400
+
+
+class NotYourTable(NightError):
+    status = 403
+
+
+class RoundClosed(NightError):
+    status = 409
+
+
+class WrongState(NightError):
+    status = 409
+
+
+@transaction.atomic
+def send_ping(sender: str) -> Event:
+    """Light up every screen open on the connection check page (before a night starts)."""
+    return log_event(
+        CONNECTION_CHECK_CHANNEL,
+        "ping",
+        {"sender": sender, "sent_at": timezone.now().isoformat()},
+    )
+
+
+# --- Starting a night -------------------------------------------------------------------------
+
+
+def clean_names(raw_names: Sequence[str]) -> list[str]:
+    """Trimmed, non-empty names; BadTally-free validation for the start form."""
+    names = [" ".join(name.split()) for name in raw_names]
+    names = [name for name in names if name]
+    seen: set[str] = set()
+    for name in names:
+        if len(name) > 40:
+            raise BadTally(f"“{name[:40]}…” is too long for a name (40 letters at most).")
+        if name.casefold() in seen:
+            raise BadTally(f"“{name}” is on the list twice: give one of them a surname or initial.")
+        seen.add(name.casefold())
+    return names
+
+
+@transaction.atomic
+def start_night(
+    *,
+    names: Sequence[str],
+    buy_in_cents: int = 500,
+    rules: bunco.Rules = bunco.OFFICIAL,
+    prize_rules: prizes.PrizeRules = prizes.OFFICIAL_PRIZE_RULES,
+    title: str = "Bunco night",
+    club: Any = None,
+    party: Any = None,
+    host_user: Any = None,
+    members: dict[str, Any] | None = None,
+    rng: random.Random | None = None,
+) -> Night:
+    """Create the night, draw the seating (stars at the head table, random teams) and seat round 1."""
+    players = clean_names(names)
+    try:
+        draw = bunco.draw_seating(players, rng or dice.system_rng())
+    except bunco.BuncoError as error:
+        raise BadTally(str(error)) from error
+    night = Night.objects.create(
+        title=title,
+        club=club,
+        party=party,
+        host_user=host_user if getattr(host_user, "is_authenticated", False) else None,
+        buy_in_cents=buy_in_cents,
+        rules=asdict(rules),
+        prize_rules=asdict(prize_rules),
+    )
+    members = members or {}
+    by_name = {
+        player.name: player
+        for player in Player.objects.bulk_create(
+            [Player(night=night, name=name, member=members.get(name)) for name in players]
+            + [Player(night=night, name=name, is_ghost=True) for name in draw.ghosts]
+        )
+    }
+    round_one = Round.objects.create(night=night, number=1)
+    _seat_round(round_one, draw.seating(), by_name)
+    log_event(night.channel, "state", {"round": 1, "what": "started"})
+    return night
+
+
+def _seat_round(round_: Round, seating: list[list[str]], by_name: dict[str, Player]) -> None:
+    """Create the round's tables and seats from a seating of names (table 0 = head)."""
+    tables = TableRound.objects.bulk_create(
+        [TableRound(round=round_, number=index + 1) for index in range(len(seating))]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                table_round=table,
+                round=round_,
+                position=position,
+                team=bunco.TEAMS[position % 2],
+                player=by_name[name],
+            )
+            for table, names in zip(tables, seating, strict=True)
+            for position, name in enumerate(names)
+        ]
+    )
+
+
+# --- A round ----------------------------------------------------------------------------------
+
+
+def _locked_round(night: Night, number: int | None = None) -> Round:
+    return Round.objects.select_for_update().get(night=night, number=number or night.current_round)
+
+
+@transaction.atomic
+def start_round(night: Night) -> Round:
+    """The head table starts the round (the bell that opens it)."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if night.status == Night.Status.FINISHED:
+        raise WrongState("The night is over.")
+    if night.status == Night.Status.BREAK:
+        raise WrongState("It's the break: the host resumes the night first.")
+    round_ = _locked_round(night)
+    if round_.status != Round.Status.READY:
+        raise WrongState(f"Round {round_.number} has already started.")
+    round_.status = Round.Status.PLAYING
+    round_.started_at = timezone.now()
+    round_.save(update_fields=["status", "started_at"])
+    log_event(night.channel, "state", {"round": round_.number, "what": "round_started"})
+    return round_
+
+
+@transaction.atomic
+def record_tally(
+    *,
+    night: Night,
+    table_number: int,
+    team: str,
+    points: int,
+    bunco_player: Player | None = None,
+    entered_by: Player | None = None,
+    by_host: bool = False,
+    key: str | None = None,
+    round_number: int | None = None,
+) -> Tally:
+    """Add points (or a Bunco) to a team at a table in the current round.
+
+    The table's row is locked for the few milliseconds of the insert, so tallies at one table are
+    applied one after another and the bell check always sees every point before it; tables don't
+    wait for each other. A key already recorded returns the tally it recorded (a retried tap).
+    """
+    if team not in ("A", "B"):
+        raise BadTally("Choose team A or team B.")
+    if type(points) is not int:  # True == 1 in Python: a flag is not a number of points
+        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
+    is_bunco = bunco_player is not None
+    if not by_host and not is_bunco and points not in POINT_BUTTONS:
+        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
+    if by_host and not is_bunco and (points == 0 or abs(points) > MAX_CORRECTION):
+        raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
+    if key is not None and (not key or len(key) > 64):
+        raise BadTally("The tap's key is malformed.")
+
+    number = round_number or night.current_round
+    # Plain SQL for the statements every tap runs (games/fast_sql.py says why). The table's row is
+    # locked alone: taps at other tables don't wait for this one.
+    table = fast_sql.lock_table(night.pk, number, table_number)
+    if table is None:
+        raise BadTally(f"There is no table {table_number} in round {number}.")
+    try:
+        if not by_host:
+            _check_open_for_play(table)
+        elif table.round.status == Round.Status.READY:
+            raise WrongState(f"Round {number} has not started yet.")
+    except NightError:
+        # A retried tap whose first copy did arrive, before its table closed, still gets its tally.
+        existing = _tally_with_key(night, key) if key else None
+        if existing is None:
+            raise
+        return existing
+    if is_bunco:
+        _check_bunco_player(table, team, bunco_player)
+        points = bunco.BUNCO_POINTS
+
+    tally = Tally(
+        night=night,
+        table_round=table,
+        kind=Tally.Kind.BUNCO if is_bunco else (Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS),
+        team=team,
+        points=points,
+        buncos=1 if is_bunco else 0,
+        bunco_player=_roller_for(table, bunco_player) if is_bunco else None,
+        roll_off=table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0,
+        entered_by=entered_by,
+        by_host=by_host,
+        key=key or None,
+        created_at=timezone.now(),
+    )
+    tally_id = fast_sql.insert_tally({
+        "night_id": night.pk, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
+        "points": tally.points, "buncos": tally.buncos, "bunco_player_id": tally.bunco_player_id,
+        "roll_off": tally.roll_off, "entered_by_id": tally.entered_by_id, "by_host": tally.by_host,
+        "undoes_id": None, "key": tally.key, "created_at": tally.created_at,
+    })
+    if tally_id is None:
+        # The key is taken under the table's lock: this tap was already counted (a retry, or a
+        # copy of it that raced here first).
+        return _tally_with_key(night, key)
+    tally.pk = tally_id
+    tally._state.adding = False
+    tally._state.db = "default"
+    _after_tally(night, table, tally)
+    return tally
+
+
+def _tally_with_key(night: Night, key: str) -> Tally | None:
+    """The tally a tap's key recorded in this night (keys are unique in a night), or None."""
+    try:
+        return Tally.objects.get(night=night, key=key)
+    except Tally.DoesNotExist:
+        return None
+
+
+def _check_open_for_play(table: TableRound) -> None:
+    round_ = table.round
+    if round_.status == Round.Status.READY:
+        raise RoundClosed(f"Round {round_.number} hasn't started: the head table starts it.")
+    if table.is_head and round_.status == Round.Status.BELL:
+        raise RoundClosed("The bell has rung: the head table stops at once. That tally was not added.")
+    if round_.status == Round.Status.CLOSED or table.status == TableRound.Status.DONE:
+        raise RoundClosed(f"Round {round_.number} is over at table {table.number}: that tally was not added.")
+
+
+def _check_bunco_player(table: TableRound, team: str, player: Player) -> None:
+    if not table.seats.filter(player=player, team=team).exists():
+        raise BadTally(f"{player.name} isn't on that team at table {table.number}.")
+
+
+def _roller_for(table: TableRound, player: Player) -> Player:
+    """A ghost's Bunco goes to the partner who rolled for it (RULES.md §4.5)."""
+    if not player.is_ghost:
+        return player
+    seat = table.seats.get(player=player)
+    return table.seats.select_related("player").get(position=(seat.position + 2) % 4).player
+
+
+def _after_tally(night: Night, table: TableRound, tally: Tally) -> None:
+    totals = fast_sql.table_totals(table.pk)
+    tally.table_totals = totals
+    data: dict[str, Any] = {
+        "round": table.round.number,
+        "table": table.number,
+        "a": totals["A"],
+        "b": totals["B"],
+        "roll_off": table.roll_off,
+    }
+    if table.status == TableRound.Status.ROLL_OFF:
+        roll_off_totals = fast_sql.table_totals(table.pk, table.roll_off)
+        data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])
+    # The tap's events go out together once it commits: the phones wake once for all of them.
+    events: list[Event] = []
+    publish_together(events)
+    events.append(log_event(night.channel, "tally", data, publish=False))
+    if tally.buncos:
+        events.append(log_event(night.channel, "state", {"round": table.round.number, "what": "bunco"},
+                                publish=False))
+    if (
+        table.is_head
+        and table.round.status == Round.Status.PLAYING
+        and tally.points > 0
+        and bunco.rings_bell(totals[tally.team], tally.kind == Tally.Kind.BUNCO)
+    ):
+        bell = _ring_bell(night, table, totals)
+        if bell is not None:
+            events.append(bell)
+
+
+def _ring_bell(night: Night, head: TableRound, totals: dict[str, int]) -> Event | None:
+    """Close the round for everyone: one conditional update, so only the first phone rings it.
+
+    The bell's event, for the caller to publish; None when another phone rang it first.
+    """
+    rung = Round.objects.filter(pk=head.round_id, status=Round.Status.PLAYING).update(
+        status=Round.Status.BELL, bell_rung_at=timezone.now()
+    )
+    if not rung:
+        return None
+    head.round.status = Round.Status.BELL
+    _decide_table(head, totals)
+    # Every other table finishes the turn under way, then confirms.
+    head.round.tables.exclude(pk=head.pk).filter(status=TableRound.Status.PLAYING).update(
+        status=TableRound.Status.FINISHING
+    )
+    winner_names = list(head.seats.filter(team=head.winner).values_list("player__name", flat=True))
+    bell = log_event(
+        night.channel,
+        "bell",
+        {"round": head.round.number, "team": head.winner, "winners": winner_names},
+        publish=False,
+    )
+    _close_round_if_resolved(night, head.round)
+    return bell
+
+
+def _decide_table(table: TableRound, totals: dict[str, int]) -> None:
+    """Winner by points, or a roll-off when tied."""
+    if totals["A"] != totals["B"]:
+        table.winner = "A" if totals["A"] > totals["B"] else "B"
+        table.status = TableRound.Status.DONE
+    else:
+        table.status = TableRound.Status.ROLL_OFF
+        table.roll_off += 1
+    table.save(update_fields=["winner", "status", "roll_off"])
+
+
+@transaction.atomic
+def finish_turn(*, night: Night, table_number: int) -> TableRound:
+    """After the bell, a secondary table says the turn under way is over: decide its winner."""
+    table = _locked_table(night, table_number)
+    if table.round.status != Round.Status.BELL:
+        raise WrongState("The bell hasn't rung yet: keep playing.")
+    if table.status != TableRound.Status.FINISHING:
+        raise WrongState(f"Table {table.number} has already finished its turn.")
+    _decide_table(table, table.totals())
+    log_event(night.channel, "state", {"round": table.round.number, "table": table.number, "what": "table_done"})
+    _close_round_if_resolved(night, table.round)
+    return table
+
+
+@transaction.atomic
+def finish_roll_off(*, night: Night, table_number: int) -> TableRound:
+    """Every seat has taken its roll-off turn: the higher roll-off total wins, or roll again."""
+    table = _locked_table(night, table_number)
+    if table.status != TableRound.Status.ROLL_OFF:
+        raise WrongState(f"Table {table.number} is not rolling off.")
+    totals = table.totals(table.roll_off)
+    if totals["A"] == totals["B"]:
+        table.roll_off += 1  # still tied: another turn each
+        table.save(update_fields=["roll_off"])
+    else:
+        table.winner = "A" if totals["A"] > totals["B"] else "B"
+        table.status = TableRound.Status.DONE
+        table.save(update_fields=["winner", "status"])
+    log_event(night.channel, "state", {"round": table.round.number, "table": table.number, "what": "roll_off"})
+    _close_round_if_resolved(night, table.round)
+    return table
+
+
+def _locked_table(night: Night, table_number: int, *, with_round: bool = True) -> TableRound:
+    # The plain FOR UPDATE locks the joined round row too, on purpose: tables deciding at the
+    # same moment take turns, so the last of them sees every other table decided and closes the
+    # round (each would otherwise see the other still unresolved, and nobody would close it).
+    # An action that decides nothing takes only the table's row (`with_round=False`): holding
+    # the table while waiting for the round deadlocks against the bell, which holds the round
+    # while it marks every other table "finishing".
+    try:
+        return (
+            TableRound.objects.select_for_update(of=() if with_round else ("self",))
+            .select_related("round")
+            .get(round__night=night, round__number=night.current_round, number=table_number)
+        )
+    except TableRound.DoesNotExist:
+        raise BadTally(f"There is no table {table_number} this round.") from None
+
+
+def _close_round_if_resolved(night: Night, round_: Round) -> None:
+    if round_.tables.unresolved().exists():
+        return
+    closed = Round.objects.filter(pk=round_.pk).exclude(status=Round.Status.CLOSED).update(
+        status=Round.Status.CLOSED, closed_at=timezone.now()
+    )
+    if closed:
+        move_players(night, round_)
+
+
+def move_players(night: Night, round_: Round) -> Round | None:
+    """Seat the next round by the movement of RULES.md §4.4 (or the club's house rule)."""
+    seating, ghosts = _seating_of(round_)
+    winners = list(round_.tables.order_by("number").values_list("winner", flat=True))
+    if round_.number == bunco.ROUNDS:
+        Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED, finished_at=timezone.now())
+        log_event(night.channel, "state", {"round": round_.number, "what": "night_over"})
+        return None
+    next_seating = bunco.next_seating_with(seating, winners, night.bunco_rules(), ghosts=ghosts)
+    by_name = {player.name: player for player in night.players.all()}
+    next_round = Round.objects.create(night=night, number=round_.number + 1)
+    _seat_round(next_round, next_seating, by_name)
+    status = Night.Status.BREAK if round_.number == bunco.BREAK_AFTER_ROUND else Night.Status.PLAYING
+    Night.objects.filter(pk=night.pk).update(current_round=next_round.number, status=status)
+    night.current_round, night.status = next_round.number, status
+    log_event(night.channel, "state", {"round": next_round.number, "what": "moved"})
+    return next_round
+
+
+def _seating_of(round_: Round) -> tuple[list[list[str]], set[str]]:
+    ghosts = set(Player.objects.filter(night_id=round_.night_id, is_ghost=True).values_list("name", flat=True))
+    return round_.seating(), ghosts
+
+
+# --- Undo and the host's corrections ------------------------------------------------------------
+
+
+@transaction.atomic
+def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = None,
+               tally_id: int | None = None, by_host: bool = False) -> Tally:
+    """Reverse an entry with a new row: a phone its own last entry, the host any entry."""
+    # Only the table's row is locked (see _locked_table): an undo never closes a round.
+    table = _locked_table(night, table_number, with_round=False) if tally_id is None else None
+    if tally_id is not None:
+        if not by_host:
+            raise NotYourTable("Only the host can correct another entry.")
+        original = Tally.objects.select_related("table_round__round").filter(night=night, pk=tally_id).first()
+        if original is None:
+            raise BadTally("That entry does not exist.")
+        table = (
+            TableRound.objects.select_for_update(of=("self",)).select_related("round").get(pk=original.table_round_id)
+        )
+    else:
+        if not by_host:
+            _check_open_for_play(table)
+        # During a roll-off only the cycle under way: the tie in main play was settled when the
+        # turn was finished, and taking a point off it would leave a winner the totals contradict.
+        cycle = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
+        original = (
+            table.tallies.filter(entered_by=entered_by, roll_off=cycle, undoes__isnull=True, undone_by__isnull=True)
+            .exclude(kind=Tally.Kind.UNDO)
+            .order_by("-id")
+            .first()
+        )
+        if original is None:
+            raise BadTally("Nothing of yours to undo at this table this round.")
+    if original.kind == Tally.Kind.UNDO or Tally.objects.filter(undoes=original).exists():
+        raise BadTally("That entry was already undone.")
+    if table.status == TableRound.Status.DONE and not by_host:
+        raise RoundClosed("This table's round is over: ask the host to correct it.")
+    undo = Tally.objects.create(
+        night=night,
+        table_round=table,
+        kind=Tally.Kind.UNDO,
+        team=original.team,
+        points=-original.points,
+        buncos=-original.buncos,
+        bunco_player=original.bunco_player,
+        roll_off=original.roll_off,
+        entered_by=entered_by,
+        by_host=by_host,
+        undoes=original,
+    )
+    totals = table.totals()
+    undo.table_totals = totals
+    log_event(night.channel, "tally", {"round": table.round.number, "table": table.number,
+                                       "a": totals["A"], "b": totals["B"], "roll_off": table.roll_off})
+    # A decided table follows the corrected record whether or not its round has closed yet: the
+    # head table is decided at the bell while the others still finish, and a host undoing the
+    # mistaken Bunco that rang it must change its winner before the movement is made from it.
+    if table.status == TableRound.Status.DONE:
+        _redecide_closed_table(night, table, totals)
+    log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
+    return undo
+
+
+def _redecide_closed_table(night: Night, table: TableRound, totals: dict[str, int]) -> None:
+    """A correction after a table was decided: the winner follows the corrected record."""
+    if totals["A"] != totals["B"]:
+        table.winner = "A" if totals["A"] > totals["B"] else "B"
+        table.save(update_fields=["winner"])
+
+
+@transaction.atomic
+def correct_tally(*, night: Night, table_number: int, team: str, points: int,
+                  round_number: int | None = None) -> Tally:
+    """The host adds or removes points at any table (a mistaken tally). A decided table's winner
+    follows the corrected totals (a tie keeps the roll-off's result)."""
+    tally = record_tally(night=night, table_number=table_number, team=team, points=points,
+                         by_host=True, round_number=round_number)
+    table = tally.table_round
+    if table.status == TableRound.Status.DONE and tally.roll_off == 0:
+        _redecide_closed_table(night, table, table.totals())
+        log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
+    return tally
+
+
+@transaction.atomic
+def reopen_last_round(night: Night) -> Round:
+    """Undo the last movement: the next round is removed (if nobody has scored in it yet) and
+    the previous round's tables wait for their winners again."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    current = night.round_obj()
+    if night.status == Night.Status.FINISHED:
+        previous = current
+    else:
+        if current.status != Round.Status.READY or current.number == 1:
+            raise WrongState("Only a round that has not started yet can be undone back to the last one.")
+        previous = night.round_obj(current.number - 1)
+        current.delete()
+    previous.status = Round.Status.BELL
+    previous.closed_at = None
+    previous.save(update_fields=["status", "closed_at"])
+    previous.tables.filter(~Q(number=1)).update(status=TableRound.Status.FINISHING, winner="")
+    Night.objects.filter(pk=night.pk).update(current_round=previous.number, status=Night.Status.PLAYING,
+                                             finished_at=None)
+    night.awards.all().delete()
+    log_event(night.channel, "state", {"round": previous.number, "what": "reopened"})
+    # With a single table there is nothing left to finish (the head table keeps its winner), and
+    # no action could ever close the round again: close it now, seating the next round from the
+    # corrected record.
+    _close_round_if_resolved(night, previous)
+    previous.refresh_from_db(fields=["status", "closed_at"])
+    return previous
+
+
+@transaction.atomic
+def resume_after_break(night: Night) -> Night:
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if night.status != Night.Status.BREAK:
+        raise WrongState("The night is not on a break.")
+    night.status = Night.Status.PLAYING
+    night.save(update_fields=["status"])
+    log_event(night.channel, "state", {"round": night.current_round, "what": "resumed"})
+    return night
+
+
+# --- The end of the night -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def end_night(night: Night) -> Night:
+    """The host ends the night early (the sitter is waiting): the rounds played so far count.
+
+    Only between rounds: a round under way is finished first, so no table loses its result.
+    """
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if night.status == Night.Status.FINISHED:
+        raise WrongState("The night is already over.")
+    current = night.round_obj()
+    if current.status != Round.Status.READY:
+        raise WrongState(f"Round {current.number} is under way: finish it first, then end the night.")
+    if current.number == 1:
+        raise WrongState("No round has been played yet.")
+    current.delete()  # seated, never started: nothing recorded is lost
+    night.current_round = current.number - 1
+    night.status = Night.Status.FINISHED
+    night.finished_at = timezone.now()
+    night.save(update_fields=["current_round", "status", "finished_at"])
+    log_event(night.channel, "state", {"round": night.current_round, "what": "night_over"})
+    return night
+
+
+
+@transaction.atomic
+def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAward]:
+    """Hand out the pot (RULES.md §4.7), once; ties are rolled off and the dice kept to show."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if night.status != Night.Status.FINISHED:
+        raise WrongState("Prizes come at the end of the night.")
+    existing = list(night.awards.select_related("player"))
+    if existing:
+        return existing
+    players = {player.name: player for player in night.players.real().with_figures()}
+    sheets = [
+        prizes.Sheet(name=player.name, wins=player.wins, losses=player.losses, buncos=player.bunco_count)
+        for player in players.values()
+    ]
+    traveler = night.traveler()
+    allocation = prizes.allocate_detailed(
+        sheets, pot=night.pot_cents(), traveler=traveler.name if traveler else None,
+        rng=rng or dice.system_rng(), rules=night.prize_house_rules(),
+    )
+    awards = PrizeAward.objects.bulk_create(
+        [
+            PrizeAward(
+                night=night,
+                prize=award.prize,
+                player=players[award.name],
+                amount_cents=award.amount,
+                roll_off=[list(map(list, throws)) for throws in allocation.roll_offs.get(award.prize, ())],
+                order=order,
+            )
+            for order, award in enumerate(allocation.awards)
+        ]
+    )
+    log_event(night.channel, "state", {"round": night.current_round, "what": "prizes"})
+    return awards

@@ -1,0 +1,51 @@
+"""How events of the games app look on screen: one renderer per kind, no queries (games.events).
+
+A renderer runs once per event per process, whatever the number of phones, so everything it
+shows comes from the event's data. Numbers are pushed straight into the page (`<hx-partial>`);
+changes that differ per phone (where do I go next?) are a named event, `changed`, on which each
+page re-fetches its own live region.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.template.loader import render_to_string
+from django.utils.dateparse import parse_datetime
+
+from games.events import Frame, Message, renders
+
+
+@renders("ping")
+def render_ping(message: Message) -> list[Frame]:
+    ping = ping_from_message(message)
+    html = render_to_string("games/connection_check.html#ping-upsert", {"ping": ping})
+    return [(None, html)]
+
+
+def ping_from_message(message: Message) -> dict[str, object]:
+    return {
+        "id": message["id"],
+        "sender": message["data"].get("sender", "Someone"),
+        "sent_at": parse_datetime(message["data"].get("sent_at", "")),
+    }
+
+
+@renders("tally")
+def render_tally(message: Message) -> list[Frame]:
+    """A table's new team totals, into every page that shows that table this round."""
+    return [(None, render_to_string("games/_live.html#tally", message["data"]))]
+
+
+@renders("bell")
+def render_bell(message: Message) -> list[Frame]:
+    """The bell banner on every phone at once, then each page refreshes its own panel."""
+    return [
+        (None, render_to_string("games/_live.html#bell", message["data"])),
+        ("changed", json.dumps(message["data"])),
+    ]
+
+
+@renders("state")
+def render_state(message: Message) -> list[Frame]:
+    return [("changed", json.dumps(message["data"]))]

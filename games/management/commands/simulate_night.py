@@ -1,0 +1,226 @@
+"""`simulate_night`: a whole Bunco night played by bots through the real actions (CONTRACT.md).
+
+    python manage.py simulate_night --players N --seed S [--json] [--buy-in CENTS]
+
+The bots throw the dice (`games.rules.dice`, one `random.Random(seed)` for the draw, every roll
+and the prize roll-offs) and score them with the pure rules: one `bunco.TableRound` per table and
+round, all tables rolling in lock-step, the head table first (the same order as the pure
+`bunco.simulate_night`, so a seed gives the same night in both). Every scoring roll is posted as
+the phone would post it, `actions.record_tally` with a key (+1/+2/+5, or a Bunco with the roller as
+`bunco_player`; a ghost's roll is thrown by its partner). The bell is rung by the action; the other
+tables then finish the turn under way and call `finish_turn`, ties roll off through roll-off
+tallies and `finish_roll_off`, and the movement happens inside the actions. After round 24,
+`award_prizes`.
+
+Nothing is taken from the pure engine's own bookkeeping for the output: the sheets, the traveler,
+the pot and the prizes are read back from the database. Where the actions decide a table
+differently from the pure rules, the command stops with an error instead of printing a night
+that did not follow the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games import actions
+from games.models import Night, Player, Seat, TableRound
+from games.rules import bunco, dice
+
+DEFAULT_BUY_IN_CENTS = 500
+
+
+def player_names(count: int) -> list[str]:
+    """ "Player 01" … zero-padded, so the database's alphabetical order is the numeric one."""
+    width = len(str(count))
+    return [f"Player {number:0{width}d}" for number in range(1, count + 1)]
+
+
+def simulate(players: int, seed: int, *, buy_in_cents: int = DEFAULT_BUY_IN_CENTS) -> Night:
+    """Play a whole night through the actions and return it (finished, prizes awarded)."""
+    try:
+        bunco.night_shape(players)
+    except bunco.BuncoError as error:
+        raise CommandError(str(error)) from error
+    rng = random.Random(seed)
+    night = actions.start_night(
+        names=player_names(players),
+        buy_in_cents=buy_in_cents,
+        rng=rng,
+        title=f"Simulated night (seed {seed})",
+    )
+    bot = _Bots(night, rng)
+    for number in range(1, bunco.ROUNDS + 1):
+        bot.play_round(number)
+    actions.award_prizes(bot.night, rng=rng)
+    return bot.night
+
+
+class _Bots:
+    """Everyone at the night, rolling and tapping."""
+
+    def __init__(self, night: Night, rng: random.Random) -> None:
+        self.night = night
+        self.rng = rng
+        self.players = {player.name: player for player in night.players.all()}
+        self.ghosts = frozenset(name for name, player in self.players.items() if player.is_ghost)
+
+    def play_round(self, number: int) -> None:
+        night = self.night
+        if night.status == Night.Status.BREAK:
+            self.night = night = actions.resume_after_break(night)
+        if night.current_round != number:
+            raise CommandError(f"The night is at round {night.current_round}, the bots at round {number}.")
+        target = bunco.target_for_round(number)
+        tables = [
+            bunco.TableRound(seats, target, head=index == 0, ghosts=self.ghosts)
+            for index, seats in enumerate(self._seating(number))
+        ]
+        actions.start_round(night)
+
+        head = tables[0]
+        bell = False
+        playing = list(enumerate(tables, start=1))
+        while playing:
+            for table_number, table in playing:
+                self._roll(number, table_number, table)
+            # Lock-step, as in the pure simulator: the tables roll at once, so those after the head
+            # table have thrown this step's dice too when they hear the bell the action rang.
+            if not bell and head.bell_rung:
+                bell = True
+                for table_number, table in enumerate(tables[1:], start=2):
+                    table.ring_bell()
+                    if table.phase is not bunco.Phase.FINISHING:  # nobody was mid-turn
+                        self._confirm(actions.finish_turn(night=night, table_number=table_number), table)
+            playing = [(table_number, table) for table_number, table in playing if not table.done]
+
+        # The head table was decided inside record_tally: check every winner once a round.
+        decided = dict(
+            TableRound.objects.filter(round__night=night, round__number=number).values_list(
+                "number", "winner"
+            )
+        )
+        expected = {table_number: table.winner for table_number, table in enumerate(tables, start=1)}
+        if decided != expected:
+            raise CommandError(f"Round {number}: the actions decided {decided}, the rules {expected}.")
+
+    def _seating(self, number: int) -> list[list[str]]:
+        """The round's seating as the actions made it (table 1 first, seats in order)."""
+        seating: dict[int, list[str]] = {}
+        for table_number, name in (
+            Seat.objects.filter(round__night=self.night, round__number=number)
+            .order_by("table_round__number", "position")
+            .values_list("table_round__number", "player__name")
+        ):
+            seating.setdefault(table_number, []).append(name)
+        return [seating[table_number] for table_number in sorted(seating)]
+
+    def _roll(self, number: int, table_number: int, table: bunco.TableRound) -> None:
+        """One throw at one table; a scoring throw is tapped in, and a finished turn confirmed."""
+        phase = table.phase
+        recorded = len(table.tallies)
+        outcome = table.roll(dice.roll(self.rng, 3))
+        if len(table.tallies) > recorded:
+            tally = table.tallies[-1]
+            roller = self.players[tally.roller]
+            actions.record_tally(
+                night=self.night,
+                table_number=table_number,
+                team=tally.team,
+                points=tally.points,
+                bunco_player=roller if tally.bunco else None,
+                entered_by=roller,
+                # One key per tap, as a phone sends it: unique in the night.
+                key=f"sim-{number}-{table_number}-{tally.roll_number}",
+            )
+        if phase is bunco.Phase.FINISHING and table.phase is not bunco.Phase.FINISHING:
+            # The player who was mid-turn at the bell has missed: the table's turn is over.
+            self._confirm(actions.finish_turn(night=self.night, table_number=table_number), table)
+        elif phase is bunco.Phase.ROLL_OFF and not outcome.keeps_turn and table.seat_to_roll == 0:
+            # A roll-off cycle starts at seat 0 and is one turn per seat: the dice are back at
+            # seat 0 exactly when all four turns of the cycle have been taken.
+            self._confirm(actions.finish_roll_off(night=self.night, table_number=table_number), table)
+
+    @staticmethod
+    def _confirm(decided: TableRound, table: bunco.TableRound) -> None:
+        """The actions and the pure rules must agree on each table's outcome."""
+        expected = (TableRound.Status.DONE, table.winner) if table.done else (TableRound.Status.ROLL_OFF, "")
+        if (decided.status, decided.winner) != expected:
+            raise CommandError(
+                f"Table {decided.number}, round {decided.round.number}: the actions decided "
+                f"{decided.status} {decided.winner or '-'}, the rules {expected[0]} {expected[1] or '-'}."
+            )
+
+
+def night_report(night: Night, elapsed_s: float) -> dict[str, Any]:
+    """The contract's JSON, every figure read back from the database."""
+    sheets = [
+        {"name": player.name, "wins": player.wins, "losses": player.losses, "buncos": player.bunco_count}
+        for player in Player.objects.filter(night=night).real().with_figures()
+    ]
+    traveler = night.traveler()
+    return {
+        "players": len(sheets),
+        "tables": night.rounds.get(number=1).tables.count(),
+        "rounds": bunco.ROUNDS,
+        "elapsed_s": round(elapsed_s, 3),
+        "sheets": sheets,
+        "traveler": traveler.name if traveler else None,
+        "pot": night.pot_cents(),
+        "prizes": [
+            {"prize": award.prize, "name": award.player.name, "amount": award.amount_cents}
+            for award in night.awards.select_related("player")
+        ],
+    }
+
+
+class Command(BaseCommand):
+    help = "Play a whole 24-round Bunco night of N players by bots through the real actions."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, required=True, help="real players (3, 4 or 6 and more)")
+        parser.add_argument(
+            "--seed", type=int, required=True, help="seeds the draw, every roll and the prizes"
+        )
+        parser.add_argument("--json", action="store_true", help="print the night as one JSON object")
+        parser.add_argument(
+            "--buy-in",
+            type=int,
+            default=DEFAULT_BUY_IN_CENTS,
+            dest="buy_in",
+            metavar="CENTS",
+            help=f"each player's buy-in in cents (default {DEFAULT_BUY_IN_CENTS})",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["buy_in"] < 0:
+            raise CommandError("The buy-in is a number of cents, 0 or more.")
+        started = time.perf_counter()
+        night = simulate(options["players"], options["seed"], buy_in_cents=options["buy_in"])
+        report = night_report(night, time.perf_counter() - started)
+        if options["json"]:
+            self.stdout.write(json.dumps(report))
+            return
+        self.stdout.write(summary(report))
+
+
+def summary(report: dict[str, Any]) -> str:
+    """The night in a few lines, for people (without --json)."""
+    sheets = report["sheets"]
+    most_wins = max(sheets, key=lambda sheet: sheet["wins"])
+    tables = f"{report['tables']} table" + ("s" if report["tables"] != 1 else "")
+    lines = [
+        f"{report['players']} players at {tables}, {report['rounds']} rounds in {report['elapsed_s']:.2f} s.",
+        f"Buncos rolled: {sum(sheet['buncos'] for sheet in sheets)}; most wins: {most_wins['name']} "
+        f"({most_wins['wins']}-{most_wins['losses']}); traveler: {report['traveler'] or 'nobody'}.",
+        f"Pot {report['pot'] / 100:.2f}:",
+        *(
+            f"  {award['prize']:<12} {award['name']:<14} {award['amount'] / 100:>8.2f}"
+            for award in report["prizes"]
+        ),
+    ]
+    return "\n".join(lines)

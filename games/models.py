@@ -1,0 +1,365 @@
+"""Models for playing games at tables, and the event log every live screen follows."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Coalesce
+
+from games.rules import bunco, prizes
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def on(self, channel: str) -> EventQuerySet:
+        return self.filter(channel=channel)
+
+    def after(self, event_id: int) -> EventQuerySet:
+        return self.filter(id__gt=event_id).order_by("id")
+
+    def latest_id(self, channel: str) -> int:
+        """The id of the newest event on `channel`, 0 when there is none."""
+        newest = self.on(channel).order_by("-id").values_list("id", flat=True).first()
+        return newest or 0
+
+
+class Event(models.Model):
+    """One change a screen must see, appended in the same transaction as the change itself.
+
+    The log is the truth for live screens: a stream that missed something (a dropped phone, a
+    Redis outage) replays from it by id (Last-Event-ID).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    channel = models.CharField(max_length=64)
+    kind = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["channel", "id"], name="event_channel_id")]
+
+    def __str__(self) -> str:
+        return f"#{self.id} {self.channel} {self.kind}"
+
+    def as_message(self) -> dict[str, Any]:
+        """What the broadcaster carries: everything a stream needs to render without a query."""
+        return {"id": self.id, "channel": self.channel, "kind": self.kind, "data": self.data}
+
+
+# --- A Bunco night ----------------------------------------------------------------------------
+
+
+def new_code() -> str:
+    """An unguessable short code for URLs (nights are not numbered in public)."""
+    return secrets.token_urlsafe(6)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Team(models.TextChoices):
+    A = "A", "Team A"
+    B = "B", "Team B"
+
+
+class NightQuerySet(models.QuerySet["Night"]):
+    def hosted_by(self, user: object) -> NightQuerySet:
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(models.Q(host_user=user) | models.Q(club__hosts=user)).distinct()
+
+
+class Night(models.Model):
+    """One Bunco night: 24 rounds at ceil(players / 4) tables."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        BREAK = "break", "Break"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=16, unique=True, default=new_code)
+    title = models.CharField(max_length=80, default="Bunco night")
+    club = models.ForeignKey("bunco_club.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="nights")
+    party = models.ForeignKey("bunco_club.Party", null=True, blank=True, on_delete=models.SET_NULL, related_name="nights")
+    host_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The creator's browser holds this in its session when nobody logged in ("just play tonight").
+    host_key = models.CharField(max_length=40, default=new_token)
+    # The read-only projector link.
+    screen_token = models.CharField(max_length=40, default=new_token)
+    buy_in_cents = models.PositiveIntegerField(default=500)
+    # House rules (games.rules.bunco.Rules and games.rules.prizes.PrizeRules), as field: value.
+    rules = models.JSONField(default=dict, blank=True)
+    prize_rules = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    current_round = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = NightQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.code})"
+
+    @property
+    def channel(self) -> str:
+        return f"night:{self.pk}"
+
+    def bunco_rules(self) -> bunco.Rules:
+        return bunco.Rules(**self.rules)
+
+    def prize_house_rules(self) -> prizes.PrizeRules:
+        return prizes.PrizeRules(**self.prize_rules)
+
+    def pot_cents(self) -> int:
+        return self.buy_in_cents * self.players.filter(is_ghost=False).count()
+
+    def round_obj(self, number: int | None = None) -> Round:
+        return self.rounds.get(number=number or self.current_round)
+
+    def traveler(self) -> Player | None:
+        """Who holds the traveler: the roller of the last Bunco that still stands."""
+        last = (
+            self.tallies.filter(buncos=1, undone_by__isnull=True)
+            .exclude(kind=Tally.Kind.UNDO)
+            .select_related("bunco_player")
+            .order_by("-id")
+            .first()
+        )
+        return last.bunco_player if last else None
+
+    def is_hosted_by(self, user: object, session: Any) -> bool:
+        """The host: the creator's browser, the night's host user, a host of its club, or staff."""
+        if session.get(f"host:{self.pk}") == self.host_key:
+            return True
+        if not getattr(user, "is_authenticated", False):
+            return False
+        if user.is_staff or self.host_user_id == user.pk:
+            return True
+        return self.club is not None and self.club.hosts.filter(pk=user.pk).exists()
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def real(self) -> PlayerQuerySet:
+        return self.filter(is_ghost=False)
+
+    def with_figures(self) -> PlayerQuerySet:
+        """Each player's wins, losses and Buncos, derived from seats, winners and tallies."""
+        decided = models.Q(seats__table_round__status=TableRound.Status.DONE)
+        won = decided & models.Q(seats__table_round__winner=models.F("seats__team"))
+        lost = decided & ~models.Q(seats__table_round__winner=models.F("seats__team"))
+        buncos = (
+            Tally.objects.filter(bunco_player=models.OuterRef("pk"))
+            .values("bunco_player")
+            .annotate(total=models.Sum("buncos"))
+            .values("total")
+        )
+        return self.annotate(
+            wins=models.Count("seats", filter=won),
+            losses=models.Count("seats", filter=lost),
+            bunco_count=Coalesce(models.Subquery(buncos), 0),
+        )
+
+
+class Player(models.Model):
+    """Someone seated at the night; ghosts fill empty seats and are rolled for by their partner."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    is_ghost = models.BooleanField(default=False)
+    member = models.ForeignKey("bunco_club.Member", null=True, blank=True, on_delete=models.SET_NULL)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["is_ghost", "name"]
+        constraints = [models.UniqueConstraint(fields=["night", "name"], name="player_unique_name_in_night")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    """One of the night's 24 rounds. The bell closes it for everyone, exactly once."""
+
+    class Status(models.TextChoices):
+        READY = "ready", "Ready to start"  # seated; waiting for the head table to start
+        PLAYING = "playing", "Playing"
+        BELL = "bell", "Bell rung"  # tables finish their turn, roll off ties
+        CLOSED = "closed", "Closed"  # every table has a winner; the movement is made
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    started_at = models.DateTimeField(null=True, blank=True)
+    bell_rung_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["night", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+    @property
+    def target(self) -> int:
+        return bunco.target_for_round(self.number)
+
+    @property
+    def set_number(self) -> int:
+        return bunco.set_of_round(self.number)
+
+    @property
+    def round_in_set(self) -> int:
+        return (self.number - 1) % bunco.ROUNDS_PER_SET + 1
+
+    def seating(self) -> list[list[str]]:
+        """The round's seating as names: the head table first, each table in seat order."""
+        tables: dict[int, list[str]] = {}
+        for table, name in (
+            self.seats.order_by("table_round__number", "position").values_list("table_round__number", "player__name")
+        ):
+            tables.setdefault(table, []).append(name)
+        return [tables[number] for number in sorted(tables)]
+
+
+class TableRoundQuerySet(models.QuerySet["TableRound"]):
+    def with_totals(self) -> TableRoundQuerySet:
+        """Each table's team points, derived from its tallies (main play, not roll-offs)."""
+        main = models.Q(tallies__roll_off=0)
+        return self.annotate(
+            points_a=Coalesce(models.Sum("tallies__points", filter=main & models.Q(tallies__team="A")), 0),
+            points_b=Coalesce(models.Sum("tallies__points", filter=main & models.Q(tallies__team="B")), 0),
+        )
+
+    def unresolved(self) -> TableRoundQuerySet:
+        return self.exclude(status=TableRound.Status.DONE)
+
+
+class TableRound(models.Model):
+    """One table in one round: its tallies and, once decided, its winner."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHING = "finishing", "Finishing the turn"  # bell rung elsewhere: finish the turn
+        ROLL_OFF = "roll_off", "Roll-off"
+        DONE = "done", "Done"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()  # 1 = the head table
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    roll_off = models.PositiveSmallIntegerField(default=0)  # the roll-off cycle under way, 0 = none
+    winner = models.CharField(max_length=1, choices=Team.choices, blank=True)
+
+    objects = TableRoundQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}, round {self.round.number}"
+
+    @property
+    def is_head(self) -> bool:
+        return self.number == 1
+
+    def totals(self, roll_off: int = 0) -> dict[str, int]:
+        """Team points at this table ({"A": …, "B": …}), in main play or in one roll-off cycle."""
+        from games import fast_sql  # it builds model instances, so it imports this module
+
+        return fast_sql.table_totals(self.pk, roll_off)
+
+
+class Seat(models.Model):
+    """Who sits where in a round; seats 0 & 2 are team A, 1 & 3 team B."""
+
+    table_round = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    team = models.CharField(max_length=1, choices=Team.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seats")
+
+    class Meta:
+        ordering = ["table_round__number", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table_round", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["round", "player"], name="seat_one_per_player_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table_round}, seat {self.position + 1}"
+
+
+class Tally(models.Model):
+    """One entry on a table's score sheet. Append-only: an undo or a correction is a new row.
+
+    Team points, Buncos, wins and the traveler are all derived from these rows, so two phones
+    tapping at once can never overwrite each other.
+    """
+
+    class Kind(models.TextChoices):
+        POINTS = "points", "Points"
+        BUNCO = "bunco", "Bunco"
+        UNDO = "undo", "Undo"
+        CORRECTION = "correction", "Host correction"
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tallies")
+    table_round = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="tallies")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    team = models.CharField(max_length=1, choices=Team.choices)
+    points = models.SmallIntegerField()
+    # +1 for a Bunco, -1 for undoing one: a player's Buncos are the sum.
+    buncos = models.SmallIntegerField(default=0)
+    bunco_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="bunco_tallies"
+    )
+    roll_off = models.PositiveSmallIntegerField(default=0)
+    entered_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    by_host = models.BooleanField(default=False)
+    undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE, related_name="undone_by")
+    # One per tap: a retried request carries the same key and is counted once.
+    # NULL, not "", when a tally has no key: the unique constraint ignores NULLs.
+    key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "key"], name="tally_unique_key_per_night"),
+        ]
+        indexes = [models.Index(fields=["night", "bunco_player"], name="tally_night_bunco_player")]
+        verbose_name_plural = "tallies"
+
+    # The table's team totals right after this entry, when the action computed them (not stored:
+    # totals are always derived from the rows).
+    table_totals: dict[str, int] | None = None
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.points:+d} team {self.team}"
+
+
+class PrizeAward(models.Model):
+    """A prize given at the end of the night, with the roll-off that decided it, if any.
+
+    Stored, not derived: the draw and the roll-offs are chance, rolled once.
+    """
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="awards")
+    prize = models.CharField(max_length=20)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="awards")
+    amount_cents = models.PositiveIntegerField()
+    roll_off = models.JSONField(default=list, blank=True)  # [[[name, total], …], …] per throw round
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order"]
+
+    def __str__(self) -> str:
+        return f"{self.prize}: {self.player} {self.amount_cents / 100:.2f}"

@@ -1,0 +1,762 @@
+"""Bunco (RULES.md §4): a roll's score, the seating draw, movement between rounds, one table's
+round and a whole simulated night.
+
+Pure Python: no Django, no global random. Dice are arguments; where this module needs chance
+(the draw, the simulator) it takes a `random.Random` and goes through `dice.py`, so a seeded night
+replays exactly. The contract entry points (shared/CONTRACT.md) are `target_for_round`,
+`score_roll` and `next_seating`; the rest serves the live site and the bots.
+
+Seats and teams: a table is 4 names in seat order; seats 0 and 2 are team "A", 1 and 3 team "B";
+table index 0 is the head table (shown to people as "Table 1").
+
+Decisions on points the rule text leaves open (each also noted where it is implemented):
+- "Wipeout" means three 1s when 1s are not up (rounds 1, 7, 13 and 19 have 1s up, and there three
+  1s are a Bunco); it clears the team's points for the round and passes the dice.
+- House movement "head-table losers go to the last table": every other loser stays, winners
+  move up as usual. This is the only reading that leaves two pairs at every table.
+- A roll-off starts with seat 0. Points and Buncos rolled in it count like any other roll.
+  Sudden death ends at the first roll that breaks the tie (with the official scoring, the first
+  scoring roll), so the winner always has more points.
+- 1, 2 or 5 players cannot be seated with at most one ghost per table: the draw refuses them.
+- Movement may bring two ghosts to one table (each came with a different pair); they are kept
+  from partnering, but are not moved across tables, because that would move a real player off
+  the table the official rule sends them to.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from itertools import product
+from typing import Literal, NamedTuple
+
+from games.rules import dice
+from games.rules.prizes import Sheet
+
+ROUNDS = 24
+ROUNDS_PER_SET = 6
+SETS = ROUNDS // ROUNDS_PER_SET
+BREAK_AFTER_ROUND = 2 * ROUNDS_PER_SET  # the break comes after set 2
+SEATS = 4
+BUNCO_POINTS = 21
+BABY_BUNCO_POINTS = 5
+BELL_POINTS = 21  # a head-table team reaching this rings the bell
+
+Team = Literal["A", "B"]
+TEAMS: tuple[Team, Team] = ("A", "B")  # seat % 2 -> team
+TieBreak = Literal["roll_off", "sudden_death"]
+Seating = Sequence[Sequence[str]]
+
+
+class BuncoError(ValueError):
+    """Base of this module's errors; each carries a message a person can read."""
+
+
+class IllegalRoll(BuncoError):
+    """Dice that are not three faces 1..6, or a number up outside 1..6."""
+
+
+class IllegalRound(BuncoError):
+    """A round number outside 1..24."""
+
+
+class IllegalSeating(BuncoError):
+    """A seating, a list of winners or a list of players that does not fit the rules."""
+
+
+class IllegalPlay(BuncoError):
+    """An action a table's round does not allow at this point (a roll after the round ended)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """House rules for a Bunco night; the defaults are the official rules."""
+
+    baby_bunco_ends_turn: bool = False  # three of a number that is not up scores 5 and passes the dice
+    wipeout: bool = False  # three 1s when 1s are not up clear the team's round points
+    head_losers_to_last_table: bool = False  # movement variant, see next_seating_with
+    tie_break: TieBreak = "roll_off"  # or "sudden_death": the first roll that breaks the tie wins
+
+    def __post_init__(self) -> None:
+        if self.tie_break not in ("roll_off", "sudden_death"):
+            raise ValueError(f'tie_break must be "roll_off" or "sudden_death", not {self.tie_break!r}.')
+
+
+OFFICIAL = Rules()
+
+
+# --- Rounds and rolls --------------------------------------------------------------------------
+
+
+def target_for_round(round_number: int) -> int:
+    """The number "up" in overall round 1..24: 1..6, starting again with each set of six."""
+    if type(round_number) is not int or not 1 <= round_number <= ROUNDS:
+        raise IllegalRound(f"A Bunco night has rounds 1 to {ROUNDS}; there is no round {round_number!r}.")
+    return (round_number - 1) % ROUNDS_PER_SET + 1
+
+
+def set_of_round(round_number: int) -> int:
+    """The set (1..4) an overall round belongs to."""
+    target_for_round(round_number)  # validates
+    return (round_number - 1) // ROUNDS_PER_SET + 1
+
+
+@dataclass(frozen=True)
+class RollScore:
+    """A roll under the official rules (the contract's type: exactly these three fields)."""
+
+    points: int
+    bunco: bool
+    keeps_turn: bool
+
+
+@dataclass(frozen=True)
+class RollOutcome:
+    """A roll under a club's house rules. A wipeout clears the rolling team's round points;
+    `points` is then 0 (what the team loses depends on what it had)."""
+
+    points: int
+    bunco: bool
+    keeps_turn: bool
+    wipeout: bool = False
+
+
+def _official_points(a: int, b: int, c: int, target: int) -> int:
+    if a == b == c:
+        return BUNCO_POINTS if a == target else BABY_BUNCO_POINTS
+    return (a == target) + (b == target) + (c == target)
+
+
+# Every one of the 216 ordered rolls for each number up, scored once at import: the dictionary
+# lookup is both the score and most of the validation (a key that is not three faces is absent).
+_ALL_ROLLS: tuple[tuple[int, int, int], ...] = tuple(product(dice.FACES, repeat=3))
+_OFFICIAL_SCORES: tuple[dict[tuple[int, int, int], RollScore], ...] = tuple(
+    {
+        roll: RollScore(points, points == BUNCO_POINTS, points > 0)
+        for roll in _ALL_ROLLS
+        for points in (_official_points(*roll, target),)
+    }
+    for target in dice.FACES
+)
+
+
+@cache
+def _outcomes(
+    target: int, baby_bunco_ends_turn: bool, wipeout: bool
+) -> dict[tuple[int, int, int], RollOutcome]:
+    table: dict[tuple[int, int, int], RollOutcome] = {}
+    for roll, score in _OFFICIAL_SCORES[target - 1].items():
+        if wipeout and roll == (1, 1, 1) and target != 1:
+            table[roll] = RollOutcome(0, False, False, wipeout=True)
+        elif baby_bunco_ends_turn and score.points == BABY_BUNCO_POINTS and roll[0] == roll[1] == roll[2]:
+            table[roll] = RollOutcome(score.points, False, False)
+        else:
+            table[roll] = RollOutcome(score.points, score.bunco, score.keeps_turn)
+    return table
+
+
+def _dice_problem(dice_: object) -> str | None:
+    """Why `dice_` is not a roll of three dice, in words; None if it is one."""
+    if isinstance(dice_, str | bytes) or not isinstance(dice_, Sequence):
+        return f"A Bunco roll is a list of three dice, not {dice_!r}."
+    if len(dice_) != 3:
+        return f"A Bunco roll is always all three dice; got {len(dice_)}: {list(dice_)!r}."
+    for face in dice_:
+        if type(face) is not int or not 1 <= face <= 6:
+            return f"Dice show 1 to 6; {face!r} in {list(dice_)!r} is not a face."
+    return None
+
+
+def _dice_key(dice_: Sequence[int]) -> tuple[int, int, int]:
+    """The roll as a dictionary key, or IllegalRoll with a readable reason."""
+    problem = _dice_problem(dice_)
+    if problem:
+        raise IllegalRoll(problem)
+    a, b, c = dice_
+    return a, b, c
+
+
+def _check_target(target: int) -> None:
+    if type(target) is not int or not 1 <= target <= 6:
+        raise IllegalRoll(f"The number up is 1 to 6, not {target!r}.")
+
+
+def score_roll(dice: Sequence[int], target: int) -> RollScore:
+    """Score one roll of the three dice with `target` up, by the official rules (§4.2)."""
+    key = _dice_key(dice)
+    _check_target(target)
+    return _OFFICIAL_SCORES[target - 1][key]
+
+
+def score_roll_with(dice: Sequence[int], target: int, rules: Rules) -> RollOutcome:
+    """Score one roll under a club's house rules (baby bunco ends the turn, wipeout)."""
+    key = _dice_key(dice)
+    _check_target(target)
+    return _outcomes(target, rules.baby_bunco_ends_turn, rules.wipeout)[key]
+
+
+def rings_bell(team_points: int, bunco: bool) -> bool:
+    """Whether a head-table team's roll rings the bell: a Bunco, or the team at 21 or more."""
+    return bunco or team_points >= BELL_POINTS
+
+
+# --- Seating: shape, draw, movement ------------------------------------------------------------
+
+
+def night_shape(players: int) -> tuple[int, int]:
+    """(tables, ghosts) for a number of real players: ceil(players / 4) tables, the empty seats
+    ghosts. IllegalSeating where a table would need two ghosts (1, 2 or 5 players)."""
+    if type(players) is not int or players < 1:
+        raise IllegalSeating(f"A Bunco night needs players; {players!r} is not a number of players.")
+    tables = -(-players // SEATS)
+    ghosts = tables * SEATS - players
+    if ghosts > tables:
+        raise IllegalSeating(
+            f"{players} players would leave {ghosts} ghosts at {tables} table(s), but a table takes at "
+            "most one ghost: Bunco needs 3, 4 or at least 6 players."
+        )
+    return tables, ghosts
+
+
+def ghost_names(real_names: Collection[str], count: int) -> tuple[str, ...]:
+    """Names for `count` ghosts: "Ghost 1", "Ghost 2", … skipping any name a real player already
+    has (in any letter case), so a ghost can never be mistaken for a person."""
+    taken = {name.casefold() for name in real_names}
+    names: list[str] = []
+    number = 0
+    while len(names) < count:
+        number += 1
+        candidate = f"Ghost {number}"
+        if candidate.casefold() not in taken:
+            names.append(candidate)
+    return tuple(names)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The night's opening seating: `tables[t]` are the 4 names at table t in seat order."""
+
+    tables: tuple[tuple[str, ...], ...]
+    ghosts: tuple[str, ...]
+
+    @property
+    def stars(self) -> tuple[str, ...]:
+        """The real players at the head table: the holders of the starred score sheets."""
+        return tuple(name for name in self.tables[0] if name not in self.ghosts)
+
+    def seating(self) -> list[list[str]]:
+        return [list(table) for table in self.tables]
+
+
+def draw_seating(names: Sequence[str], rng: random.Random) -> Draw:
+    """A random opening seating for the real players `names`.
+
+    One shuffle decides who sits where: the first four drawn hold the starred sheets and start at
+    the head table (for 12 players that is exactly the star rule of §4.1). Ghosts fill the empty
+    seats, one each at distinct random tables, and each table's seat order (hence its teams) is
+    drawn at random. With at most one ghost a table, no ghost can have a ghost partner.
+    """
+    players = _check_names(names)
+    tables, ghost_count = night_shape(len(players))
+    ghosts = ghost_names(players, ghost_count)
+    order = iter(dice.shuffled(rng, players))
+    ghost_at = dict(zip(dice.shuffled(rng, range(tables))[:ghost_count], ghosts, strict=True))
+    seated: list[tuple[str, ...]] = []
+    for t in range(tables):
+        ghost = ghost_at.get(t)
+        people = [next(order) for _ in range(SEATS - (ghost is not None))]
+        if ghost is not None:
+            people.append(ghost)
+        seated.append(tuple(dice.shuffled(rng, people)))
+    return Draw(tables=tuple(seated), ghosts=ghosts)
+
+
+def next_seating(seating: Seating, winners: Sequence[str]) -> list[list[str]]:
+    """The next round's seating by the official movement (§4.4); the contract's entry point.
+
+    Every table receives two pairs, and each pair splits: pair (p1, p2) meeting pair (q1, q2)
+    become teams {p1, q1} and {p2, q2}, seated [p1, p2, q1, q2]. Nobody keeps their partner.
+    Names are opaque here; see `next_seating_with` for ghosts and house rules.
+    """
+    tables = _check_seating(seating)
+    return _move(tables, _check_winners(winners, len(tables)), head_losers_to_last=False)
+
+
+def next_seating_with(
+    seating: Seating,
+    winners: Sequence[str],
+    rules: Rules = OFFICIAL,
+    *,
+    ghosts: Collection[str] = (),
+) -> list[list[str]]:
+    """The next round's seating under a club's rules, with ghosts kept from partnering.
+
+    House rule `head_losers_to_last_table`: head-table losers go to the last table, winners move
+    up one table as usual, and every other loser stays at their table.
+    """
+    tables = _check_seating(seating)
+    moved = _move(tables, _check_winners(winners, len(tables)), rules.head_losers_to_last_table)
+    return separate_ghosts(moved, ghosts, previous=tables) if ghosts else moved
+
+
+def _move(tables: list[tuple[str, ...]], winners: list[str], head_losers_to_last: bool) -> list[list[str]]:
+    count = len(tables)
+    last = count - 1
+    arriving: list[list[tuple[str, str]]] = [[] for _ in range(count)]
+    for t, (seats, winner) in enumerate(zip(tables, winners, strict=True)):
+        team_a, team_b = (seats[0], seats[2]), (seats[1], seats[3])
+        won, lost = (team_a, team_b) if winner == "A" else (team_b, team_a)
+        arriving[max(t - 1, 0)].append(won)  # head winners stay, the others move up one
+        if head_losers_to_last:
+            arriving[last if t == 0 else t].append(lost)
+        else:
+            arriving[min(t + 1, last)].append(lost)  # last-table losers stay
+    # Each table has exactly two arriving pairs (one of them may be staying): split them.
+    return [[p1, p2, q1, q2] for (p1, p2), (q1, q2) in arriving]
+
+
+# The three ways to make two teams out of seats 0..3, as (team, team) of seat indexes; the first
+# is the seating as it stands.
+_PAIRINGS = (((0, 2), (1, 3)), ((0, 1), (2, 3)), ((0, 3), (1, 2)))
+
+
+def separate_ghosts(
+    seating: Seating, ghosts: Collection[str], *, previous: Seating | None = None
+) -> list[list[str]]:
+    """The seating with seats swapped within a table wherever two ghosts would be partners.
+
+    Only tables with a ghost-ghost team change; among the other two ways of pairing that table's
+    four people it picks one in which nobody partners the person they partnered in `previous`
+    (always possible when `previous` had no ghost-ghost team), or failing that any pairing
+    without two ghost partners. IllegalSeating for a table with three or four ghosts.
+    """
+    tables = _check_seating(seating)
+    ghost_set = set(ghosts)
+    old_partner = _partners(_check_seating(previous)) if previous else {}
+    result: list[list[str]] = []
+    for t, seats in enumerate(tables):
+        is_ghost = [name in ghost_set for name in seats]
+        if sum(is_ghost) > 2:
+            raise IllegalSeating(f"Table {t + 1} has {sum(is_ghost)} ghosts: two of them would be partners.")
+        if not _ghost_team(_PAIRINGS[0], is_ghost):
+            result.append(list(seats))
+            continue
+        allowed = [p for p in _PAIRINGS[1:] if not _ghost_team(p, is_ghost)]
+        fresh = [p for p in allowed if not any(old_partner.get(seats[i]) == seats[j] for i, j in p)]
+        (i, j), (k, m) = (fresh or allowed)[0]
+        result.append([seats[i], seats[k], seats[j], seats[m]])
+    return result
+
+
+def _partners(tables: list[tuple[str, ...]]) -> dict[str, str]:
+    return {name: seats[(seat + 2) % SEATS] for seats in tables for seat, name in enumerate(seats)}
+
+
+def _ghost_team(pairing: tuple[tuple[int, int], ...], is_ghost: list[bool]) -> bool:
+    return any(is_ghost[i] and is_ghost[j] for i, j in pairing)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a person sits: "go to Table {table_number}, your partner is {partner}"."""
+
+    table: int  # 0-based index, 0 = head table
+    seat: int
+    team: Team
+    partner: str
+    opponents: tuple[str, str]
+
+    @property
+    def table_number(self) -> int:
+        """The number people see: the head table is Table 1."""
+        return self.table + 1
+
+
+def places(seating: Seating) -> dict[str, Place]:
+    """Each person's table, seat, team, partner and opponents in `seating` (ghosts included).
+
+    Apply it to the seating a movement returns to tell everyone where to go next."""
+    tables = _check_seating(seating)
+    found: dict[str, Place] = {}
+    for t, seats in enumerate(tables):
+        for seat, name in enumerate(seats):
+            found[name] = Place(
+                table=t,
+                seat=seat,
+                team=TEAMS[seat % 2],
+                partner=seats[(seat + 2) % SEATS],
+                opponents=(seats[(seat + 1) % SEATS], seats[(seat + 3) % SEATS]),
+            )
+    return found
+
+
+def _check_names(names: Sequence[str]) -> list[str]:
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise IllegalSeating(f"The players are a list of names, not {names!r}.")
+    players = list(names)
+    seen: set[str] = set()
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalSeating(f"Every player needs a name; {name!r} is not one.")
+        if name in seen:
+            raise IllegalSeating(f"{name!r} appears twice among the players.")
+        seen.add(name)
+    return players
+
+
+def _check_seating(seating: Seating) -> list[tuple[str, ...]]:
+    if isinstance(seating, str) or not isinstance(seating, Sequence):
+        raise IllegalSeating(f"A seating is a list of tables, not {seating!r}.")
+    if not seating:
+        raise IllegalSeating("A seating needs at least one table.")
+    tables = []
+    seen: set[str] = set()
+    for t, table in enumerate(seating):
+        if isinstance(table, str) or not isinstance(table, Sequence) or len(table) != SEATS:
+            raise IllegalSeating(
+                f"Table {t + 1} must list exactly {SEATS} names in seat order, not {table!r}."
+            )
+        for name in table:
+            # Names are opaque to seating (the contract's word): any hashable value but nothing.
+            if name is None or name == "" or not isinstance(name, Hashable):
+                raise IllegalSeating(f"Table {t + 1}: {name!r} is not a name.")
+            if name in seen:
+                raise IllegalSeating(f"{name!r} sits at two seats.")
+            seen.add(name)
+        tables.append(tuple(table))
+    return tables
+
+
+def _check_winners(winners: Sequence[str], table_count: int) -> list[str]:
+    if isinstance(winners, str) or not isinstance(winners, Sequence):
+        raise IllegalSeating(f'Winners are a list of "A" or "B", one per table, not {winners!r}.')
+    if len(winners) != table_count:
+        raise IllegalSeating(f"There are {table_count} tables but {len(winners)} winners.")
+    for t, winner in enumerate(winners):
+        if winner not in TEAMS or not isinstance(winner, str):
+            raise IllegalSeating(f'Table {t + 1}: the winner is team "A" or "B", not {winner!r}.')
+    return list(winners)
+
+
+# --- One table's round -------------------------------------------------------------------------
+
+
+class Phase(StrEnum):
+    PLAYING = "playing"
+    FINISHING = "finishing"  # bell rung at a secondary table: the player mid-turn finishes it
+    ROLL_OFF = "roll_off"
+    DONE = "done"
+
+
+class Tally(NamedTuple):
+    """One scoring roll as a phone would record it. A NamedTuple, not a frozen dataclass, because
+    a simulated charity night makes some 50,000 of them and this is about three times cheaper to
+    build (0.6 against 1.8 µs, measured on the development machine)."""
+
+    roll_number: int  # the table's n-th roll of the round, 1-based; all tables roll in step in a
+    # simulated night, so (round, roll_number, table) orders the whole night
+    seat: int  # whose turn it was (a ghost's seat when its partner rolled for it)
+    roller: str  # who threw the dice, and who is credited a Bunco: never a ghost
+    team: Team
+    points: int  # added to the team's round points; negative for a wipeout (it clears them)
+    bunco: bool
+    roll_off: bool  # rolled during a tie roll-off
+
+
+@dataclass(frozen=True)
+class TableResult:
+    seats: tuple[str, ...]
+    winner: Team
+    points: tuple[int, int]  # team A, team B
+    tallies: tuple[Tally, ...]
+    rolled_off: bool
+    rolls: int  # every roll thrown, misses included
+
+
+class TableRound:
+    """One table's round, driven roll by roll with the dice given (§4.3).
+
+    Seat 0 rolls first; a scoring roll keeps the turn, a miss passes the dice clockwise (seat+1).
+    A ghost's seat is rolled by its partner, who is credited any Bunco. At the head table a team
+    reaching 21 or rolling a Bunco rings the bell and the table stops at once. Other tables play
+    on (no cap at 21) until `ring_bell()`; then a player whose last roll scored finishes the turn.
+    The team with more points wins; a tie goes to a roll-off (Rules.tie_break).
+
+    Mutable on purpose: a simulated night feeds it over 100,000 rolls, and replaying them into
+    fresh immutable snapshots would cost more than the rules themselves.
+    """
+
+    __slots__ = (
+        "seats", "target", "head", "rules", "rollers", "phase", "bell_rung", "winner",
+        "tallies", "rolls", "rolled_off", "_points", "_seat", "_mid_turn", "_outcomes", "_turns_left",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        seats: Sequence[str],
+        target: int,
+        *,
+        head: bool = False,
+        ghosts: Collection[str] = (),
+        rules: Rules = OFFICIAL,
+    ) -> None:
+        (table,) = _check_seating([seats])
+        _check_target(target)
+        ghost_set = set(ghosts)
+        rollers = []
+        for seat, name in enumerate(table):
+            roller = table[(seat + 2) % SEATS] if name in ghost_set else name
+            if roller in ghost_set:
+                raise IllegalSeating(
+                    f"{name!r} and {roller!r} are both ghosts and partners: nobody can roll."
+                )
+            rollers.append(roller)
+        self.seats = table
+        self.target = target
+        self.head = head
+        self.rules = rules
+        self.rollers: tuple[str, ...] = tuple(rollers)
+        self.phase = Phase.PLAYING
+        self.bell_rung = False
+        self.winner: Team | None = None
+        self.tallies: list[Tally] = []
+        self.rolls = 0
+        self.rolled_off = False
+        self._points = [0, 0]
+        self._seat = 0
+        self._mid_turn = False  # the current seat has rolled this turn and the last roll scored
+        self._outcomes = _outcomes(target, rules.baby_bunco_ends_turn, rules.wipeout)
+        self._turns_left = 0  # roll-off turns left in the current cycle of four
+
+    @property
+    def points(self) -> tuple[int, int]:
+        return self._points[0], self._points[1]
+
+    @property
+    def seat_to_roll(self) -> int:
+        return self._seat
+
+    @property
+    def roller(self) -> str:
+        """Who throws the dice next (a ghost's partner for the ghost's seat)."""
+        return self.rollers[self._seat]
+
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    def roll(self, dice: Sequence[int]) -> RollOutcome:
+        """Apply the next roll (thrown by `self.roller`) and return how it scored."""
+        phase = self.phase
+        if phase is Phase.DONE:
+            raise IllegalPlay(f"The round at this table is over (team {self.winner} won): no more rolls.")
+        try:
+            a, b, c = dice
+        except (TypeError, ValueError):
+            raise IllegalRoll(_dice_problem(dice) or f"{dice!r} is not a roll.") from None
+        outcome = self._outcomes.get((a, b, c))
+        # The lookup alone would accept True or 1.0 for a 1 (equal keys): the type checks don't.
+        if outcome is None or type(a) is not int or type(b) is not int or type(c) is not int:
+            raise IllegalRoll(_dice_problem(dice) or f"{dice!r} is not a roll.")
+        self.rolls += 1
+        seat = self._seat
+        team = seat & 1
+        points = self._points
+        if outcome.wipeout:
+            change = -points[team]
+            points[team] = 0
+        else:
+            change = outcome.points
+            points[team] += change
+        if change:  # a miss, or a wipeout of a team at 0, changes nothing worth recording
+            self.tallies.append(
+                Tally(
+                    self.rolls,
+                    seat,
+                    self.rollers[seat],
+                    TEAMS[team],
+                    change,
+                    outcome.bunco,
+                    phase is Phase.ROLL_OFF,
+                )
+            )
+
+        if phase is Phase.PLAYING:
+            if self.head and rings_bell(points[team], outcome.bunco):
+                self.bell_rung = True
+                self._decide()  # the head table stops at once
+            elif outcome.keeps_turn:
+                self._mid_turn = True
+            else:
+                self._pass_dice()
+        elif phase is Phase.FINISHING:
+            if not outcome.keeps_turn:
+                self._decide()
+        elif self.rules.tie_break == "sudden_death":
+            if points[0] != points[1]:
+                self._decide()
+            else:
+                self._pass_dice()
+        elif not outcome.keeps_turn:  # a full-turn roll-off
+            self._pass_dice()
+            self._turns_left -= 1
+            if self._turns_left == 0:
+                self._decide()  # another cycle of four turns if still tied
+        return outcome
+
+    def ring_bell(self) -> None:
+        """The head table's bell reached this table (idempotent). A secondary table whose current
+        player's last roll scored lets them finish the turn; any other table stops now."""
+        if self.bell_rung:
+            return
+        self.bell_rung = True
+        if self.phase is Phase.PLAYING:
+            if self._mid_turn and not self.head:
+                self.phase = Phase.FINISHING
+            else:
+                self._decide()
+
+    def result(self) -> TableResult:
+        if self.winner is None:
+            raise IllegalPlay("The round at this table is still being played.")
+        return TableResult(
+            seats=self.seats,
+            winner=self.winner,
+            points=self.points,
+            tallies=tuple(self.tallies),
+            rolled_off=self.rolled_off,
+            rolls=self.rolls,
+        )
+
+    def _pass_dice(self) -> None:
+        self._seat = (self._seat + 1) % SEATS
+        self._mid_turn = False
+
+    def _decide(self) -> None:
+        a, b = self._points
+        if a != b:
+            self.winner = "A" if a > b else "B"
+            self.phase = Phase.DONE
+            return
+        # A tie: a roll-off from seat 0, in cycles of one full turn per seat.
+        self.phase = Phase.ROLL_OFF
+        self.rolled_off = True
+        self._seat = 0
+        self._mid_turn = False
+        self._turns_left = SEATS
+
+
+# --- A whole night -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """A real player's score sheet: one mark per round and their own Buncos."""
+
+    name: str
+    marks: str  # "W" or "L" for each round played, round 1 first
+    buncos: int
+
+    @property
+    def wins(self) -> int:
+        return self.marks.count("W")
+
+    @property
+    def losses(self) -> int:
+        return self.marks.count("L")
+
+    def to_sheet(self) -> Sheet:
+        return Sheet(name=self.name, wins=self.wins, losses=self.losses, buncos=self.buncos)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    number: int  # overall round 1..24
+    target: int
+    tables: tuple[TableResult, ...]  # table 0 = head; each result holds its seats and tallies
+
+    @property
+    def seating(self) -> list[list[str]]:
+        return [list(table.seats) for table in self.tables]
+
+    @property
+    def winners(self) -> list[Team]:
+        return [table.winner for table in self.tables]
+
+
+@dataclass(frozen=True)
+class Night:
+    """Everything a simulated night produced, enough to replay it through the database: each
+    round's seating, every table's scoring rolls in order, winners, sheets and the traveler."""
+
+    draw: Draw
+    rules: Rules
+    rounds: tuple[RoundRecord, ...]
+    sheets: tuple[ScoreSheet, ...]  # real players, in the order they were given
+    traveler: str | None  # the last Bunco roller of the night
+
+    @property
+    def ghosts(self) -> tuple[str, ...]:
+        return self.draw.ghosts
+
+    def prize_sheets(self) -> list[Sheet]:
+        return [sheet.to_sheet() for sheet in self.sheets]
+
+
+def simulate_night(
+    names: Sequence[str], rng: random.Random, rules: Rules = OFFICIAL, *, draw: Draw | None = None
+) -> Night:
+    """Play a whole 24-round night with dice from `rng`: the draw (unless one is given), every
+    table in lock-step (each unfinished table rolls once per step, in table order), the bell from
+    the head table, roll-offs, and the movement after each round.
+
+    Lock-step is the simulator's stand-in for tables playing at the same speed: it fixes how many
+    rolls a secondary table gets before the bell, and the order of Buncos (hence the traveler).
+    """
+    players = _check_names(names)
+    if draw is None:
+        draw = draw_seating(players, rng)
+    elif sorted(n for table in draw.tables for n in table if n not in draw.ghosts) != sorted(players):
+        raise IllegalSeating("The given draw does not seat exactly these players.")
+    ghosts = frozenset(draw.ghosts)
+    seating = draw.seating()
+    marks: dict[str, list[str]] = {name: [] for name in players}
+    buncos = dict.fromkeys(players, 0)
+    traveler: str | None = None
+    rounds: list[RoundRecord] = []
+    roll = dice.roll
+    done = Phase.DONE
+
+    for number in range(1, ROUNDS + 1):
+        target = target_for_round(number)
+        tables = [
+            TableRound(seats, target, head=t == 0, ghosts=ghosts, rules=rules)
+            for t, seats in enumerate(seating)
+        ]
+        head, bell = tables[0], False
+        playing = tables
+        while playing:
+            for table in playing:
+                if table.roll(roll(rng, 3)).bunco:
+                    traveler = table.tallies[-1].roller
+                    buncos[traveler] += 1
+            if not bell and head.bell_rung:
+                bell = True
+                for table in tables:
+                    table.ring_bell()
+            playing = [table for table in playing if table.phase is not done]
+
+        results = tuple(table.result() for table in tables)
+        for result in results:
+            for seat, name in enumerate(result.seats):
+                if name not in ghosts:
+                    marks[name].append("W" if TEAMS[seat % 2] == result.winner else "L")
+        rounds.append(RoundRecord(number=number, target=target, tables=results))
+        if number < ROUNDS:
+            seating = next_seating_with(seating, [r.winner for r in results], rules, ghosts=ghosts)
+
+    sheets = tuple(ScoreSheet(name, "".join(marks[name]), buncos[name]) for name in players)
+    return Night(draw=draw, rules=rules, rounds=tuple(rounds), sheets=sheets, traveler=traveler)

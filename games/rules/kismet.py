@@ -1,0 +1,446 @@
+"""Kismet (RULES.md §3): the box table, a player's sheet, a turn's rolls and a game's turn order.
+
+Pure rules, no Django, no random: every function takes the dice it is given (the site rolls them
+with `games.rules.dice`, or players roll real dice and type them in). The score-keeping pages keep
+one `Game` per table; every value here is immutable and every action returns a new value, so a
+game can be rebuilt from its recorded actions at any time.
+
+- `options(dice)`: every box the five dice qualify for, with its score.
+- `Sheet`: one player's 15 boxes; `score(box, dice)` fills one box.
+- `Turn`: the first roll and up to two more of any dice the player picks up.
+- `Game`: the players' sheets in turn order, with the second-Kismet rule.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+BOXES: tuple[str, ...] = (
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "two_pair_same_color",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "full_house_same_color",
+    "four_of_a_kind",
+    "yarborough",
+    "kismet",
+)
+BASIC_BOXES: tuple[str, ...] = BOXES[:6]
+KISMET_BOXES: tuple[str, ...] = BOXES[6:]
+DICE = 5
+ROLLS_PER_TURN = 3  # the first roll of all five, then up to two more
+
+# Two faces share a colour exactly when they add up to 7 (opposite faces of a die).
+_COLORS = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "green"}
+_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+_BONUS_STEPS = ((78, 75), (71, 55), (63, 35))  # (lowest Basic total, bonus), best first
+_MAX_BASIC_TOTAL = 5 * (1 + 2 + 3 + 4 + 5 + 6)  # five of each number: 105
+
+
+class KismetError(ValueError):
+    """A move the rules don't allow, or dice that aren't five dice; the message says which."""
+
+
+# --- the box table --------------------------------------------------------------------------------
+
+
+def color(face: int) -> str:
+    """The colour of a face's pips: "black" (1, 6), "red" (2, 5), "green" (3, 4)."""
+    _check_face(face)
+    return _COLORS[face]
+
+
+def options(dice: Sequence[int]) -> dict[str, int]:
+    """Every box whose requirement the five dice meet, with its score, in `BOXES` order.
+
+    The six Basic boxes and Yarborough have no requirement, so they are always present (a Basic
+    box may score 0). Whether a box is still open is the sheet's business, not this table's.
+    """
+    faces = _check_dice(dice)
+    counts = Counter(faces)
+    total = sum(faces)
+    most = max(counts.values())
+    one_color = len({_COLORS[face] for face in faces}) == 1
+    full_house = sorted(counts.values()) == [2, 3]  # exactly: five alike is no full house
+
+    found = {box: face * counts[face] for face, box in enumerate(BASIC_BOXES, start=1)}
+    # Two pairs of one colour are a pair of some face and a pair of its 7-complement; four alike
+    # are two pairs of the same face and count too.
+    if most >= 4 or any(counts[face] >= 2 and counts[7 - face] >= 2 for face in (1, 2, 3)):
+        found["two_pair_same_color"] = total
+    if most >= 3:
+        found["three_of_a_kind"] = total
+    if set(faces) in _STRAIGHTS:
+        found["straight"] = 30
+    if one_color:
+        found["flush"] = 35
+    if full_house:
+        found["full_house"] = total + 15
+    if full_house and one_color:
+        found["full_house_same_color"] = total + 20
+    if most >= 4:
+        found["four_of_a_kind"] = total + 25
+    found["yarborough"] = total
+    if most == 5:
+        found["kismet"] = total + 50
+    return {box: found[box] for box in BOXES if box in found}
+
+
+def basic_bonus(basic_total: int) -> int:
+    """The bonus for a Basic total: 63-70 -> 35, 71-77 -> 55, 78 and more -> 75, else 0."""
+    if type(basic_total) is not int:
+        raise KismetError(f"A Basic total is a whole number, not {basic_total!r}.")
+    if not 0 <= basic_total <= _MAX_BASIC_TOTAL:
+        raise KismetError(f"A Basic total is between 0 and {_MAX_BASIC_TOTAL}, not {basic_total}.")
+    for lowest, bonus in _BONUS_STEPS:
+        if basic_total >= lowest:
+            return bonus
+    return 0
+
+
+def is_kismet(dice: Sequence[int]) -> bool:
+    """Five alike."""
+    return len(set(_check_dice(dice))) == 1
+
+
+# --- a player's sheet ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's 15 boxes, in `BOXES` order: None while open, else the score written."""
+
+    boxes: tuple[int | None, ...] = (None,) * len(BOXES)
+
+    def __post_init__(self) -> None:
+        if len(self.boxes) != len(BOXES):
+            raise KismetError(f"A sheet has {len(BOXES)} boxes, not {len(self.boxes)}.")
+        for box, value in zip(BOXES, self.boxes, strict=True):
+            if value is not None and (type(value) is not int or value < 0):
+                raise KismetError(
+                    f"The {_label(box)} box holds {value!r}: a score is a whole number, 0 or more."
+                )
+
+    @classmethod
+    def from_scores(cls, scores: Mapping[str, int]) -> Sheet:
+        """A sheet with the given boxes filled (e.g. rebuilt from recorded moves), the rest open."""
+        for box in scores:
+            _check_box(box)
+        return cls(tuple(scores.get(box) for box in BOXES))
+
+    def __getitem__(self, box: str) -> int | None:
+        return self.boxes[_check_box(box)]
+
+    def as_dict(self) -> dict[str, int | None]:
+        return dict(zip(BOXES, self.boxes, strict=True))
+
+    def is_open(self, box: str) -> bool:
+        return self[box] is None
+
+    @property
+    def open_boxes(self) -> tuple[str, ...]:
+        return tuple(box for box, value in zip(BOXES, self.boxes, strict=True) if value is None)
+
+    @property
+    def is_full(self) -> bool:
+        return None not in self.boxes
+
+    @property
+    def basic_total(self) -> int:
+        return sum(value or 0 for value in self.boxes[: len(BASIC_BOXES)])
+
+    @property
+    def bonus(self) -> int:
+        # Boxes only ever gain points, so the bonus shown mid-game never has to be taken back.
+        return basic_bonus(self.basic_total)
+
+    @property
+    def kismet_total(self) -> int:
+        """The Kismet section: Two Pair Same Color to Kismet."""
+        return sum(value or 0 for value in self.boxes[len(BASIC_BOXES) :])
+
+    @property
+    def total(self) -> int:
+        return self.basic_total + self.bonus + self.kismet_total
+
+    @property
+    def has_kismet(self) -> bool:
+        """The Kismet box holds a real (non-zero) Kismet: the condition for a second Kismet."""
+        return bool(self["kismet"])
+
+    def score(self, box: str, dice: Sequence[int]) -> Sheet:
+        """This sheet with `box` filled: the dice's score there, or 0 if they don't qualify."""
+        index = _check_box(box)
+        faces = _check_dice(dice)
+        if self.boxes[index] is not None:
+            raise KismetError(f"The {_label(box)} box is already filled (it holds {self.boxes[index]}).")
+        return self._write(index, options(faces).get(box, 0))
+
+    def zero_top_most(self) -> tuple[str, Sheet]:
+        """The second-Kismet penalty: 0 in the top-most open box (Basic first, `BOXES` order)."""
+        for index, value in enumerate(self.boxes):
+            if value is None:
+                return BOXES[index], self._write(index, 0)
+        raise KismetError("This sheet is full: there is no open box to write 0 in.")
+
+    def _write(self, index: int, points: int) -> Sheet:
+        return Sheet(self.boxes[:index] + (points,) + self.boxes[index + 1 :])
+
+
+# --- a turn ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The dice of a turn so far: all five rolled first, then up to two rerolls."""
+
+    dice: tuple[int, ...]
+    rolls: int = 1
+
+    def __post_init__(self) -> None:
+        _check_dice(self.dice)
+        if not 1 <= self.rolls <= ROLLS_PER_TURN:
+            raise KismetError(f"A turn has 1 to {ROLLS_PER_TURN} rolls, not {self.rolls}.")
+
+    @classmethod
+    def first_roll(cls, dice: Sequence[int]) -> Turn:
+        return cls(tuple(_check_dice(dice)))
+
+    @property
+    def rolls_left(self) -> int:
+        return ROLLS_PER_TURN - self.rolls
+
+    def roll_again(self, keep: Sequence[int], dice: Sequence[int]) -> Turn:
+        """Keep the faces in `keep` (any of the current dice, including dice kept before) and
+        reroll the rest, which came up `dice`."""
+        if self.rolls_left == 0:
+            raise KismetError(f"No rolls left: a turn has {ROLLS_PER_TURN} rolls. Choose a box.")
+        kept = list(keep)
+        for face in kept:
+            _check_face(face)
+        if Counter(kept) - Counter(self.dice):
+            raise KismetError(f"Cannot keep {_faces(kept)}: the dice show {_faces(self.dice)}.")
+        if len(kept) == DICE:
+            raise KismetError("Pick up at least one die to roll again.")
+        new = list(dice)
+        for face in new:
+            _check_face(face)
+        if len(new) != DICE - len(kept):
+            raise KismetError(
+                f"{DICE - len(kept)} dice were picked up, but {len(new)} results were given ({_faces(new)})."
+            )
+        return Turn(tuple(kept + new), self.rolls + 1)
+
+    def options(self) -> dict[str, int]:
+        return options(self.dice)
+
+
+# --- a game ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What the last `Game.score` did, for the page to show and the event log to record."""
+
+    player: str
+    box: str
+    points: int
+    dice: tuple[int, ...]
+    second_kismet: bool = False
+    zeroed: tuple[tuple[str, str], ...] = ()  # (player, box) written 0 by a second Kismet
+
+
+@dataclass(frozen=True)
+class Game:
+    """Several players' sheets and whose turn it is. Start one with `Game.start(names)`.
+
+    A turn: `roll(dice)`, then optionally `roll_again(keep, dice)` twice, then `score(box)`. A
+    score-keeping page whose players roll real dice can skip the rolls: `score(box, dice)`.
+    """
+
+    players: tuple[str, ...]
+    sheets: tuple[Sheet, ...]
+    current: int | None = 0  # index of the player to play; None when the game is over
+    turn: Turn | None = None  # the current player's dice, once rolled
+    last: Scored | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.players:
+            raise KismetError("A game needs at least one player.")
+        if len(set(self.players)) != len(self.players):
+            raise KismetError("Each player needs a different name.")
+        if len(self.sheets) != len(self.players):
+            raise KismetError(
+                f"{len(self.players)} players need {len(self.players)} sheets, not {len(self.sheets)}."
+            )
+        if self.current is not None and not 0 <= self.current < len(self.players):
+            raise KismetError(f"There is no player number {self.current}.")
+
+    @classmethod
+    def start(cls, players: Iterable[str]) -> Game:
+        names = tuple(players)
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise KismetError(f"A player's name must be some text, not {name!r}.")
+        return cls(names, tuple(Sheet() for _ in names))
+
+    @property
+    def player(self) -> str | None:
+        """The name of the player to play, None when the game is over."""
+        return None if self.current is None else self.players[self.current]
+
+    def sheet(self, player: str) -> Sheet:
+        return self.sheets[self._index(player)]
+
+    @property
+    def is_over(self) -> bool:
+        return all(sheet.is_full for sheet in self.sheets)
+
+    def totals(self) -> dict[str, int]:
+        return {name: sheet.total for name, sheet in zip(self.players, self.sheets, strict=True)}
+
+    def winners(self) -> list[str]:
+        """The players with the highest total (several when tied: they share the win)."""
+        if not self.is_over:
+            raise KismetError("The game is not over: there are open boxes.")
+        totals = self.totals()
+        best = max(totals.values())
+        return [name for name, total in totals.items() if total == best]
+
+    def roll(self, dice: Sequence[int]) -> Game:
+        """The current player's first roll, all five dice."""
+        self._check_playing()
+        if self.turn is not None:
+            raise KismetError(f"{self.player} has already rolled; roll again or choose a box.")
+        return replace(self, turn=Turn.first_roll(dice))
+
+    def roll_again(self, keep: Sequence[int], dice: Sequence[int]) -> Game:
+        self._check_playing()
+        if self.turn is None:
+            raise KismetError(f"{self.player} has not rolled yet: the first roll is all five dice.")
+        return replace(self, turn=self.turn.roll_again(keep, dice))
+
+    def box_choices(self) -> dict[str, int]:
+        """Each open box of the current player with what the current dice would score there."""
+        self._check_playing()
+        if self.turn is None:
+            raise KismetError(f"{self.player} has not rolled yet.")
+        return self._choices(self.turn.dice)
+
+    def score(self, box: str, dice: Sequence[int] | None = None) -> Game:
+        """Fill one of the current player's boxes and pass the turn.
+
+        `dice` are the final dice when the game is kept on paper (no `roll` was recorded);
+        otherwise the dice of the turn are scored. A second Kismet (five alike while the player's
+        Kismet box holds a Kismet) must go in an open box the dice qualify for if there is one;
+        every other player then writes 0 in their top-most open box and loses that turn, so the
+        roller plays again.
+        """
+        self._check_playing()
+        assert self.current is not None
+        if dice is None:
+            if self.turn is None:
+                raise KismetError(f"{self.player} has not rolled yet: roll, or give the dice to score.")
+            faces = self.turn.dice
+        else:
+            if self.turn is not None:
+                raise KismetError(f"{self.player} has rolled in the app: the dice to score are the turn's.")
+            faces = tuple(_check_dice(dice))
+
+        sheets = list(self.sheets)
+        roller = sheets[self.current]
+        second_kismet = roller.has_kismet and is_kismet(faces)
+        if second_kismet and roller.is_open(box):
+            qualifying = [b for b in roller.open_boxes if b in options(faces)]
+            if qualifying and box not in qualifying:
+                raise KismetError(
+                    f"A second Kismet scores in a box the dice qualify for: {', '.join(map(_label, qualifying))}."
+                )
+        sheets[self.current] = roller.score(box, faces)
+
+        zeroed: list[tuple[str, str]] = []
+        if second_kismet:
+            for index, sheet in enumerate(sheets):
+                if index != self.current and not sheet.is_full:
+                    zeroed_box, sheets[index] = sheet.zero_top_most()
+                    zeroed.append((self.players[index], zeroed_box))
+
+        # After a second Kismet the others have spent their turn on the penalty: the roller goes on.
+        start = self.current if second_kismet else self.current + 1
+        scored = Scored(
+            self.players[self.current],
+            box,
+            sheets[self.current][box] or 0,
+            faces,
+            second_kismet,
+            tuple(zeroed),
+        )
+        return Game(self.players, tuple(sheets), _next_open(sheets, start), None, scored)
+
+    def _choices(self, faces: Sequence[int]) -> dict[str, int]:
+        assert self.current is not None
+        available = options(faces)
+        return {box: available.get(box, 0) for box in self.sheets[self.current].open_boxes}
+
+    def _check_playing(self) -> None:
+        if self.current is None:
+            raise KismetError("The game is over: every box is filled.")
+
+    def _index(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise KismetError(f"Nobody called {player!r} plays in this game.") from None
+
+
+def _next_open(sheets: Sequence[Sheet], start: int) -> int | None:
+    """The first player from `start` on (in turn order, wrapping) whose sheet has an open box."""
+    for step in range(len(sheets)):
+        index = (start + step) % len(sheets)
+        if not sheets[index].is_full:
+            return index
+    return None
+
+
+# --- checks ---------------------------------------------------------------------------------------
+
+
+def _check_face(face: object) -> int:
+    if type(face) is not int or not 1 <= face <= 6:
+        raise KismetError(f"A die shows 1 to 6, not {face!r}.")
+    return face
+
+
+def _check_dice(dice: Sequence[int]) -> tuple[int, ...]:
+    if isinstance(dice, str | bytes):
+        raise KismetError(f"Kismet dice are {DICE} numbers, not the text {dice!r}.")
+    faces = tuple(dice)
+    if len(faces) != DICE:
+        raise KismetError(f"Kismet is scored on {DICE} dice, not {len(faces)} ({_faces(faces)}).")
+    for face in faces:
+        _check_face(face)
+    return faces
+
+
+def _check_box(box: str) -> int:
+    try:
+        return BOXES.index(box)
+    except ValueError:
+        raise KismetError(f"There is no box called {box!r}; the boxes are {', '.join(BOXES)}.") from None
+
+
+def _label(box: str) -> str:
+    return box.replace("_", " ").title()
+
+
+def _faces(faces: Iterable[object]) -> str:
+    return "[" + ", ".join(map(str, faces)) + "]"

@@ -1,0 +1,425 @@
+"""Ninety-Nine or Bust (RULES.md §2): the count, the deck, and a dealt game from deal to winner.
+
+Pure rules, no Django, no global random: shuffles go through `games.rules.dice` with a generator
+passed to each action that needs chance (the first deal, a reshuffle, the next deal), so a game
+is replayed exactly from its seed and its plays. Every value is immutable; every action returns a
+new `Game`.
+
+Seats are numbered clockwise: the player on a seat's left is the next seat number. The site deals
+and referees, each phone a hidden hand: a phone sees only `game.view(seat)`, never the `Game`.
+
+- `play_card(count, card)`: the new count, or `IllegalPlay` past 99.
+- `legal_cards(hand, count)`, `bot_card(hand, count)`.
+- `Rules` (deck composition, markers), `Game.start(...)`, `game.play(seat, card, rng)`,
+  `game.next_deal(rng)`, `game.view(seat)`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from games.rules import dice
+
+Card = int | str
+
+NUMBER_CARDS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10)  # no 9s
+SPECIAL_CARDS: tuple[str, ...] = ("minus_10", "hold", "reverse", "99")
+CARDS: tuple[Card, ...] = NUMBER_CARDS + SPECIAL_CARDS
+MAX_COUNT = 99
+HAND_SIZE = 3
+STARTING_MARKERS = 4
+MIN_PLAYERS = 2
+
+CLOCKWISE = 1
+COUNTER_CLOCKWISE = -1
+
+PLAYING = "playing"
+ROUND_OVER = "round_over"
+GAME_OVER = "game_over"
+
+
+class IllegalPlay(ValueError):
+    """A card, count or action the rules don't allow; the message says why."""
+
+
+def _is_number(card: object) -> bool:
+    # bool is an int subclass; True is no card.
+    return type(card) is int and card in NUMBER_CARDS
+
+
+def _is_card(card: object) -> bool:
+    return _is_number(card) or (type(card) is str and card in SPECIAL_CARDS)
+
+
+def _card_list(cards: Iterable[object]) -> str:
+    return ", ".join(map(str, cards)) or "nothing"
+
+
+# --- the count -----------------------------------------------------------------------------------
+
+
+def play_card(count: int, card: int | str) -> int:
+    """The count after `card` is played on `count`.
+
+    Number cards add their value and may reach 99 but never pass it; minus_10 stops at 0; hold and
+    reverse keep the count; 99 makes it 99 from anywhere.
+    """
+    if type(count) is not int or not 0 <= count <= MAX_COUNT:
+        raise IllegalPlay(f"The count is 0 to {MAX_COUNT}, not {count!r}.")
+    if _is_number(card):
+        new = count + card  # type: ignore[operator]
+        if new > MAX_COUNT:
+            raise IllegalPlay(f"{card} on {count} makes {new}: the count may not pass {MAX_COUNT}.")
+        return new
+    if card == "minus_10":
+        return max(0, count - 10)
+    if card in ("hold", "reverse"):
+        return count
+    if card == "99":
+        return MAX_COUNT
+    raise IllegalPlay(f"There is no card {card!r}; the cards are {_card_list(CARDS)}.")
+
+
+def is_legal(count: int, card: Card) -> bool:
+    try:
+        play_card(count, card)
+    except IllegalPlay:
+        if not _is_card(card):
+            raise
+        return False
+    return True
+
+
+def legal_cards(hand: Sequence[Card], count: int) -> list[Card]:
+    """The cards of `hand` that may be played on `count`, in hand order."""
+    return [card for card in hand if is_legal(count, card)]
+
+
+def bot_card(hand: Sequence[Card], count: int) -> Card:
+    """A simple bot: the highest legal number card, else hold, reverse, minus_10, 99.
+
+    Special cards are the only way out at a high count, so the bot keeps them as long as a number
+    card will do, and plays its biggest number to leave the next player the least room. Of the
+    specials it spends first those that keep the pressure on (hold, reverse) and last the 99.
+    """
+    legal = legal_cards(hand, count)
+    if not legal:
+        raise IllegalPlay(f"No card of {_card_list(hand)} can be played on {count}.")
+    numbers = [card for card in legal if _is_number(card)]
+    if numbers:
+        return max(numbers)  # type: ignore[type-var]
+    for special in ("hold", "reverse", "minus_10", "99"):
+        if special in legal:
+            return special
+    raise AssertionError("unreachable: every legal card is a number or a special card")
+
+
+# --- the deck ------------------------------------------------------------------------------------
+
+
+def make_deck(copies: Mapping[Card, int]) -> tuple[Card, ...]:
+    """A deck with `copies[card]` of each card (cards left out have none), in `CARDS` order."""
+    for card, number in copies.items():
+        if not _is_card(card):
+            raise IllegalPlay(f"There is no card {card!r}; the cards are {_card_list(CARDS)}.")
+        if type(number) is not int or number < 0:
+            raise IllegalPlay(
+                f"The number of {card!r} cards must be a whole number, 0 or more, not {number!r}."
+            )
+    return tuple(card for card in CARDS for _ in range(copies.get(card, 0)))
+
+
+DEFAULT_DECK: tuple[Card, ...] = make_deck(dict.fromkeys(CARDS, 4))  # 13 kinds x 4 = 52
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The table's choices: the deck (RULES.md §2 by default) and each player's markers."""
+
+    deck: tuple[Card, ...] = DEFAULT_DECK
+    markers: int = STARTING_MARKERS
+
+    def __post_init__(self) -> None:
+        for card in self.deck:
+            if not _is_card(card):
+                raise IllegalPlay(f"There is no card {card!r}; the cards are {_card_list(CARDS)}.")
+        if type(self.markers) is not int or self.markers < 1:
+            raise IllegalPlay(f"Each player starts with at least 1 marker, not {self.markers!r}.")
+
+    @classmethod
+    def with_deck(cls, copies: Mapping[Card, int], *, markers: int = STARTING_MARKERS) -> Rules:
+        return cls(make_deck(copies), markers)
+
+
+# --- a game --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something every seat may see: what the last action did, for the page and the event log."""
+
+    kind: str  # "dealt", "played", "reshuffled", "lost_round", "out", "won"
+    seat: int | None = None
+    card: Card | None = None
+    count: int | None = None
+    cards: tuple[Card, ...] = ()  # the loser's hand, shown when a round is lost
+    size: int | None = None  # cards reshuffled into the draw pile
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    seat: int
+    name: str
+    markers: int
+    cards: int  # how many cards they hold, never which
+    out: bool
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The game as one seat sees it: its own hand, everybody's public state, nobody else's cards."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    legal: tuple[Card, ...]  # the cards of `hand` playable now (empty unless it is this seat's turn)
+    your_turn: bool
+    count: int
+    direction: int
+    turn: int | None
+    dealer: int
+    round: int
+    phase: str
+    top_card: Card | None
+    draw_pile: int  # cards left, never their order
+    players: tuple[PlayerView, ...]
+    loser: int | None
+    winner: int | None
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A dealt game. Start with `Game.start(names, rng)`; seats are indexes into `players`.
+
+    `draw_pile[0]` is the next card drawn; `played[-1]` is the top of the played pile.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    markers: tuple[int, ...]
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    draw_pile: tuple[Card, ...]
+    played: tuple[Card, ...]
+    count: int
+    direction: int
+    turn: int | None  # the seat to play; the loser while the round is over; None at the end
+    phase: str
+    round: int = 1
+    loser: int | None = None  # who lost the last round
+    events: tuple[Event, ...] = ()
+
+    @classmethod
+    def start(
+        cls, players: Iterable[str], rng: random.Random, *, rules: Rules | None = None, dealer: int = 0
+    ) -> Game:
+        rules = rules or Rules()
+        names = tuple(players)
+        if len(names) < MIN_PLAYERS:
+            raise IllegalPlay(f"Ninety-Nine or Bust needs at least {MIN_PLAYERS} players, not {len(names)}.")
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise IllegalPlay(f"A player's name must be some text, not {name!r}.")
+        if len(set(names)) != len(names):
+            raise IllegalPlay("Each player needs a different name.")
+        if len(rules.deck) <= HAND_SIZE * len(names):
+            raise IllegalPlay(
+                f"A deck of {len(rules.deck)} cards cannot deal {HAND_SIZE} each to {len(names)} players "
+                "and leave a draw pile."
+            )
+        if type(dealer) is not int or not 0 <= dealer < len(names):
+            raise IllegalPlay(f"The dealer is a seat from 0 to {len(names) - 1}, not {dealer!r}.")
+        empty = tuple(() for _ in names)
+        game = cls(
+            rules, names, (rules.markers,) * len(names), dealer, empty, (), (), 0, CLOCKWISE, None, ROUND_OVER
+        )
+        return game._deal(dealer, rng, round_number=1)
+
+    # --- what anyone may ask ---
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still in the game (with markers)."""
+        return tuple(seat for seat, markers in enumerate(self.markers) if markers > 0)
+
+    @property
+    def winner(self) -> int | None:
+        return self.active[0] if self.phase == GAME_OVER else None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return self.hands[self._check_seat(seat)]
+
+    def view(self, seat: int) -> SeatView:
+        """What the phone at `seat` may show: never another player's cards or the pile's order."""
+        self._check_seat(seat)
+        hand = self.hands[seat]
+        your_turn = self.phase == PLAYING and self.turn == seat
+        return SeatView(
+            seat=seat,
+            hand=hand,
+            legal=tuple(legal_cards(hand, self.count)) if your_turn else (),
+            your_turn=your_turn,
+            count=self.count,
+            direction=self.direction,
+            turn=self.turn,
+            dealer=self.dealer,
+            round=self.round,
+            phase=self.phase,
+            top_card=self.played[-1] if self.played else None,
+            draw_pile=len(self.draw_pile),
+            players=tuple(
+                PlayerView(s, name, self.markers[s], len(self.hands[s]), self.markers[s] == 0)
+                for s, name in enumerate(self.players)
+            ),
+            loser=self.loser,
+            winner=self.winner,
+            events=self.events,
+        )
+
+    # --- actions ---
+
+    def play(self, seat: int, card: Card, rng: random.Random) -> Game:
+        """`seat` plays `card`, draws back to three, and the turn passes on.
+
+        `rng` reshuffles the played pile if the draw pile runs out. If the next player then holds
+        no legal card they lose the round and a marker at once: there is nothing they could do.
+        """
+        self._check_seat(seat)
+        if self.phase != PLAYING:
+            raise IllegalPlay(
+                "The game is over." if self.phase == GAME_OVER else "The round is over: deal again."
+            )
+        if seat != self.turn:
+            raise IllegalPlay(f"It is {self.players[self.turn]}'s turn, not {self.players[seat]}'s.")  # type: ignore[index]
+        hand = list(self.hands[seat])
+        if card not in hand or not _is_card(card):
+            raise IllegalPlay(f"{self.players[seat]} holds {_card_list(hand)}, not {card!r}.")
+        count = play_card(self.count, card)  # IllegalPlay past 99
+
+        hand.remove(card)
+        played = self.played + (card,)
+        events = [Event("played", seat=seat, card=card, count=count)]
+        direction = self.direction
+        # With two players left a reverse would hand the turn to the same opponent: it is a hold.
+        if card == "reverse" and len(self.active) > 2:
+            direction = -direction
+
+        draw_pile = self.draw_pile
+        while len(hand) < HAND_SIZE:
+            if not draw_pile:
+                if len(played) < 2:
+                    break  # every other card is in a hand: play on with fewer cards
+                # The played pile but its top card becomes the new draw pile; the count stays.
+                draw_pile = tuple(dice.shuffled(rng, played[:-1]))
+                played = played[-1:]
+                events.append(Event("reshuffled", size=len(draw_pile)))
+            hand.append(draw_pile[0])
+            draw_pile = draw_pile[1:]
+
+        hands = _with(self.hands, seat, tuple(hand))
+        following = self._next_seat(seat, direction)
+        game = replace(
+            self,
+            hands=hands,
+            draw_pile=draw_pile,
+            played=played,
+            count=count,
+            direction=direction,
+            turn=following,
+            loser=None,
+            events=tuple(events),
+        )
+        if not legal_cards(hands[following], count):
+            return game._lose_round(following)
+        return game
+
+    def next_deal(self, rng: random.Random) -> Game:
+        """After a lost round: the deal passes left, everything is reshuffled, count 0, clockwise."""
+        if self.phase != ROUND_OVER:
+            raise IllegalPlay(
+                "The game is over." if self.phase == GAME_OVER else "The round is still being played."
+            )
+        return self._deal(self._next_seat(self.dealer, CLOCKWISE), rng, round_number=self.round + 1)
+
+    # --- internals ---
+
+    def _lose_round(self, seat: int) -> Game:
+        markers = _with(self.markers, seat, self.markers[seat] - 1)
+        events = list(self.events)
+        events.append(Event("lost_round", seat=seat, count=self.count, cards=self.hands[seat]))
+        phase = ROUND_OVER
+        turn: int | None = seat
+        if markers[seat] == 0:
+            events.append(Event("out", seat=seat))
+            still_in = [s for s, m in enumerate(markers) if m > 0]
+            if len(still_in) == 1:
+                events.append(Event("won", seat=still_in[0]))
+                phase, turn = GAME_OVER, None
+        return replace(self, markers=markers, turn=turn, phase=phase, loser=seat, events=tuple(events))
+
+    def _deal(self, dealer: int, rng: random.Random, *, round_number: int) -> Game:
+        deck = dice.shuffled(rng, self.rules.deck)
+        hands: list[list[Card]] = [[] for _ in self.players]
+        seats = [s for s in self._clockwise_from(dealer) if self.markers[s] > 0]
+        # One card at a time, starting on the dealer's left, as at a real table.
+        for _ in range(HAND_SIZE):
+            for seat in seats:
+                hands[seat].append(deck.pop())
+        return replace(
+            self,
+            dealer=dealer,
+            hands=tuple(tuple(hand) for hand in hands),
+            draw_pile=tuple(deck),
+            played=(),
+            count=0,
+            direction=CLOCKWISE,
+            turn=self._next_seat(dealer, CLOCKWISE),
+            phase=PLAYING,
+            round=round_number,
+            loser=None,
+            events=(Event("dealt", seat=dealer),),
+        )
+
+    def _clockwise_from(self, seat: int) -> list[int]:
+        """Every seat, starting on `seat`'s left and ending with `seat`."""
+        n = len(self.players)
+        return [(seat + step) % n for step in range(1, n + 1)]
+
+    def _next_seat(self, seat: int, direction: int) -> int:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            candidate = (seat + direction * step) % n
+            if self.markers[candidate] > 0:
+                return candidate
+        raise AssertionError("unreachable: a game in play has players with markers")
+
+    def _check_seat(self, seat: int) -> int:
+        if type(seat) is not int or not 0 <= seat < len(self.players):
+            raise IllegalPlay(f"There is no seat {seat!r}; seats are 0 to {len(self.players) - 1}.")
+        return seat
+
+
+def _with(values: tuple, index: int, value: object) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def deck_counts(game: Game) -> Counter:
+    """Every card of the game, wherever it is (hands, draw pile, played pile): always the deck."""
+    counts: Counter = Counter(game.draw_pile)
+    counts.update(game.played)
+    for hand in game.hands:
+        counts.update(hand)
+    return counts

@@ -1,0 +1,31 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("check/", views.connection_check, name="connection_check"),
+    path("check/feed/", views.connection_check_feed, name="connection_check_feed"),
+    path("check/ping/", views.connection_check_ping, name="connection_check_ping"),
+    path("events/check/", views.connection_check_events, name="connection_check_events"),
+    # A Bunco night
+    path("nights/new/", views.night_new, name="night_new"),
+    path("nights/shape/", views.night_shape, name="night_shape"),
+    path("j/<str:token>/", views.join, name="join"),
+    path("n/<str:code>/claim/", views.claim, name="claim"),
+    path("n/<str:code>/play/", views.play, name="play"),
+    path("n/<str:code>/tally/", views.tally, name="tally"),
+    path("n/<str:code>/undo/", views.undo, name="undo"),
+    path("n/<str:code>/table/<slug:step>/", views.table_step, name="table_step"),
+    path("n/<str:code>/sheet/", views.sheet, name="sheet"),
+    path("n/<str:code>/host/", views.night_host, name="night_host"),
+    path("n/<str:code>/host/codes/", views.night_codes, name="night_codes"),
+    path("n/<str:code>/host/correct/", views.host_correct, name="host_correct"),
+    path("n/<str:code>/host/table/<int:number>/", views.night_table, name="night_table"),
+    path("n/<str:code>/host/undo/<int:tally_id>/", views.host_undo, name="host_undo"),
+    path("n/<str:code>/host/<slug:step>/", views.host_step, name="host_step"),
+    path("n/<str:code>/screen/<str:token>/", views.screen, name="screen"),
+    path("n/<str:code>/prizes/", views.night_prizes, name="prizes"),
+    path("events/night/<str:code>/", views.night_events, name="night_events"),
+]

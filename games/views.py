@@ -1,0 +1,604 @@
+"""Views of live play: thin, typed, permission first, then an action, then a template."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Sum
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bunco_club.models import Party
+from games import actions, fast_sql
+from games.events import event_stream_response, read_for_a_stream
+from games.forms import CorrectionForm, NewNightForm, PingForm, TallyForm, names_in, shape_of
+from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
+from games.live import ping_from_message
+from games.models import Event, Night, Player, Round, Seat, TableRound, Tally
+from games.rules import bunco, prizes
+
+RECENT_PINGS = 10
+
+
+def _recent_pings() -> list[dict[str, object]]:
+    events = Event.objects.on(actions.CONNECTION_CHECK_CHANNEL).filter(kind="ping").order_by("-id")
+    return [ping_from_message(event.as_message()) for event in events[:RECENT_PINGS]]
+
+
+@require_GET
+def connection_check(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/connection_check.html", {"pings": _recent_pings(), "form": PingForm()})
+
+
+@require_GET
+def connection_check_feed(request: HttpRequest) -> HttpResponse:
+    """The slow poll's answer: the list as the log has it now."""
+    return render(request, "games/connection_check.html#pings", {"pings": _recent_pings()})
+
+
+@require_POST
+def connection_check_ping(request: HttpRequest) -> HttpResponse:
+    form = PingForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request, "games/connection_check.html#ping-form", {"form": form}, status=400
+        )
+    event = actions.send_ping(form.sender())
+    if not request.htmx:
+        return redirect("games:connection_check")
+    return render(
+        request,
+        "games/connection_check.html#ping-form",
+        {"form": PingForm(initial={"name": form.cleaned_data.get("name")}), "sent": event},
+    )
+
+
+@require_GET
+def connection_check_events(request: HttpRequest) -> StreamingHttpResponse:
+    def snapshot() -> str:
+        return render_to_string("games/connection_check.html#pings-replace", {"pings": _recent_pings()})
+
+    return event_stream_response(request, actions.CONNECTION_CHECK_CHANNEL, snapshot)
+
+
+# --- A Bunco night ----------------------------------------------------------------------------
+
+
+def _night(code: str) -> Night:
+    return get_object_or_404(Night, code=code)
+
+
+def _night_for_host(request: HttpRequest, code: str) -> Night:
+    """The night, if this browser is its host (creator's session, night host, club host, staff)."""
+    night = _night(code)
+    if not night.is_hosted_by(request.user, request.session):
+        raise PermissionDenied("Only the night's host can do that.")
+    return night
+
+
+def _player_key(code: str) -> str:
+    """Where a phone's session remembers whom it plays as, by night code (one query finds both)."""
+    return f"player:{code}"
+
+
+def _player_of(request: HttpRequest, night: Night) -> Player | None:
+    player_id = request.session.get(_player_key(night.code))
+    if player_id is None:
+        return None
+    return night.players.filter(pk=player_id, is_ghost=False).first()
+
+
+def _night_for_player(request: HttpRequest, code: str) -> tuple[Night, Player]:
+    """The night and the player this phone claimed; 403 for a phone that never joined."""
+    player_id = request.session.get(_player_key(code))
+    player = (
+        Player.objects.select_related("night").filter(pk=player_id, night__code=code, is_ghost=False).first()
+        if player_id is not None
+        else None
+    )
+    if player is None:
+        _refuse_a_phone_that_never_joined(code)
+    return player.night, player
+
+
+def _refuse_a_phone_that_never_joined(code: str) -> NoReturn:
+    get_object_or_404(Night, code=code)  # an unknown night is a 404, not a 403
+    raise PermissionDenied("This phone hasn't joined tonight's game: scan your table's QR code.")
+
+
+def _phone_seat(request: HttpRequest, code: str) -> fast_sql.PhoneSeat:
+    """`_night_for_player` for the hot path of a tap: one statement, the player's table with it."""
+    player_id = request.session.get(_player_key(code))
+    phone = fast_sql.phone_seat(player_id, code) if isinstance(player_id, int) else None
+    if phone is None:
+        _refuse_a_phone_that_never_joined(code)
+    return phone
+
+
+def _error_response(request: HttpRequest, error: Exception, status: int) -> HttpResponse:
+    return render(request, "games/_message.html", {"message": str(error), "is_error": True}, status=status)
+
+
+def _seat_of(player: Player, round_: Round | int) -> Seat | None:
+    """The player's seat in a round (a Round, or its number in the player's night)."""
+    seats = Seat.objects.select_related("table_round__round")
+    if isinstance(round_, Round):
+        return seats.filter(round=round_, player=player).first()
+    return seats.filter(round__night_id=player.night_id, round__number=round_, player=player).first()
+
+
+# Starting a night
+
+
+@require_http_methods(["GET", "POST"])
+def night_new(request: HttpRequest) -> HttpResponse:
+    """"Just play tonight" (anyone) or a club party's night (its host): names, buy-in, house rules."""
+    party = _party_for_new_night(request)
+    if request.method == "POST":
+        form = NewNightForm(request.POST)
+        if form.is_valid():
+            try:
+                night = actions.start_night(
+                    names=form.name_list(),
+                    buy_in_cents=form.buy_in_cents(),
+                    rules=form.rules(),
+                    prize_rules=prizes.PrizeRules(
+                        one_prize_each=form.cleaned_data["one_prize_each"],
+                        split_ties=form.cleaned_data["split_ties"],
+                    ),
+                    title=form.cleaned_data["title"] or "Bunco night",
+                    club=party.club if party else None,
+                    party=party,
+                    host_user=request.user,
+                    members={member.name: member for member in party.club.members.all()} if party else None,
+                )
+            except actions.NightError as error:
+                form.add_error("names", str(error))
+            else:
+                request.session[f"host:{night.pk}"] = night.host_key
+                return redirect("games:night_host", code=night.code)
+        status = 400
+    else:
+        initial = {"title": "Bunco night"}
+        if party is not None:
+            initial["names"] = "\n".join(
+                party.rsvps.filter(answer="yes").order_by("member__name").values_list("member__name", flat=True)
+            )
+            initial["buy_in"] = party.club.buy_in_cents / 100
+            initial["title"] = f"{party.club.name} night"
+        form = NewNightForm(initial=initial)
+        status = 200
+    names = form.data.get("names", form.initial.get("names", "")) or ""
+    count = len(names_in(names))
+    return render(request, "games/night_new.html",
+                  {"form": form, "party": party, "shape": shape_of(count)}, status=status)
+
+
+def _party_for_new_night(request: HttpRequest) -> Party | None:
+    party_id = request.GET.get("party")
+    if not party_id or not party_id.isdigit():
+        return None
+    party = get_object_or_404(Party.objects.select_related("club"), pk=int(party_id))
+    if not party.club.is_hosted_by(request.user):
+        raise PermissionDenied("Only the club's hosts can start its party night.")
+    return party
+
+
+@require_POST
+def night_shape(request: HttpRequest) -> HttpResponse:
+    """The live hint under the names: "13 players · 4 tables · 3 ghost seats"."""
+    names = request.POST.get("names", "")
+    count = len(names_in(names))
+    return render(request, "games/night_new.html#shape", {"shape": shape_of(count)})
+
+
+# Joining from a QR code
+
+
+@require_GET
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        ticket = read_join_token(token)
+    except BadJoinLink as error:
+        return render(request, "games/join_refused.html", {"message": str(error)}, status=403)
+    night = Night.objects.filter(pk=ticket.night_id).first()
+    if night is None:
+        return render(request, "games/join_refused.html",
+                      {"message": "That game no longer exists."}, status=403)
+    request.session[f"joined:{night.pk}"] = True
+    round_ = night.round_obj()
+    players = night.players.real()
+    if ticket.table is not None:
+        at_table = players.filter(seats__round=round_, seats__table_round__number=ticket.table)
+        if at_table.exists():
+            players = at_table
+    return render(request, "games/join.html", {
+        "night": night, "players": players.order_by("name"), "table": ticket.table,
+        "everyone_url": join_path(night.pk) if ticket.table is not None else None,
+    })
+
+
+@require_POST
+def claim(request: HttpRequest, code: str) -> HttpResponse:
+    """Tap your name: this phone now plays as that person (the session remembers)."""
+    night = _night(code)
+    if not request.session.get(f"joined:{night.pk}") and not night.is_hosted_by(request.user, request.session):
+        raise PermissionDenied("Scan your table's QR code first.")
+    player_id = request.POST.get("player", "")
+    player = night.players.real().filter(pk=int(player_id)).first() if player_id.isdigit() else None
+    if player is None:
+        return _error_response(request, ValueError("Tap one of the names on the list."), 400)
+    request.session[_player_key(night.code)] = player.pk
+    return redirect("games:play", code=night.code)
+
+
+# The phone at the table
+
+
+def phone_context(night: Night, player: Player) -> dict[str, object]:
+    """Everything the phone page shows for `player` now: round, table, teams, scores, what's next."""
+    round_ = night.round_obj()
+    seat = _seat_of(player, round_)
+    context: dict[str, object] = {"night": night, "player": player, "round": round_, "seat": seat}
+    if seat is None:
+        return context
+    table = TableRound.objects.with_totals().get(pk=seat.table_round_id)
+    seats = list(table.seats.select_related("player"))
+    teams = {"A": [s.player for s in seats if s.team == "A"], "B": [s.player for s in seats if s.team == "B"]}
+    mine, theirs = seat.team, "B" if seat.team == "A" else "A"
+    partner = seats[(seat.position + 2) % 4].player
+    points = {"A": table.points_a, "B": table.points_b}
+    context.update({
+        "my_points": points[mine],
+        "their_points": points[theirs],
+        "their_names": " & ".join(p.name for p in teams[theirs]),
+        "table": table,
+        "teams": teams,
+        "my_team": mine,
+        "their_team": theirs,
+        "partner": partner,
+        "roll_off_totals": table.totals(table.roll_off) if table.status == TableRound.Status.ROLL_OFF else None,
+        "can_score": _can_score(round_, table),
+        "previous": _previous_result(night, player, round_),
+    })
+    return context
+
+
+def _can_score(round_: Round, table: TableRound) -> bool:
+    if round_.status == Round.Status.PLAYING:
+        return table.status == TableRound.Status.PLAYING
+    if round_.status == Round.Status.BELL:
+        return table.status in (TableRound.Status.FINISHING, TableRound.Status.ROLL_OFF)
+    return False
+
+
+def _previous_result(night: Night, player: Player, round_: Round) -> dict[str, object] | None:
+    """Last round's result for this player, shown while the next round waits to start."""
+    if round_.status != Round.Status.READY or round_.number == 1:
+        return None
+    seat = Seat.objects.select_related("table_round").filter(
+        round__night=night, round__number=round_.number - 1, player=player
+    ).first()
+    if seat is None:
+        return None
+    return {"won": seat.table_round.winner == seat.team, "table": seat.table_round.number}
+
+
+@require_GET
+def play(request: HttpRequest, code: str) -> HttpResponse:
+    night = _night(code)
+    player = _player_of(request, night)
+    if player is None:
+        return redirect("games:join", token=join_token(night.pk)) if request.session.get(
+            f"joined:{night.pk}") else render(request, "games/join_refused.html", {
+                "message": "This phone hasn't joined tonight's game: scan your table's QR code."}, status=403)
+    context = phone_context(night, player)
+    if request.htmx:
+        return render(request, "games/play.html#phone-state", context)
+    return render(request, "games/play.html", context)
+
+
+@require_POST
+def tally(request: HttpRequest, code: str) -> JsonResponse:
+    """A tap: +1, +2, +5 or a Bunco, for a team at the player's own table.
+
+    The hot path of a night: a few indexed queries and a small JSON answer (the table's new
+    totals). Everything else on the phone follows from the night's stream.
+    """
+    phone = _phone_seat(request, code)
+    night, player = phone.night, phone.player
+    form = TallyForm(request.POST)
+    if not form.is_valid():
+        return _json_error("That tap was malformed: choose a team and a button.", 400)
+    table_number = _posted_table(request)
+    if phone.table_number is None or (table_number is not None and table_number != phone.table_number):
+        return _json_error("You're not at that table this round: scores go in at your own table.", 403)
+    bunco_player = None
+    if form.cleaned_data["bunco_player"] is not None:
+        bunco_player = night.players.filter(pk=form.cleaned_data["bunco_player"]).first()
+        if bunco_player is None:
+            return _json_error("Who rolled the Bunco? Tap a name at your table.", 400)
+    points = form.cleaned_data["points"]
+    if bunco_player is None and points is None:
+        return _json_error("That tap was malformed: choose a button.", 400)
+    try:
+        entry = actions.record_tally(
+            night=night, table_number=phone.table_number, team=form.cleaned_data["team"],
+            points=points or 0, bunco_player=bunco_player, entered_by=player,
+            key=form.cleaned_data["key"] or None,
+        )
+    except actions.NightError as error:
+        return _json_error(str(error), error.status)
+    return JsonResponse(_tally_answer(entry))
+
+
+def _tally_answer(entry: Tally) -> dict[str, object]:
+    """The table's new totals, for the round and table the tally went to."""
+    table = entry.table_round
+    totals = table.totals() if entry.table_totals is None else entry.table_totals
+    return {"round": table.round.number, "table": table.number, "a": totals["A"], "b": totals["B"],
+            "kind": entry.kind}
+
+
+def _json_error(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def _posted_table(request: HttpRequest) -> int | None:
+    """The table the phone believes it is at; a stale page's table is caught and refused."""
+    raw = request.POST.get("table", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@require_POST
+def undo(request: HttpRequest, code: str) -> JsonResponse:
+    phone = _phone_seat(request, code)
+    if phone.table_number is None:
+        return _json_error("You're not seated this round.", 403)
+    try:
+        entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player)
+    except actions.NightError as error:
+        return _json_error(str(error), error.status)
+    return JsonResponse(_tally_answer(entry))
+
+
+@require_POST
+def table_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
+    """The table's own buttons: start the round (head table), turn over, roll-off done."""
+    night, player = _night_for_player(request, code)
+    seat = _seat_of(player, night.round_obj())
+    if seat is None:
+        return _error_response(request, actions.NotYourTable("You're not seated this round."), 403)
+    try:
+        _do_table_step(night, seat.table_round.number, step)
+    except actions.NightError as error:
+        return _error_response(request, error, error.status)
+    night.refresh_from_db()
+    return render(request, "games/play.html#phone-state", phone_context(night, player))
+
+
+def _do_table_step(night: Night, table_number: int, step: str) -> None:
+    if step == "start":
+        if table_number != 1:
+            raise actions.NotYourTable("The head table starts each round.")
+        actions.start_round(night)
+    elif step == "turn-over":
+        actions.finish_turn(night=night, table_number=table_number)
+    elif step == "roll-off-done":
+        actions.finish_roll_off(night=night, table_number=table_number)
+    else:
+        raise Http404("No such step.")
+
+
+@require_GET
+def sheet(request: HttpRequest, code: str) -> HttpResponse:
+    """A player's score sheet: 24 rounds of W/L and Buncos, derived from the records."""
+    night, player = _night_for_player(request, code)
+    return render(request, "games/sheet.html", {"night": night, "player": player, **sheet_rows(night, player)})
+
+
+def sheet_rows(night: Night, player: Player) -> dict[str, object]:
+    seats = {
+        seat.round.number: seat
+        for seat in Seat.objects.filter(player=player).select_related("round", "table_round")
+    }
+    buncos_by_round: dict[int, int] = {}
+    for number, total in (
+        player.bunco_tallies.values_list("table_round__round__number").annotate(total=Sum("buncos"))
+    ):
+        buncos_by_round[number] = total
+    rows = []
+    for number in range(1, bunco.ROUNDS + 1):
+        seat = seats.get(number)
+        mark = ""
+        if seat is not None and seat.table_round.status == TableRound.Status.DONE:
+            mark = "W" if seat.table_round.winner == seat.team else "L"
+        rows.append({"number": number, "target": bunco.target_for_round(number), "mark": mark,
+                     "table": seat.table_round.number if seat else None, "buncos": buncos_by_round.get(number, 0)})
+    figures = night.players.with_figures().get(pk=player.pk)
+    return {"rows": rows, "wins": figures.wins, "losses": figures.losses, "buncos": figures.bunco_count}
+
+
+# The host's page and the projector
+
+
+def tables_context(night: Night) -> dict[str, object]:
+    """Every table of the current round at a glance, with team names and derived scores."""
+    round_ = night.round_obj()
+    tables = list(round_.tables.with_totals().order_by("number"))
+    seats_by_table: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(round=round_).select_related("player", "table_round"):
+        seats_by_table.setdefault(seat.table_round.number, []).append(seat)
+    rows = []
+    for table in tables:
+        seats = sorted(seats_by_table.get(table.number, []), key=lambda s: s.position)
+        rows.append({
+            "table": table,
+            "a": [s.player for s in seats if s.team == "A"],
+            "b": [s.player for s in seats if s.team == "B"],
+        })
+    return {"night": night, "round": round_, "rows": rows}
+
+
+def standings(night: Night) -> list[Player]:
+    return list(night.players.real().with_figures().order_by("-wins", "-bunco_count", "name"))
+
+
+@require_GET
+def night_host(request: HttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    context = {**tables_context(night), "is_host": True}
+    if request.htmx:
+        return render(request, "games/host.html#host-state", context)
+    context.update(_join_codes(request, night))
+    return render(request, "games/host.html", context)
+
+
+def _join_codes(request: HttpRequest, night: Night) -> dict[str, object]:
+    night_url = request.build_absolute_uri(join_path(night.pk))
+    return {
+        "night_join_url": night_url,
+        "night_qr": qr_svg(night_url, scale=5),
+        "screen_url": request.build_absolute_uri(reverse("games:screen", args=[night.code, night.screen_token])),
+    }
+
+
+@require_GET
+def night_codes(request: HttpRequest, code: str) -> HttpResponse:
+    """A printable page of QR codes: one per table, one for the night."""
+    night = _night_for_host(request, code)
+    tables = night.round_obj(1).tables.count()
+    codes = []
+    for number in range(1, tables + 1):
+        url = request.build_absolute_uri(join_path(night.pk, number))
+        codes.append({"table": number, "url": url, "qr": qr_svg(url, scale=6)})
+    return render(request, "games/codes.html", {"night": night, "codes": codes, **_join_codes(request, night)})
+
+
+@require_POST
+def host_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
+    """The host's buttons: start a round, finish any table, resume, re-open, end, prizes."""
+    night = _night_for_host(request, code)
+    try:
+        if step == "start":
+            actions.start_round(night)
+        elif step == "resume":
+            actions.resume_after_break(night)
+        elif step == "reopen":
+            actions.reopen_last_round(night)
+        elif step in ("turn-over", "roll-off-done"):
+            table_number = _posted_table(request)
+            if table_number is None:
+                raise actions.BadTally("Which table?")
+            _do_table_step(night, table_number, step)
+        elif step == "end":
+            actions.end_night(night)
+        elif step == "prizes":
+            actions.award_prizes(night)
+            return redirect("games:prizes", code=night.code)
+        else:
+            raise Http404("No such step.")
+    except actions.NightError as error:
+        if not request.htmx:
+            messages.error(request, str(error))
+            return redirect("games:night_host", code=night.code)
+        return _error_response(request, error, error.status)
+    night.refresh_from_db()
+    if not request.htmx:
+        return redirect("games:night_host", code=night.code)
+    return render(request, "games/host.html#host-state", {**tables_context(night), "is_host": True})
+
+
+@require_POST
+def host_correct(request: HttpRequest, code: str) -> HttpResponse:
+    """The host adds or removes points at any table (a mistaken tally)."""
+    night = _night_for_host(request, code)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        return _error_response(request, ValueError("A correction needs a table, a team and points between -99 and 99."), 400)
+    try:
+        actions.correct_tally(night=night, table_number=form.cleaned_data["table"], team=form.cleaned_data["team"],
+                              points=form.cleaned_data["points"], round_number=form.cleaned_data["round"])
+    except actions.NightError as error:
+        return _error_response(request, error, error.status)
+    return render(request, "games/host.html#host-state", {**tables_context(night), "is_host": True})
+
+
+@require_POST
+def host_undo(request: HttpRequest, code: str, tally_id: int) -> HttpResponse:
+    """The host strikes out any entry (a mistaken Bunco, a wrong tally)."""
+    night = _night_for_host(request, code)
+    entry = night.tallies.filter(pk=tally_id).select_related("table_round").first()
+    if entry is None:
+        raise Http404("No such entry.")
+    try:
+        actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id, by_host=True)
+    except actions.NightError as error:
+        return _error_response(request, error, error.status)
+    return redirect("games:night_table", code=night.code, number=entry.table_round.number)
+
+
+@require_GET
+def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The host's close look at one table this round: every entry, to correct."""
+    night = _night_for_host(request, code)
+    table = get_object_or_404(night.round_obj().tables.with_totals(), number=number)
+    entries = table.tallies.select_related("bunco_player", "entered_by", "undone_by").order_by("-id")
+    return render(request, "games/host_table.html", {"night": night, "table": table, "entries": entries,
+                                                      "seats": table.seats.select_related("player")})
+
+
+@require_GET
+def screen(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """The projector: all tables live, standings, the traveler. Read-only, by unguessable link."""
+    night = _night(code)
+    if not constant_time_compare(token, night.screen_token):
+        raise PermissionDenied("This screen link isn't valid.")
+    context = {**tables_context(night), "standings": standings(night)[:20], "traveler": night.traveler(),
+               "screen_token": token}
+    if request.htmx:
+        return render(request, "games/screen.html#screen-state", context)
+    return render(request, "games/screen.html", context)
+
+
+@require_http_methods(["GET"])
+def night_prizes(request: HttpRequest, code: str) -> HttpResponse:
+    night = _night(code)
+    is_host = night.is_hosted_by(request.user, request.session)
+    if not is_host and _player_of(request, night) is None:
+        raise PermissionDenied("Only tonight's players and host can see the prizes.")
+    awards = list(night.awards.select_related("player"))
+    return render(request, "games/prizes.html", {
+        "night": night, "awards": awards, "is_host": is_host, "standings": standings(night),
+        "pot": night.pot_cents(), "traveler": night.traveler(),
+    })
+
+
+@require_GET
+def night_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
+    """The night's live stream, for its players, its host and its projector (by token)."""
+
+    def night_if_allowed() -> Night | None:
+        night = _night(code)
+        screen_token = request.GET.get("screen", "")
+        allowed = (
+            (screen_token and constant_time_compare(screen_token, night.screen_token))
+            or request.session.get(_player_key(night.code)) is not None
+            or night.is_hosted_by(request.user, request.session)
+        )
+        return night if allowed else None
+
+    night = read_for_a_stream(request, night_if_allowed)
+    if night is None:
+        raise PermissionDenied("Join the game to follow it live.")
+
+    def snapshot() -> str:
+        return render_to_string("games/_bell.html", {"round": night.round_obj()})
+
+    return event_stream_response(request, night.channel, snapshot)

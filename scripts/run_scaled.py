@@ -1,0 +1,199 @@
+#!/usr/bin/env python
+"""Runs the scaled layout of docs/OPERATIONS.md on this machine (`make run-scaled`).
+
+    nginx :PORT ─┬─ /events/ ─→ uvicorn × STREAMS   (ASGI: the long-lived event streams)
+                 └─ the rest ─→ gunicorn × WORKERS  (WSGI: pages and POSTs)
+    Celery worker + one celery beat, PostgreSQL (DATABASE_URL), Redis (REDIS_URL) between them.
+
+Every process is a child of this one; Ctrl-C (or SIGTERM) stops them all, and so does any one of
+them dying.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+
+def free_ports(count: int = 1) -> int:
+    """The first of `count` consecutive free ports, below the kernel's ephemeral range (32768+),
+    so that client sockets opened meanwhile (a benchmark's thousand phones) cannot take one
+    before the servers bind them. Tests and benchmarks pick their servers' ports here."""
+    while True:
+        first = random.randrange(20000, 32000 - count)
+        try:
+            for port in range(first, first + count):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return first
+
+
+def nginx_config(workdir: Path, port: int, web_port: int, stream_ports: list[int]) -> str:
+    streams = "\n".join(f"    server 127.0.0.1:{stream_port};" for stream_port in stream_ports)
+    temp = {name: workdir / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    for path in temp.values():
+        path.mkdir(exist_ok=True)
+    return f"""
+worker_processes 1;
+daemon off;
+pid {workdir}/nginx.pid;
+error_log {workdir}/nginx-error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+  access_log off;
+  client_body_temp_path {temp["body"]};
+  proxy_temp_path {temp["proxy"]};
+  fastcgi_temp_path {temp["fastcgi"]};
+  uwsgi_temp_path {temp["uwsgi"]};
+  scgi_temp_path {temp["scgi"]};
+  upstream web {{
+    server 127.0.0.1:{web_port};
+    keepalive 32;
+  }}
+  upstream streams {{
+{streams}
+    keepalive 32;
+  }}
+  server {{
+    listen 127.0.0.1:{port};
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    location /events/ {{
+      proxy_pass http://streams;
+      # Each event must reach the phone as it happens, not when a buffer fills.
+      proxy_buffering off;
+      proxy_cache off;
+      proxy_read_timeout 1h;
+    }}
+    location / {{
+      proxy_pass http://web;
+    }}
+  }}
+}}
+"""
+
+
+def stop_all(processes: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
+    """Ask every process still running to stop, wait for each, kill the stubborn ones."""
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def find_nginx() -> str:
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if not found:
+        sys.exit("nginx is not installed: apt-get install -y nginx-light")
+    return found
+
+
+def wait_for(url: str, processes: list[subprocess.Popen[bytes]], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(process.poll() is not None for process in processes):
+            raise RuntimeError(f"a process exited while starting (waiting for {url})")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {timeout:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--streams", type=int, default=2, help="uvicorn processes for event streams")
+    parser.add_argument("--no-celery", action="store_true", help="skip the Celery worker and beat")
+    parser.add_argument("--skip-migrate", action="store_true")
+    parser.add_argument("--workdir", type=Path, default=None)
+    args = parser.parse_args()
+
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        sys.exit("The scaled layout needs DATABASE_URL and REDIS_URL (see docs/OPERATIONS.md).")
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bunco-scaled-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
+    python = sys.executable
+
+    if not args.skip_migrate:
+        subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+
+    web_port = args.port + 1
+    stream_ports = [args.port + 2 + index for index in range(args.streams)]
+    (workdir / "nginx.conf").write_text(nginx_config(workdir, args.port, web_port, stream_ports))
+
+    commands: list[list[str]] = [
+        [python, "-m", "gunicorn", "bunco_club.wsgi:application", "--bind", f"127.0.0.1:{web_port}",
+         "--workers", str(args.web_workers), "--threads", "4"],
+        *[
+            [python, "-m", "uvicorn", "bunco_club.asgi:application", "--host", "127.0.0.1",
+             "--port", str(stream_port), "--no-access-log", "--timeout-graceful-shutdown", "3"]
+            for stream_port in stream_ports
+        ],
+    ]
+    if not args.no_celery:
+        celery = str(VENV_BIN / "celery")
+        commands.append([celery, "-A", "bunco_club", "worker", "--loglevel", "warning", "--concurrency", "2"])
+        commands.append([celery, "-A", "bunco_club", "beat", "--loglevel", "warning",
+                         "--schedule", str(workdir / "celerybeat-schedule")])
+
+    processes = [subprocess.Popen(command, cwd=ROOT, env=env) for command in commands]
+    try:
+        for port in [web_port, *stream_ports]:
+            wait_for(f"http://127.0.0.1:{port}/health/", processes)
+        processes.append(subprocess.Popen([find_nginx(), "-c", str(workdir / "nginx.conf")], cwd=workdir))
+        wait_for(f"http://127.0.0.1:{args.port}/health/", processes)
+    except RuntimeError as error:
+        stop_all(processes)
+        sys.exit(f"The scaled layout did not start: {error}")
+    print(
+        f"Scaled layout up: http://127.0.0.1:{args.port}/ (pages on gunicorn :{web_port}, "
+        f"streams on uvicorn {', '.join(f':{p}' for p in stream_ports)}; workdir {workdir})",
+        flush=True,
+    )
+
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        while not stopping and all(process.poll() is None for process in processes):
+            time.sleep(0.2)
+    finally:
+        stop_all(list(reversed(processes)))  # nginx first: no new requests reach a stopping server
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+// Small progressive enhancements. No inline scripts anywhere (CSP with nonces).
+(function () {
+  "use strict";
+
+  // Keep the screen awake on pages that ask for it (a phone lying on the table).
+  async function keepAwake() {
+    if (!document.querySelector("[data-keep-awake]") || !("wakeLock" in navigator)) return;
+    try {
+      await navigator.wakeLock.request("screen");
+    } catch (e) {
+      /* refused (battery saver, background tab): the page still works */
+    }
+  }
+  document.addEventListener("DOMContentLoaded", keepAwake);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") keepAwake();
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+
+  // Show the state of the live connection, so nobody wonders whether the page is current.
+  document.addEventListener("htmx:after:sse:connection", function (event) {
+    setLive(event.target, true);
+  });
+  document.addEventListener("htmx:sse:error", function (event) {
+    setLive(event.target, false);
+  });
+  document.addEventListener("htmx:sse:close", function (event) {
+    setLive(event.target, false);
+  });
+  // A live region re-fetched after a "changed" event can come back older than numbers the stream
+  // pushed into it while the request was out (a tap at a table meanwhile): swapped in as it is,
+  // it would show the old numbers until the next event. So the numbers pushed during the request
+  // are written into the response before it is swapped in. Pushed totals are absolute, so writing
+  // one that the response already holds changes nothing. (hx-sync="replace" on the regions keeps
+  // one request out per region, aimed at the region on the page.)
+  var LIVE_REGIONS = "#phone-state, #host-state, #screen-state";
+  var refetching = new Map(); // region id -> {ctx, pushed: [message data, ...]}
+  var newest = new Map(); // region id -> the ctx of the request issued last for it
+  document.addEventListener("htmx:before:request", function (event) {
+    var region = event.target;
+    if (region.matches && region.matches(LIVE_REGIONS)) {
+      refetching.set(region.id, { ctx: event.detail.ctx, pushed: [] });
+      newest.set(region.id, event.detail.ctx);
+    }
+  });
+  // hx-sync="replace" aborts the older request when a newer one is issued, but an answer whose
+  // body has already arrived is not stopped by the abort and would still be swapped in, possibly
+  // after the newer one (the bell) and rolling it back. So an answer superseded by a newer request
+  // for the same region is dropped: the newer one brings everything it had, and more. (The regions
+  // swap by morphing, so the element a request was aimed at stays on the page whatever lands first.)
+  document.addEventListener("htmx:before:swap", function (event) {
+    var region = event.target;
+    if (!region.matches || !region.matches(LIVE_REGIONS)) return;
+    var latest = newest.get(region.id);
+    if (latest && latest !== event.detail.ctx) event.preventDefault();
+  });
+  document.addEventListener("htmx:after:sse:message", function (event) {
+    var message = event.detail.message;
+    if (!message || message.event) return; // named events carry no numbers
+    refetching.forEach(function (entry) { entry.pushed.push(message.data); });
+  });
+  document.addEventListener("htmx:after:request", function (event) {
+    var ctx = event.detail.ctx;
+    var entry = refetching.get(event.target.id);
+    if (!entry || entry.ctx !== ctx) return;
+    refetching.delete(event.target.id);
+    if (!entry.pushed.length || !ctx.text || ctx.response.status !== 200) return;
+    var fresh = document.createElement("template");
+    fresh.innerHTML = ctx.text;
+    var written = 0;
+    entry.pushed.forEach(function (data) { written += writeNumbers(data, fresh.content); });
+    if (written) ctx.text = fresh.innerHTML;
+  });
+  document.addEventListener("htmx:finally:request", function (event) {
+    var entry = refetching.get(event.target.id);
+    if (entry && entry.ctx === event.detail.ctx) refetching.delete(event.target.id); // failed or aborted
+    if (newest.get(event.target.id) === event.detail.ctx) newest.delete(event.target.id);
+  });
+  function writeNumbers(data, root) {
+    var message = document.createElement("template");
+    message.innerHTML = data;
+    var written = 0;
+    message.content.querySelectorAll("hx-partial").forEach(function (partial) {
+      // Only numbers aimed at one element by id; a bell comes with a "changed" event anyway.
+      var selector = partial.getAttribute("hx-target") || "";
+      if (!/^#[\w-]+$/.test(selector) || partial.getAttribute("hx-swap") !== "innerHTML") return;
+      var target = root.querySelector(selector);
+      if (target) { target.innerHTML = partial.innerHTML; written++; }
+    });
+    return written;
+  }
+
+  function setLive(element, live) {
+    var badge = document.querySelector("[data-live-badge]");
+    if (!badge) return;
+    badge.textContent = live ? "Live" : "Reconnecting…";
+    badge.classList.toggle("is-live", live);
+  }
+})();

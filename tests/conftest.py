@@ -1,0 +1,276 @@
+"""Shared fixtures: personas, builders and a real server for browser tests.
+
+The suite runs on the embedded default (SQLite) with `make test`, and against the machine's
+PostgreSQL and Redis with `make test-services` (DATABASE_URL / REDIS_URL set).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from django.conf import settings
+
+from scripts.run_scaled import free_ports
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+# Sync Playwright runs an event loop in the test thread; the ORM calls the tests make beside it
+# are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def services_enabled() -> bool:
+    return bool(os.environ.get("REDIS_URL"))
+
+
+def is_sqlite() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """On SQLite the test database is a file, so that a server in another process can share it."""
+    if is_sqlite():
+        path = tmp_path_factory.mktemp("db") / "test.sqlite3"
+        settings.DATABASES["default"]["TEST"]["NAME"] = str(path)
+
+
+# --- Builders (plain functions with setdefault, as djangoproject.com does) ----------------------
+
+
+def make_user(username: str = "host", password: str = "bunco-night", **fields: Any):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username=username, password=password, **fields)
+    return user
+
+
+def make_club(**fields: Any):
+    from bunco_club.models import Club
+
+    fields.setdefault("name", "Maple Street Bunco")
+    fields.setdefault("slug", fields["name"].lower().replace(" ", "-"))
+    hosts = fields.pop("hosts", [])
+    club = Club.objects.create(**fields)
+    club.hosts.add(*hosts)
+    return club
+
+
+def make_member(club, **fields: Any):
+    from bunco_club.models import Member
+
+    fields.setdefault("name", f"Member {Member.objects.count() + 1}")
+    return Member.objects.create(club=club, **fields)
+
+
+# --- Personas ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def host(db):
+    """A club host with an account, hosting the Maple Street club."""
+    user = make_user("host")
+    make_club(hosts=[user])
+    return user
+
+
+@pytest.fixture
+def outsider(db):
+    """Someone with an account and no club."""
+    return make_user("outsider")
+
+
+@pytest.fixture
+def host_client(client, host):
+    client.force_login(host)
+    return client
+
+
+# --- A real server in another process (streams need ASGI; live_server is WSGI) ----------------
+
+
+def free_port() -> int:
+    return free_ports()
+
+
+def database_env() -> dict[str, str]:
+    """Environment that points a server process at the test database this process uses."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return {"SQLITE_PATH": str(db["NAME"]), "DATABASE_URL": ""}
+    user = db.get("USER") or "postgres"
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return {"DATABASE_URL": f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"}
+
+
+@dataclass
+class ServerProcess:
+    """One server process started by a test: uvicorn (ASGI) or gunicorn (WSGI)."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    command: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+    def restart(self) -> None:
+        self.stop()
+        self.process = _spawn(self.command, self.env, self.log_path)
+        wait_until_up(self)
+
+
+def _spawn(command: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    log = log_path.open("ab")
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_until_up(server: ServerProcess, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"server exited with {server.process.returncode}:\n{server.log()}")
+        try:
+            if httpx.get(server.url + "/health/", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server did not come up at {server.url}:\n{server.log()}")
+
+
+def start_server(
+    tmp_path: Path,
+    *,
+    kind: str = "uvicorn",
+    extra_env: dict[str, str] | None = None,
+    workers: int = 1,
+) -> ServerProcess:
+    port = free_port()
+    env = {
+        **os.environ,
+        **database_env(),
+        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
+        "PYTHONUNBUFFERED": "1",
+        # Short streams: a browser test sees reconnects with Last-Event-ID within seconds.
+        "EVENTS_HEARTBEAT_SECONDS": "2",
+        "EVENTS_STREAM_MAX_SECONDS": "3",
+        **(extra_env or {}),
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    if kind == "uvicorn":
+        command = [
+            sys.executable, "-m", "uvicorn", "bunco_club.asgi:application",
+            "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
+            "--timeout-graceful-shutdown", "2", "--workers", str(workers),
+        ]
+    else:
+        command = [
+            sys.executable, "-m", "gunicorn", "bunco_club.wsgi:application",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", "4",
+        ]
+    log_path = tmp_path / f"{kind}-{port}.log"
+    server = ServerProcess(
+        url=f"http://127.0.0.1:{port}", process=_spawn(command, env, log_path), log_path=log_path,
+        command=command, env=env,
+    )
+    wait_until_up(server)
+    return server
+
+
+@pytest.fixture
+def live_site(transactional_db, tmp_path) -> Iterator[ServerProcess]:
+    """The embedded default, as `make run` serves it: one uvicorn process, in-process events."""
+    server = start_server(tmp_path, extra_env={"REDIS_URL": ""})
+    yield server
+    server.stop()
+
+
+# --- Browser (Playwright driving Debian's chromium, never a downloaded browser) ---------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
+        ],
+    }
+
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture
+def new_phone(browser):
+    """Makes phone-sized browser contexts (each one person's phone); closes them afterwards."""
+    contexts = []
+
+    def make(**overrides: Any):
+        context = browser.new_context(**{**PHONE, **overrides})
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's event loop stays in the main thread once started, and
+    Django's sync test client refuses to run beside a running loop."""
+    for item in items:
+        if "/e2e/" in str(item.path):
+            item.add_marker(pytest.mark.e2e)
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def close_connection_pools(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """PostgreSQL's psycopg pool keeps idle connections open (the stream's log reads run on pool
+    threads); close them before the test database is dropped, or the drop finds it in use."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all(initialized_only=True):
+            close_pool = getattr(connection, "close_pool", None)
+            if close_pool is not None and connection.settings_dict.get("OPTIONS", {}).get("pool"):
+                close_pool()

@@ -1,0 +1,215 @@
+"""The night's pages refuse bad input with a clear message and change nothing (issue: a tally for
+a table the phone's player does not sit at, a closed round, malformed values, a forged or expired
+join link)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import time_machine
+from django.test import Client
+from django.urls import reverse
+
+from games import actions
+from games.links import join_path, join_token
+from games.models import Night, Seat, Tally
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Alice", "Bea", "Carmen", "Dana", "Edith", "Fran", "Gloria", "Hazel", "Irene", "June", "Kay", "Lois"]
+
+
+@pytest.fixture
+def night() -> Night:
+    night = actions.start_night(names=NAMES, rng=random.Random(7))
+    actions.start_round(night)
+    night.refresh_from_db()
+    return night
+
+
+def seat_of(night: Night, name: str) -> Seat:
+    return Seat.objects.select_related("table_round", "player").get(round__night=night, round__number=night.current_round,
+                                                                    player__name=name)
+
+
+def someone_at(night: Night, table: int) -> str:
+    return Seat.objects.filter(round__night=night, round__number=night.current_round,
+                               table_round__number=table, player__is_ghost=False).values_list("player__name", flat=True)[0]
+
+
+def phone_of(night: Night, name: str) -> Client:
+    """A phone that scanned the night's code and tapped `name`."""
+    phone = Client()
+    assert phone.get(join_path(night.pk)).status_code == 200
+    player = night.players.get(name=name)
+    response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
+    assert response.status_code == 302
+    return phone
+
+
+def tap(phone: Client, night: Night, **data: object):
+    return phone.post(reverse("games:tally", args=[night.code]), data, headers={"HX-Request": "true"})
+
+
+def test_a_phone_adds_points_to_its_own_table_and_gets_the_new_totals(night):
+    name = someone_at(night, 2)
+    seat = seat_of(night, name)
+    response = tap(phone_of(night, name), night, table=2, team=seat.team, points=2, key="k1")
+    assert response.status_code == 200
+    assert seat.table_round.totals()[seat.team] == 2
+    assert response.json()[seat.team.lower()] == 2
+    assert response.json()["table"] == 2
+
+
+def test_a_tally_for_a_table_the_player_does_not_sit_at_is_refused_with_403(night):
+    name = someone_at(night, 2)
+    response = tap(phone_of(night, name), night, table=3, team="A", points=2, key="k1")
+    assert response.status_code == 403
+    assert "not at that table" in response.json()["error"]
+    assert not Tally.objects.exists()
+
+
+def test_a_tally_for_a_closed_round_is_refused_with_409(night):
+    head_name = someone_at(night, 1)
+    head_seat = seat_of(night, head_name)
+    for _ in range(5):
+        actions.record_tally(night=night, table_number=1, team=head_seat.team, points=5)  # 25: the bell
+    count = Tally.objects.count()
+    response = tap(phone_of(night, head_name), night, table=1, team=head_seat.team, points=1, key="late")
+    assert response.status_code == 409
+    assert "bell has rung" in response.json()["error"]
+    assert Tally.objects.count() == count
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"team": "A", "points": 3},
+        {"team": "C", "points": 1},
+        {"team": "A", "points": "lots"},
+        {"team": "A"},
+        {"points": 1},
+        {"team": "A", "bunco_player": 999999},
+        {"team": "A", "points": 1, "key": "x" * 65},
+    ],
+)
+def test_a_malformed_tally_is_refused_with_400_and_changes_nothing(night, data):
+    name = someone_at(night, 2)
+    response = tap(phone_of(night, name), night, table=2, **data)
+    assert response.status_code == 400
+    assert response.json()["error"]
+    assert not Tally.objects.exists()
+
+
+def test_a_phone_that_never_joined_cannot_post_a_tally(night):
+    response = tap(Client(), night, table=1, team="A", points=1)
+    assert response.status_code == 403
+    assert not Tally.objects.exists()
+
+
+def test_a_forged_join_link_is_refused_with_403(night, client):
+    token = join_token(night.pk)
+    forged = token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")
+    response = client.get(reverse("games:join", args=[forged]))
+    assert response.status_code == 403
+    assert "Scan the QR code on your table again" in response.content.decode()
+    assert not client.session.get(f"joined:{night.pk}")
+
+
+def test_an_expired_join_link_is_refused_with_403(night, client, settings):
+    settings.JOIN_LINK_MAX_AGE_SECONDS = 60
+    with time_machine.travel("2026-11-22 19:00 +0000", tick=False):
+        path = join_path(night.pk)
+    with time_machine.travel("2026-11-22 19:05 +0000", tick=False):
+        response = client.get(path)
+    assert response.status_code == 403
+    assert "expired" in response.content.decode()
+
+
+def test_claiming_a_name_needs_a_scanned_code(night, client):
+    player = night.players.real().first()
+    response = client.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
+    assert response.status_code == 403
+
+
+def test_only_the_host_reaches_the_host_page(night, client):
+    assert client.get(reverse("games:night_host", args=[night.code])).status_code == 403
+
+
+def test_the_creator_of_a_night_is_its_host_without_an_account(client):
+    response = client.post(reverse("games:night_new"), {"names": "\n".join(NAMES), "buy_in": "5.00", "title": "Friday"})
+    night = Night.objects.get(title="Friday")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:night_host", args=[night.code])
+    assert client.get(response["Location"]).status_code == 200
+    assert night.players.real().count() == 12
+    assert night.rounds.get(number=1).tables.count() == 3
+
+
+def test_starting_a_night_with_five_players_explains_why_not(client):
+    response = client.post(reverse("games:night_new"), {"names": "A\nB\nC\nD\nE", "buy_in": "5"})
+    assert response.status_code == 400
+    assert "at most one ghost" in response.content.decode()
+    assert not Night.objects.exists()
+
+
+def test_the_shape_hint_says_what_a_number_of_players_means(client):
+    response = client.post(reverse("games:night_shape"), {"names": "\n".join(NAMES[:9])})
+    assert "9 players · 3 tables · 3 ghost seats" in response.content.decode()
+
+
+def test_the_projector_needs_its_token(night, client):
+    assert client.get(reverse("games:screen", args=[night.code, "wrong"])).status_code == 403
+    assert client.get(reverse("games:screen", args=[night.code, night.screen_token])).status_code == 200
+
+
+def test_the_night_stream_is_closed_to_strangers(night, client):
+    assert client.get(reverse("games:night_events", args=[night.code])).status_code == 403
+
+
+def test_the_host_can_end_the_night_between_rounds_and_the_played_rounds_count(client):
+    client.post(reverse("games:night_new"), {"names": "\n".join(NAMES), "buy_in": "5.00", "title": "Short"})
+    night = Night.objects.get(title="Short")
+    actions.start_round(night)
+    night.refresh_from_db()
+    for table in (1, 2, 3):
+        actions.record_tally(night=night, table_number=table, team="A", points=5)
+    for _ in range(4):
+        actions.record_tally(night=night, table_number=1, team="A", points=5)  # the bell
+    for table in (2, 3):
+        actions.finish_turn(night=night, table_number=table)
+    night.refresh_from_db()
+    assert night.current_round == 2
+
+    response = client.post(reverse("games:host_step", args=[night.code, "end"]))
+    night.refresh_from_db()
+    assert response.status_code == 302
+    assert night.status == Night.Status.FINISHED
+    assert night.current_round == 1
+    assert not night.rounds.filter(number=2).exists()
+    figures = {p.name: (p.wins, p.losses) for p in night.players.real().with_figures()}
+    assert all(wins + losses == 1 for wins, losses in figures.values())
+
+
+def test_the_night_cannot_end_in_the_middle_of_a_round(night, client):
+    client.force_login(_host_user(night))
+    response = client.post(reverse("games:host_step", args=[night.code, "end"]), headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    night.refresh_from_db()
+    assert night.status == Night.Status.PLAYING
+
+
+def _host_user(night: Night):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("nighthost", password="x")
+    night.host_user = user
+    night.save(update_fields=["host_user"])
+    return user
+
+
+def test_a_flag_is_not_a_number_of_points(night):
+    with pytest.raises(actions.BadTally):
+        actions.record_tally(night=night, table_number=2, team="A", points=True)
+    assert not Tally.objects.exists()
