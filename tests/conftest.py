@@ -189,7 +189,8 @@ def start_server(
     if kind == "uvicorn":
         command = [
             sys.executable, "-m", "uvicorn", "bunco_club.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
+            # The access log stays on: it is what a failing browser test shows of the server.
+            "--host", "127.0.0.1", "--port", str(port),
             "--timeout-graceful-shutdown", "2", "--workers", str(workers),
         ]
     else:
@@ -207,9 +208,10 @@ def start_server(
 
 
 @pytest.fixture
-def live_site(transactional_db, tmp_path) -> Iterator[ServerProcess]:
+def live_site(transactional_db, tmp_path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """The embedded default, as `make run` serves it: one uvicorn process, in-process events."""
     server = start_server(tmp_path, extra_env={"REDIS_URL": ""})
+    request.node.stash.setdefault(SERVERS, []).append(server)
     yield server
     server.stop()
 
@@ -239,18 +241,50 @@ PHONE = {
 
 
 @pytest.fixture
-def new_phone(browser):
-    """Makes phone-sized browser contexts (each one person's phone); closes them afterwards."""
+def new_phone(browser, request: pytest.FixtureRequest):
+    """Makes phone-sized browser contexts (each one person's phone); closes them afterwards.
+
+    What each phone's browser reported (console, failed requests, error answers) is kept, and shown
+    with the server's log when the test fails: a browser failure on CI is otherwise a guess.
+    """
     contexts = []
+    notes: list[str] = request.node.stash.setdefault(BROWSER_NOTES, [])
 
     def make(**overrides: Any):
         context = browser.new_context(**{**PHONE, **overrides})
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        phone = f"phone {len(contexts)}"
+        started = time.monotonic()
+
+        def note(text: str) -> None:
+            notes.append(f"{time.monotonic() - started:7.3f}s {phone}: {text}")
+
+        page.on("console", lambda message: note(f"console {message.type}: {message.text}"))
+        page.on("requestfailed", lambda failed: note(f"request failed {failed.method} {failed.url}: {failed.failure}"))
+        page.on("request", lambda sent: note(f"request {sent.method} {sent.url}"))
+        page.on("response", lambda answer: note(f"answer {answer.status} {answer.url}"))
+        return page
 
     yield make
     for context in contexts:
         context.close()
+
+
+BROWSER_NOTES = pytest.StashKey[list[str]]()
+SERVERS = pytest.StashKey[list[ServerProcess]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if report.failed and call.when == "call":
+        notes = item.stash.get(BROWSER_NOTES, [])
+        if notes:
+            report.sections.append(("what the browsers saw", "\n".join(notes[-200:])))
+        for server in item.stash.get(SERVERS, []):
+            report.sections.append((f"log of {server.url}", server.log()[-20000:]))
+    return report
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -30,6 +30,32 @@
   document.addEventListener("htmx:sse:close", function (event) {
     setLive(event.target, false);
   });
+
+  // A stream's first request is an ordinary htmx request: the SSE extension takes over, and
+  // reconnects by itself from then on, only once that request has been answered. A first request
+  // that fails (the Wi-Fi dropped while the page loaded, the server was restarting, no answer
+  // within the hx-config timeout) would leave the page never live, so it is tried again here,
+  // backing off to 15 s, until the stream opens. A refusal (403, 404) is final: it is not retried.
+  var firstTries = new WeakMap(); // stream element -> {ctx: the failed request, count}
+  function retryFirstConnection(event) {
+    var element = event.target;
+    if (!element.matches || !element.matches("[hx-sse\\:connect]")) return;
+    if (element._htmx && element._htmx.sse) return; // the extension has the stream
+    var ctx = event.detail.ctx;
+    var tries = firstTries.get(element) || { ctx: null, count: 0 };
+    if (ctx && tries.ctx === ctx) return; // one request can report both an error answer and a failure
+    var status = ctx && ctx.response ? ctx.response.status : 0;
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) return;
+    tries = { ctx: ctx, count: tries.count + 1 };
+    firstTries.set(element, tries);
+    setLive(element, false);
+    setTimeout(function () {
+      if (!element.isConnected || (element._htmx && element._htmx.sse)) return;
+      htmx.ajax("GET", element.getAttribute("hx-sse:connect"), { source: element });
+    }, Math.min(1000 * Math.pow(2, tries.count - 1), 15000));
+  }
+  document.addEventListener("htmx:error", retryFirstConnection);
+  document.addEventListener("htmx:response:error", retryFirstConnection);
   // A live region re-fetched after a "changed" event can come back older than numbers the stream
   // pushed into it while the request was out (a tap at a table meanwhile): swapped in as it is,
   // it would show the old numbers until the next event. So the numbers pushed during the request

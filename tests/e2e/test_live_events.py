@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scripts.run_scaled import free_ports
-from tests.conftest import ROOT, ServerProcess, database_env, wait_until_up
+from tests.conftest import ROOT, SERVERS, ServerProcess, database_env, wait_until_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -80,8 +80,58 @@ def test_a_ping_reaches_another_phone_and_missed_pings_are_replayed(live_site: S
     check_live_push_and_replay(live_site.url, new_phone)
 
 
+def test_a_phone_whose_first_connection_fails_keeps_trying_until_it_is_live(live_site: ServerProcess, new_phone):
+    phone = new_phone()
+    refused: list[str] = []
+
+    def refuse_the_first_two(route) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    phone.route("**/events/check/**", refuse_the_first_two)
+    phone.goto(live_site.url + "/check/")
+    expect(phone.locator("[data-live-badge]")).to_have_text("Reconnecting…", timeout=5000)
+    # Retried after 1 s, then 2 s: the third try gets through.
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live", timeout=10000)
+    assert len(refused) == 2
+    sender = new_phone()
+    open_check_page(sender, live_site.url)
+    send_ping(sender, "Dora")
+    expect(phone.locator("#ping-list")).to_contain_text("Dora pinged", timeout=2000)
+
+
+def test_the_stream_opens_however_late_the_sse_extension_arrives(live_site: ServerProcess, new_phone):
+    """htmx sets the page up once; an extension that was not there yet never connects it."""
+    phone = new_phone()
+
+    def arrive_late(route) -> None:
+        time.sleep(0.8)  # htmx's own file is long there
+        route.continue_()
+
+    phone.route("**/hx-sse-4*.js", arrive_late)
+    open_check_page(phone, live_site.url)
+
+
+def test_a_stream_the_server_refuses_is_not_retried(live_site: ServerProcess, new_phone):
+    phone = new_phone()
+    tries: list[str] = []
+
+    def forbidden(route) -> None:
+        tries.append(route.request.url)
+        route.fulfill(status=403, content_type="text/html", body="<p>Not yours.</p>")
+
+    phone.route("**/events/check/**", forbidden)
+    phone.goto(live_site.url + "/check/")
+    expect(phone.locator("[data-live-badge]")).to_have_text("Connecting…")
+    phone.wait_for_timeout(2500)
+    assert len(tries) == 1
+
+
 @pytest.fixture
-def scaled_site(transactional_db, tmp_path):
+def scaled_site(transactional_db, tmp_path, request: pytest.FixtureRequest):
     """`make run-scaled` without Celery: nginx, gunicorn for pages, two uvicorn for streams."""
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
@@ -101,6 +151,7 @@ def scaled_site(transactional_db, tmp_path):
     )
     server = ServerProcess(url=f"http://127.0.0.1:{port}", process=process, log_path=tmp_path / "scaled.log")
     wait_until_up(server, timeout=60)
+    request.node.stash.setdefault(SERVERS, []).append(server)
     yield server
     os.killpg(process.pid, signal.SIGTERM)
     process.wait(timeout=20)
