@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_ratelimit",
     "bunco_club",
     "games",
     "tournaments",
@@ -130,6 +131,26 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Rate limits on logins and joins (bunco_club/limits.py), per client address: "count/period".
+# A party shares one address behind its hall's Wi-Fi, so joins are generous; password guesses and
+# forged join links are not.
+RATE_LIMITS = {
+    "login": os.environ.get("RATE_LIMIT_LOGIN", "10/m"),  # password tries from one address
+    "login-user": os.environ.get("RATE_LIMIT_LOGIN_USER", "10/m"),  # ... and at one username
+    "join": os.environ.get("RATE_LIMIT_JOIN", "600/m"),  # opening a join link (creates a session)
+    "bad-join": os.environ.get("RATE_LIMIT_BAD_JOIN", "20/m"),  # forged or expired links
+    "claim": os.environ.get("RATE_LIMIT_CLAIM", "600/m"),  # tapping a name after joining
+}
+RATELIMIT_IP_META_KEY = "bunco_club.limits.client_address"
+# Behind nginx (make run-scaled) every request comes from 127.0.0.1: the client is X-Real-IP.
+TRUST_X_REAL_IP = env_bool("TRUST_X_REAL_IP", False)
+SILENCED_SYSTEM_CHECKS = [
+    # The embedded default is one process: its in-process cache is shared by every request.
+    *(["django_ratelimit.E003"] if not REDIS_URL else []),
+    # Django's own Redis cache increments atomically (INCRBY); the check only knows django-redis.
+    "django_ratelimit.W001",
+]
 
 # Celery: a real broker when Redis is configured, otherwise plain jobs run eagerly in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -8,8 +8,9 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("alive/", views.alive, name="alive"),
     path("health/", views.health, name="health"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.login, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/login/", views.admin_login),  # before the admin's own, which it guards
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
 ]

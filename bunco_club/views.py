@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from bunco_club.limits import too_many
 from bunco_club.models import Club, Party
+
+TOO_MANY_LOGINS = "Too many attempts to log in just now. Wait a minute and try again."
 
 
 @require_GET
@@ -37,3 +43,28 @@ def health(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"ok": True})
+
+
+_login_view = auth_views.LoginView.as_view()
+
+
+def login(request: HttpRequest) -> HttpResponse:
+    """The host's log in, with password guesses limited by address and by username."""
+    if request.method == "POST" and _too_many_logins(request):
+        form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+        context = {"form": form, "refused": TOO_MANY_LOGINS, "next": request.POST.get("next", "")}
+        return render(request, "registration/login.html", context, status=429)
+    return _login_view(request)
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log in, under the same limits as the host's."""
+    if request.method == "POST" and _too_many_logins(request):
+        return HttpResponse(TOO_MANY_LOGINS, status=429, content_type="text/plain; charset=utf-8")
+    return admin.site.login(request)
+
+
+def _too_many_logins(request: HttpRequest) -> bool:
+    by_address = too_many(request, "login")
+    by_username = too_many(request, "login-user", key="post:username")  # counted even when the first says no
+    return by_address or by_username

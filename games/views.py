@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bunco_club.limits import limited, too_many, used_up
 from bunco_club.models import Party
 from games import actions, fast_sql
 from games.events import event_stream_response, read_for_a_stream
@@ -201,16 +202,26 @@ def night_shape(request: HttpRequest) -> HttpResponse:
 # Joining from a QR code
 
 
+def _refuse_join(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    return render(request, "games/join_refused.html", {"message": message}, status=status)
+
+
+TOO_MANY_JOINS = "Too many tries from this network just now. Wait a minute, then scan the code again."
+
+
 @require_GET
 def join(request: HttpRequest, token: str) -> HttpResponse:
+    # An address that keeps sending forged or expired links is guessing: it waits, links and all.
+    if used_up(request, "bad-join") or too_many(request, "join"):
+        return _refuse_join(request, TOO_MANY_JOINS, 429)
     try:
         ticket = read_join_token(token)
     except BadJoinLink as error:
-        return render(request, "games/join_refused.html", {"message": str(error)}, status=403)
+        too_many(request, "bad-join")
+        return _refuse_join(request, str(error), 403)
     night = Night.objects.filter(pk=ticket.night_id).first()
     if night is None:
-        return render(request, "games/join_refused.html",
-                      {"message": "That game no longer exists."}, status=403)
+        return _refuse_join(request, "That game no longer exists.", 403)
     request.session[f"joined:{night.pk}"] = True
     round_ = night.round_obj()
     players = night.players.real()
@@ -225,6 +236,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@limited("claim", lambda request: _refuse_join(request, TOO_MANY_JOINS, 429))
 def claim(request: HttpRequest, code: str) -> HttpResponse:
     """Tap your name: this phone now plays as that person (the session remembers)."""
     night = _night(code)

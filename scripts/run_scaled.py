@@ -76,6 +76,7 @@ http {{
     proxy_set_header Connection "";
     proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Real-IP $remote_addr;
     proxy_set_header X-Forwarded-Proto $scheme;
     location /events/ {{
       proxy_pass http://streams;
@@ -140,7 +141,11 @@ def main() -> None:
         sys.exit("The scaled layout needs DATABASE_URL and REDIS_URL (see docs/OPERATIONS.md).")
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bunco-scaled-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1",
+        # The backends listen on 127.0.0.1 behind nginx alone: its X-Real-IP is the client.
+        "TRUST_X_REAL_IP": "1",
+    }
     python = sys.executable
 
     if not args.skip_migrate:

@@ -47,6 +47,15 @@ def django_db_modify_db_settings(
         settings.DATABASES["default"]["TEST"]["NAME"] = str(path)
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """Each test starts with no knocks counted (the rate limits live in the cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 # --- Builders (plain functions with setdefault, as djangoproject.com does) ----------------------
 
 

@@ -213,3 +213,52 @@ def test_a_flag_is_not_a_number_of_points(night):
     with pytest.raises(actions.BadTally):
         actions.record_tally(night=night, table_number=2, team="A", points=True)
     assert not Tally.objects.exists()
+
+
+# Rate limits on joining (DESIGN.md §6)
+
+
+def forged_path(night: Night) -> str:
+    token = join_token(night.pk)
+    return reverse("games:join", args=[token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")])
+
+
+def test_an_address_that_keeps_sending_forged_links_waits_even_with_a_good_one(night, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/m"}
+    for _ in range(3):
+        assert Client().get(forged_path(night), REMOTE_ADDR="10.0.0.7").status_code == 403
+    phone = Client()
+    response = phone.get(join_path(night.pk), REMOTE_ADDR="10.0.0.7")
+    assert response.status_code == 429
+    assert "Wait a minute, then scan the code again" in response.content.decode()
+    assert not phone.session.get(f"joined:{night.pk}")
+    # Another phone in the room, on another address, is not held up.
+    assert Client().get(join_path(night.pk), REMOTE_ADDR="10.0.0.8").status_code == 200
+
+
+def test_good_links_do_not_count_as_forged_ones(night, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/m"}
+    for _ in range(5):
+        assert Client().get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 200
+
+
+def test_joins_over_the_limit_are_refused_with_429_and_start_no_session(night, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": "4/m"}
+    for _ in range(4):
+        assert Client().get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 200
+    phone = Client()
+    assert phone.get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 429
+    assert not phone.session.get(f"joined:{night.pk}")
+
+
+def test_claims_over_the_limit_are_refused_with_429_and_claim_nothing(night, settings):
+    phone = Client()
+    assert phone.get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 200
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "claim": "2/m"}
+    players = list(night.players.real()[:3])
+    for player in players[:2]:
+        response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk}, REMOTE_ADDR="10.0.0.7")
+        assert response.status_code == 302
+    response = phone.post(reverse("games:claim", args=[night.code]), {"player": players[2].pk}, REMOTE_ADDR="10.0.0.7")
+    assert response.status_code == 429
+    assert phone.session[f"player:{night.code}"] == players[1].pk

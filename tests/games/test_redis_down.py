@@ -51,3 +51,27 @@ def test_pages_load_posts_save_and_streams_catch_up_from_the_log_when_redis_is_d
     assert log.count("Live push is off: Redis at redis://127.0.0.1:1/0 is unreachable") == 1
     assert "Traceback" not in log
     assert " 500 " not in log
+
+
+def test_hosts_log_in_and_phones_join_when_the_rate_limits_cache_is_down(site_with_dead_redis):
+    import random
+
+    from games import actions
+    from games.links import join_path
+    from tests.conftest import make_user
+
+    make_user()
+    night = actions.start_night(names=["Alice", "Bea", "Carmen", "Dana"], rng=random.Random(1))
+    with httpx.Client(base_url=site_with_dead_redis.url, timeout=10) as host:
+        page = host.get("/accounts/login/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        response = host.post("/accounts/login/", data={
+            "username": "host", "password": "bunco-night", "csrfmiddlewaretoken": token,
+        })
+        assert response.status_code == 302
+    with httpx.Client(base_url=site_with_dead_redis.url, timeout=10) as phone:
+        assert phone.get(join_path(night.pk)).status_code == 200
+    log = site_with_dead_redis.log()
+    assert "Rate limit login not checked, the cache is down" in log
+    assert "Rate limit join not checked, the cache is down" in log
+    assert "Traceback" not in log
