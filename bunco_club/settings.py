@@ -130,7 +130,21 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        # One process: its sessions are read from memory, written through to the database. Every
+        # tap reads the phone's session; the database read was a quarter of a tap's cost.
+        "sessions": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "sessions",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},  # a charity night's phones, hosts and projectors
+        },
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
+# With Redis (several processes) sessions stay in the database alone: a process's own memory would
+# go stale when another process changed a session, and Django's cached sessions fail while Redis
+# is down, which must not log anybody out.
 
 # Rate limits on logins and joins (bunco_club/limits.py), per client address: "count/period".
 # A party shares one address behind its hall's Wi-Fi, so joins are generous; password guesses and

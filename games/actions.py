@@ -251,11 +251,15 @@ def record_tally(
 
 
 def _tally_with_key(night: Night, key: str) -> Tally | None:
-    """The tally a tap's key recorded in this night (keys are unique in a night), or None."""
-    try:
-        return Tally.objects.get(night=night, key=key)
-    except Tally.DoesNotExist:
-        return None
+    """The tally a tap's key recorded in this night (keys are unique in a night), or None.
+
+    With its table and round attached: a phone on bad Wi-Fi retries often, and the answer shows
+    the table's totals.
+    """
+    tally = Tally.objects.select_related("table_round__round").filter(night=night, key=key).first()
+    if tally is not None:
+        tally.table_totals = tally.table_round.totals()
+    return tally
 
 
 def _check_open_for_play(table: TableRound) -> None:

@@ -8,7 +8,9 @@ import random
 
 import pytest
 import time_machine
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import actions
@@ -60,6 +62,36 @@ def test_a_phone_adds_points_to_its_own_table_and_gets_the_new_totals(night):
     assert seat.table_round.totals()[seat.team] == 2
     assert response.json()[seat.team.lower()] == 2
     assert response.json()["table"] == 2
+
+
+def test_a_retried_tap_counts_once_and_is_answered_with_the_current_totals(night):
+    name = someone_at(night, 2)
+    seat = seat_of(night, name)
+    phone = phone_of(night, name)
+    assert tap(phone, night, table=2, team=seat.team, points=2, key="k1").status_code == 200
+    assert tap(phone, night, table=2, team=seat.team, points=5, key="k2").status_code == 200
+    retried = tap(phone, night, table=2, team=seat.team, points=2, key="k1")
+    assert retried.status_code == 200
+    assert retried.json()[seat.team.lower()] == 7  # the table's totals now, the retry not added
+    assert seat.table_round.totals()[seat.team] == 7
+    assert Tally.objects.count() == 2
+
+
+def test_a_tap_runs_five_statements_and_reads_the_session_from_memory_in_one_process(night, settings):
+    """The hot path of a night stays lean: who the phone is (one join), then the table's lock, the
+    tally, the table's totals and the event. In one process (no Redis) the phone's session comes
+    from memory; with several processes it is read from the database, one statement more."""
+    one_process = not settings.REDIS_URL
+    name = someone_at(night, 2)
+    seat = seat_of(night, name)
+    phone = phone_of(night, name)
+    tap(phone, night, table=2, team=seat.team, points=2, key="k0")
+    with CaptureQueriesContext(connection) as statements:
+        assert tap(phone, night, table=2, team=seat.team, points=2, key="k1").status_code == 200
+    sql = [query["sql"] for query in statements.captured_queries if "SAVEPOINT" not in query["sql"]]
+    session_reads = [text for text in sql if "django_session" in text]
+    assert len(session_reads) == (0 if one_process else 1), sql
+    assert len(sql) - len(session_reads) == 5, sql
 
 
 def test_a_tally_for_a_table_the_player_does_not_sit_at_is_refused_with_403(night):
