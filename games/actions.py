@@ -233,20 +233,24 @@ def record_tally(
         key=key or None,
         created_at=timezone.now(),
     )
-    tally_id = fast_sql.insert_tally({
-        "night_id": night.pk, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
-        "points": tally.points, "buncos": tally.buncos, "bunco_player_id": tally.bunco_player_id,
-        "roll_off": tally.roll_off, "entered_by_id": tally.entered_by_id, "by_host": tally.by_host,
-        "undoes_id": None, "key": tally.key, "created_at": tally.created_at,
-    })
-    if tally_id is None:
+    recorded = fast_sql.insert_tally_and_event(
+        {
+            "night_id": night.pk, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
+            "points": tally.points, "buncos": tally.buncos, "bunco_player_id": tally.bunco_player_id,
+            "roll_off": tally.roll_off, "entered_by_id": tally.entered_by_id, "by_host": tally.by_host,
+            "undoes_id": None, "key": tally.key, "created_at": tally.created_at,
+        },
+        channel=night.channel, round_number=table.round.number, table_number=table.number,
+        table_roll_off=table.roll_off, in_roll_off=table.status == TableRound.Status.ROLL_OFF,
+    )
+    if recorded is None:
         # The key is taken under the table's lock: this tap was already counted (a retry, or a
         # copy of it that raced here first).
         return _tally_with_key(night, key)
-    tally.pk = tally_id
+    tally.pk = recorded.tally_id
     tally._state.adding = False
     tally._state.db = "default"
-    _after_tally(night, table, tally)
+    _after_tally(night, table, tally, recorded)
     return tally
 
 
@@ -285,23 +289,12 @@ def _roller_for(table: TableRound, player: Player) -> Player:
     return table.seats.select_related("player").get(position=(seat.position + 2) % 4).player
 
 
-def _after_tally(night: Night, table: TableRound, tally: Tally) -> None:
-    totals = fast_sql.table_totals(table.pk)
+def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: fast_sql.RecordedTally) -> None:
+    totals = recorded.totals
     tally.table_totals = totals
-    data: dict[str, Any] = {
-        "round": table.round.number,
-        "table": table.number,
-        "a": totals["A"],
-        "b": totals["B"],
-        "roll_off": table.roll_off,
-    }
-    if table.status == TableRound.Status.ROLL_OFF:
-        roll_off_totals = fast_sql.table_totals(table.pk, table.roll_off)
-        data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])
     # The tap's events go out together once it commits: the phones wake once for all of them.
-    events: list[Event] = []
+    events: list[Event] = [recorded.event]
     publish_together(events)
-    events.append(log_event(night.channel, "tally", data, publish=False))
     if tally.buncos:
         events.append(log_event(night.channel, "state", {"round": table.round.number, "what": "bunco"},
                                 publish=False))

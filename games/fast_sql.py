@@ -104,6 +104,94 @@ def insert_tally(values: dict[str, Any]) -> int | None:
     return row[0] if row else None
 
 
+@dataclass(frozen=True)
+class RecordedTally:
+    """A tally just inserted, the table's totals with it, and the event that tells the phones."""
+
+    tally_id: int
+    totals: dict[str, int]  # main play, {"A": …, "B": …}
+    roll_off_totals: dict[str, int] | None  # the roll-off under way, when the table is in one
+    event: Event
+
+
+def insert_tally_and_event(
+    values: dict[str, Any], *, channel: str, round_number: int, table_number: int, table_roll_off: int,
+    in_roll_off: bool,
+) -> RecordedTally | None:
+    """Insert a tally (under its table's lock), derive the table's totals and log the "tally"
+    event that carries them; None when the tally's key is already taken (a retried tap).
+
+    On PostgreSQL one statement does all three: a tap is then one round trip between the table's
+    lock and the commit, not three. (Its sub-statements share one snapshot, which does not hold
+    the new row: the totals add it. The lock was taken by an earlier statement, so the snapshot
+    holds every tally committed before it.) SQLite runs in-process: three statements cost nothing.
+    """
+    created_at = values["created_at"]
+    roll_off = values["roll_off"]
+    data: dict[str, Any] = {"round": round_number, "table": table_number, "roll_off": table_roll_off}
+    if connection.vendor != "postgresql":
+        tally_id = insert_tally(values)
+        if tally_id is None:
+            return None
+        totals = table_totals(values["table_round_id"])
+        roll_off_totals = table_totals(values["table_round_id"], roll_off) if in_roll_off else None
+        data.update(_totals_data(totals, roll_off_totals))
+        return RecordedTally(tally_id, totals, roll_off_totals, insert_event(channel, "tally", data, created_at))
+
+    columns = list(values)
+    sql = f"""
+        WITH new AS (
+            INSERT INTO games_tally ({", ".join(columns)}) VALUES ({", ".join(["%s"] * len(columns))})
+            ON CONFLICT (night_id, key) DO NOTHING
+            RETURNING id, team, points, roll_off
+        ), before AS (
+            SELECT COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = 0), 0) AS a,
+                   COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = 0), 0) AS b,
+                   COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = %s), 0) AS ra,
+                   COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = %s), 0) AS rb
+            FROM games_tally WHERE table_round_id = %s AND roll_off IN (0, %s)
+        ), after AS (
+            SELECT new.id,
+                   before.a + CASE WHEN new.team = 'A' AND new.roll_off = 0 THEN new.points ELSE 0 END AS a,
+                   before.b + CASE WHEN new.team = 'B' AND new.roll_off = 0 THEN new.points ELSE 0 END AS b,
+                   before.ra + CASE WHEN new.team = 'A' AND new.roll_off = %s THEN new.points ELSE 0 END AS ra,
+                   before.rb + CASE WHEN new.team = 'B' AND new.roll_off = %s THEN new.points ELSE 0 END AS rb
+            FROM new, before
+        ), event AS (
+            INSERT INTO games_event (channel, kind, data, created_at)
+            SELECT %s, 'tally', CAST(%s AS jsonb) || CASE WHEN %s
+                THEN jsonb_build_object('a', after.a, 'b', after.b, 'ra', after.ra, 'rb', after.rb)
+                ELSE jsonb_build_object('a', after.a, 'b', after.b) END, %s
+            FROM after
+            RETURNING id
+        )
+        SELECT after.id, after.a, after.b, after.ra, after.rb, event.id FROM after, event
+    """
+    params = [
+        *(_to_db(value) for value in values.values()),
+        roll_off, roll_off, values["table_round_id"], roll_off,
+        roll_off, roll_off,
+        channel, json.dumps(data), in_roll_off, _to_db(created_at),
+    ]
+    row = _fetch_one(sql, params)
+    if row is None:
+        return None
+    tally_id, a, b, ra, rb, event_id = row
+    totals = {"A": int(a), "B": int(b)}
+    roll_off_totals = {"A": int(ra), "B": int(rb)} if in_roll_off else None
+    data.update(_totals_data(totals, roll_off_totals))
+    event = Event(id=event_id, channel=channel, kind="tally", data=data, created_at=created_at)
+    return RecordedTally(tally_id, totals, roll_off_totals, event)
+
+
+def _totals_data(totals: dict[str, int], roll_off_totals: dict[str, int] | None) -> dict[str, int]:
+    """The totals as the "tally" event carries them (games.live renders them)."""
+    data = {"a": totals["A"], "b": totals["B"]}
+    if roll_off_totals is not None:
+        data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])
+    return data
+
+
 def table_totals(table_round_id: int, roll_off: int = 0) -> dict[str, int]:
     """{"A": …, "B": …}: the team points at a table, derived from its tallies."""
     totals = {"A": 0, "B": 0}

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.utils import timezone
 
 from games import actions, fast_sql
-from games.models import Night, Player, Seat
+from games.models import Event, Night, Player, Seat, TableRound, Tally
 
 pytestmark = pytest.mark.django_db
 
@@ -48,3 +49,55 @@ def test_a_player_not_seated_in_the_current_round_has_no_table():
     Seat.objects.filter(player=player, round__number=1).delete()
     phone = fast_sql.phone_seat(player.pk, night.code)
     assert phone is not None and phone.table_number is None
+
+
+def tally_values(night: Night, table, team: str, points: int, key: str | None, roll_off: int = 0) -> dict:
+    return {
+        "night_id": night.pk, "table_round_id": table.pk, "kind": "points", "team": team, "points": points,
+        "buncos": 0, "bunco_player_id": None, "roll_off": roll_off, "entered_by_id": None, "by_host": False,
+        "undoes_id": None, "key": key, "created_at": timezone.now(),
+    }
+
+
+def record(night: Night, table, team: str, points: int, key: str | None, *, roll_off: int = 0):
+    return fast_sql.insert_tally_and_event(
+        tally_values(night, table, team, points, key, roll_off), channel=night.channel, round_number=1,
+        table_number=table.number, table_roll_off=roll_off, in_roll_off=roll_off > 0,
+    )
+
+
+def test_a_tally_comes_back_with_the_tables_totals_and_its_event_as_stored():
+    night = started_night()
+    table = TableRound.objects.get(round__night=night, round__number=1, number=2)
+    record(night, table, "A", 5, "k1")
+    record(night, table, "B", 2, "k2")
+    recorded = record(night, table, "A", 1, "k3")
+    assert recorded is not None
+    assert recorded.totals == {"A": 6, "B": 2} == table.totals()
+    assert recorded.roll_off_totals is None
+    assert Tally.objects.get(pk=recorded.tally_id).key == "k3"
+    stored = Event.objects.get(pk=recorded.event.pk)
+    assert (stored.channel, stored.kind, stored.data) == (night.channel, "tally", recorded.event.data)
+    assert recorded.event.data == {"round": 1, "table": 2, "roll_off": 0, "a": 6, "b": 2}
+
+
+def test_a_roll_off_tally_counts_apart_from_the_main_play():
+    night = started_night()
+    table = TableRound.objects.get(round__night=night, round__number=1, number=3)
+    record(night, table, "A", 5, "k1")
+    record(night, table, "B", 5, "k2")
+    recorded = record(night, table, "B", 2, "k3", roll_off=1)
+    assert recorded is not None
+    assert recorded.totals == {"A": 5, "B": 5}
+    assert recorded.roll_off_totals == {"A": 0, "B": 2} == table.totals(1)
+    assert recorded.event.data == {"round": 1, "table": 3, "roll_off": 1, "a": 5, "b": 5, "ra": 0, "rb": 2}
+
+
+def test_a_taken_key_inserts_nothing_and_logs_no_event():
+    night = started_night()
+    table = TableRound.objects.get(round__night=night, round__number=1, number=2)
+    assert record(night, table, "A", 2, "same") is not None
+    events = Event.objects.count()
+    assert record(night, table, "A", 2, "same") is None
+    assert Tally.objects.filter(night=night).count() == 1
+    assert Event.objects.count() == events
