@@ -433,10 +433,10 @@ def _reading_the_log[T](function: Callable[..., T]) -> Callable[..., Awaitable[T
     response ends, so a thousand phones would pin a thousand connections (or empty the pool).
     """
 
-    return sync_to_async(_releasing_the_connection(function), thread_sensitive=False)
+    return sync_to_async(releasing_the_connection(function), thread_sensitive=False)
 
 
-def _releasing_the_connection[T](function: Callable[..., T]) -> Callable[..., T]:
+def releasing_the_connection[T](function: Callable[..., T]) -> Callable[..., T]:
     """`function`, closing this thread's connection when it returns (back to the pool)."""
 
     def read_and_release(*args: object) -> T:
@@ -463,7 +463,7 @@ def read_for_a_stream[T](request: HttpRequest, function: Callable[[], T]) -> T:
     """
     if not isinstance(request, ASGIRequest):
         return function()
-    return _stream_reads.submit(_releasing_the_connection(function)).result()
+    return _stream_reads.submit(releasing_the_connection(function)).result()
 
 
 def _events_after_sync(channel: str, after_id: int, limit: int) -> list[Message]:

@@ -21,6 +21,7 @@ from games.events import (
     encode_frame,
     get_broadcaster,
     log_event,
+    releasing_the_connection,
     reset_broadcaster,
 )
 from games.models import Event
@@ -35,6 +36,13 @@ def run_async(coroutine):
     """
     with ThreadPoolExecutor(max_workers=1) as executor:
         return executor.submit(asyncio.run, coroutine).result()
+
+
+def in_a_thread(function):
+    """`function` run off the event loop, as a view's code would be, giving its database connection
+    back afterwards: asgiref's thread outlives the test, and a connection it kept would still be
+    open when the test database is dropped."""
+    return sync_to_async(releasing_the_connection(function))
 
 
 class Recorder:
@@ -220,7 +228,7 @@ def test_a_live_event_reaches_an_open_stream(async_client_factory):
         response = await async_client_factory().get("/events/check/")
         frames_task = asyncio.create_task(read_frames(response, 2))
         await asyncio.sleep(0.2)
-        await sync_to_async(actions.send_ping)("Dana")
+        await in_a_thread(actions.send_ping)("Dana")
         return await frames_task
 
     _snapshot, live = run_async(scenario())
@@ -243,7 +251,7 @@ def test_events_committed_together_reach_a_stream_in_one_write():
         chunks = aiter(response.streaming_content)
         while b"data:" not in await asyncio.wait_for(anext(chunks), 5):
             pass  # up to and including the snapshot
-        ids = await sync_to_async(commit_two_pings)()
+        ids = await in_a_thread(commit_two_pings)()
         chunk = await asyncio.wait_for(anext(chunks), 5)
         await chunks.aclose()
         return ids, chunk
@@ -265,7 +273,7 @@ def test_the_heartbeat_finds_in_the_log_what_pub_sub_never_delivered(async_clien
         await asyncio.sleep(0.1)
         # As if Redis were down: the event is committed but never published.
         monkeypatch.setattr(get_broadcaster(), "publish", lambda message: False)
-        await sync_to_async(actions.send_ping)("Edith")
+        await in_a_thread(actions.send_ping)("Edith")
         return await frames_task
 
     _snapshot, caught_up = run_async(scenario())
