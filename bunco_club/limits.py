@@ -54,14 +54,14 @@ def _report_cache_down(door: str, error: Exception) -> None:
     logger.warning("Rate limit %s not checked, the cache is down: %s", door, error)
 
 
-def limited(door: str, refused: Callable[[HttpRequest], HttpResponse], *, method: str | None = None) -> Callable[[View], View]:
-    """Decorate a view: every request (or every `method` request) knocks at `door`; over the limit
-    the view is not run and `refused` answers (429 with a message that says when to try again)."""
+def limited(door: str, refused: Callable[[HttpRequest], HttpResponse]) -> Callable[[View], View]:
+    """Decorate a view: every request knocks at `door`; over the limit the view is not run and
+    `refused` answers (429 with a message that says when to try again)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
         def guarded(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-            if (method is None or request.method == method) and too_many(request, door):
+            if too_many(request, door):
                 return refused(request)
             return view(request, *args, **kwargs)
 

@@ -8,6 +8,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
 from bunco_club.limits import too_many
@@ -48,6 +49,7 @@ def health(request: HttpRequest) -> JsonResponse:
 _login_view = auth_views.LoginView.as_view()
 
 
+@sensitive_post_parameters("password")
 def login(request: HttpRequest) -> HttpResponse:
     """The host's log in, with password guesses limited by address and by username."""
     if request.method == "POST" and _too_many_logins(request):
@@ -57,6 +59,7 @@ def login(request: HttpRequest) -> HttpResponse:
     return _login_view(request)
 
 
+@sensitive_post_parameters("password")
 def admin_login(request: HttpRequest) -> HttpResponse:
     """The admin's log in, under the same limits as the host's."""
     if request.method == "POST" and _too_many_logins(request):
