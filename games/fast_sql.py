@@ -138,41 +138,39 @@ def insert_tally_and_event(
         data.update(_totals_data(totals, roll_off_totals))
         return RecordedTally(tally_id, totals, roll_off_totals, insert_event(channel, "tally", data, created_at))
 
-    columns = list(values)
+    # Named parameters: the tally's own columns, then what the event needs.
     sql = f"""
         WITH new AS (
-            INSERT INTO games_tally ({", ".join(columns)}) VALUES ({", ".join(["%s"] * len(columns))})
+            INSERT INTO games_tally ({", ".join(values)}) VALUES ({", ".join(f"%({name})s" for name in values)})
             ON CONFLICT (night_id, key) DO NOTHING
             RETURNING id, team, points, roll_off
         ), before AS (
             SELECT COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = 0), 0) AS a,
                    COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = 0), 0) AS b,
-                   COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = %s), 0) AS ra,
-                   COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = %s), 0) AS rb
-            FROM games_tally WHERE table_round_id = %s AND roll_off IN (0, %s)
+                   COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = %(roll_off)s), 0) AS ra,
+                   COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = %(roll_off)s), 0) AS rb
+            FROM games_tally WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)
         ), after AS (
             SELECT new.id,
                    before.a + CASE WHEN new.team = 'A' AND new.roll_off = 0 THEN new.points ELSE 0 END AS a,
                    before.b + CASE WHEN new.team = 'B' AND new.roll_off = 0 THEN new.points ELSE 0 END AS b,
-                   before.ra + CASE WHEN new.team = 'A' AND new.roll_off = %s THEN new.points ELSE 0 END AS ra,
-                   before.rb + CASE WHEN new.team = 'B' AND new.roll_off = %s THEN new.points ELSE 0 END AS rb
+                   before.ra + CASE WHEN new.team = 'A' AND new.roll_off = %(roll_off)s THEN new.points ELSE 0 END AS ra,
+                   before.rb + CASE WHEN new.team = 'B' AND new.roll_off = %(roll_off)s THEN new.points ELSE 0 END AS rb
             FROM new, before
         ), event AS (
             INSERT INTO games_event (channel, kind, data, created_at)
-            SELECT %s, 'tally', CAST(%s AS jsonb) || CASE WHEN %s
+            SELECT %(channel)s, 'tally', CAST(%(event_data)s AS jsonb) || CASE WHEN %(in_roll_off)s
                 THEN jsonb_build_object('a', after.a, 'b', after.b, 'ra', after.ra, 'rb', after.rb)
-                ELSE jsonb_build_object('a', after.a, 'b', after.b) END, %s
+                ELSE jsonb_build_object('a', after.a, 'b', after.b) END, %(created_at)s
             FROM after
             RETURNING id
         )
         SELECT after.id, after.a, after.b, after.ra, after.rb, event.id FROM after, event
     """
-    params = [
-        *(_to_db(value) for value in values.values()),
-        roll_off, roll_off, values["table_round_id"], roll_off,
-        roll_off, roll_off,
-        channel, json.dumps(data), in_roll_off, _to_db(created_at),
-    ]
+    params = {
+        **{name: _to_db(value) for name, value in values.items()},
+        "channel": channel, "event_data": json.dumps(data), "in_roll_off": in_roll_off,
+    }
     row = _fetch_one(sql, params)
     if row is None:
         return None
@@ -217,7 +215,7 @@ def insert_event(channel: str, kind: str, data: dict[str, Any], created_at: date
     return Event(id=event_id, channel=channel, kind=kind, data=data, created_at=created_at)
 
 
-def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+def _fetch_one(sql: str, params: list[Any] | dict[str, Any]) -> tuple[Any, ...] | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()

@@ -253,7 +253,7 @@ PHONE = {
 def new_phone(browser, request: pytest.FixtureRequest):
     """Makes phone-sized browser contexts (each one person's phone); closes them afterwards.
 
-    What each phone's browser reported (console, failed requests, error answers) is kept, and shown
+    What each phone's browser reported (console, every request and answer, failures) is kept, and shown
     with the server's log when the test fails: a browser failure on CI is otherwise a guess.
     """
     contexts = []
