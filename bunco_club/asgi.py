@@ -25,7 +25,7 @@ from servestatic.asgi import ServeStaticASGI  # noqa: E402
 
 from bunco_club.clock import run_clock  # noqa: E402  (needs Django set up)
 from bunco_club.static import with_static_files  # noqa: E402
-from games.events import get_broadcaster  # noqa: E402
+from live.broadcasters import get_broadcaster  # noqa: E402
 
 http_application = with_static_files(ServeStaticASGI, django_application)
 

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
+from celery import shared_task
 from django.conf import settings
 from django.utils.module_loading import import_string
 
@@ -41,3 +42,9 @@ async def run_clock(interval: float | None = None) -> None:
     while True:
         await sync_to_async(tick_once, thread_sensitive=False)(tickers)
         await asyncio.sleep(period)
+
+
+@shared_task(ignore_result=True)
+def tick_clock() -> None:
+    """Beat's sweep in the scaled layout: the same idempotent tickers as the in-process clock."""
+    tick_once(clock_tickers())

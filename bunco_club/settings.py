@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_ratelimit",
     "bunco_club",
+    "live",
     "games",
     "tournaments",
 ]
@@ -174,10 +175,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# The clock's task lives with the clock (a wiring module, not an app's tasks.py).
+CELERY_IMPORTS = ["bunco_club.clock"]
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # The round clock's safety sweep (scaled layout): whatever else fails, a due round closes
     # within seconds. The embedded default runs the same tickers in-process (bunco_club/clock.py).
-    "tick-clock": {"task": "bunco_club.tasks.tick_clock", "schedule": 5.0},
+    "tick-clock": {"task": "bunco_club.clock.tick_clock", "schedule": 5.0},
 }
 
 # Where live events go: "redis" (many processes) or "memory" (one process).
@@ -279,6 +282,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "bunco_club": {"handlers": ["console"], "level": "INFO"},
+        "live": {"handlers": ["console"], "level": "INFO"},
         "games": {"handlers": ["console"], "level": "INFO"},
         "tournaments": {"handlers": ["console"], "level": "INFO"},
     },

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from bunco_club import views
+from bunco_club import site_views as views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,5 +12,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/login/", views.admin_login),  # before the admin's own, which it guards
     path("admin/", admin.site.urls),
+    path("", include("live.urls")),
     path("", include("games.urls")),
 ]

@@ -20,12 +20,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import fast_sql
-from games.events import log_event, publish_together
-from games.models import Event, Night, Player, PrizeAward, Round, Seat, TableRound, Tally
+from games import taps
+from games.models import Night, Player, PrizeAward, Round, Seat, TableRound, Tally
 from games.rules import bunco, dice, prizes
+from live.log import log_event, publish_together
+from live.models import Event
 
-CONNECTION_CHECK_CHANNEL = "check"
 POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
 MAX_CORRECTION = 99
 
@@ -50,16 +50,6 @@ class RoundClosed(NightError):
 
 class WrongState(NightError):
     status = 409
-
-
-@transaction.atomic
-def send_ping(sender: str) -> Event:
-    """Light up every screen open on the connection check page (before a night starts)."""
-    return log_event(
-        CONNECTION_CHECK_CHANNEL,
-        "ping",
-        {"sender": sender, "sent_at": timezone.now().isoformat()},
-    )
 
 
 # --- Starting a night -------------------------------------------------------------------------
@@ -199,9 +189,9 @@ def record_tally(
         raise BadTally("The tap's key is malformed.")
 
     number = round_number or night.current_round
-    # Plain SQL for the statements every tap runs (games/fast_sql.py says why). The table's row is
+    # Plain SQL for the statements every tap runs (games/taps.py says why). The table's row is
     # locked alone: taps at other tables don't wait for this one.
-    table = fast_sql.lock_table(night.pk, number, table_number)
+    table = taps.lock_table(night.pk, number, table_number)
     if table is None:
         raise BadTally(f"There is no table {table_number} in round {number}.")
     try:
@@ -233,7 +223,7 @@ def record_tally(
         key=key or None,
         created_at=timezone.now(),
     )
-    recorded = fast_sql.insert_tally_and_event(
+    recorded = taps.insert_tally_and_event(
         {
             "night_id": night.pk, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
             "points": tally.points, "buncos": tally.buncos, "bunco_player_id": tally.bunco_player_id,
@@ -289,7 +279,7 @@ def _roller_for(table: TableRound, player: Player) -> Player:
     return table.seats.select_related("player").get(position=(seat.position + 2) % 4).player
 
 
-def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: fast_sql.RecordedTally) -> None:
+def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: taps.RecordedTally) -> None:
     totals = recorded.totals
     tally.table_totals = totals
     # The tap's events go out together once it commits: the phones wake once for all of them.

@@ -7,13 +7,6 @@ from django import forms
 from games.rules import bunco
 
 
-class PingForm(forms.Form):
-    name = forms.CharField(max_length=40, required=False, strip=True)
-
-    def sender(self) -> str:
-        return self.cleaned_data.get("name") or "Someone"
-
-
 class NewNightForm(forms.Form):
     """"How many players?" — their names, one a line, and the buy-in."""
 

@@ -1,4 +1,4 @@
-"""Models for playing games at tables, and the event log every live screen follows."""
+"""Models for playing games at tables: a Bunco night (the event log lives in `live`)."""
 
 from __future__ import annotations
 
@@ -6,50 +6,10 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models.functions import Coalesce
 
 from games.rules import bunco, prizes
-
-
-class EventQuerySet(models.QuerySet["Event"]):
-    def on(self, channel: str) -> EventQuerySet:
-        return self.filter(channel=channel)
-
-    def after(self, event_id: int) -> EventQuerySet:
-        return self.filter(id__gt=event_id).order_by("id")
-
-    def latest_id(self, channel: str) -> int:
-        """The id of the newest event on `channel`, 0 when there is none."""
-        newest = self.on(channel).order_by("-id").values_list("id", flat=True).first()
-        return newest or 0
-
-
-class Event(models.Model):
-    """One change a screen must see, appended in the same transaction as the change itself.
-
-    The log is the truth for live screens: a stream that missed something (a dropped phone, a
-    Redis outage) replays from it by id (Last-Event-ID).
-    """
-
-    id = models.BigAutoField(primary_key=True)
-    channel = models.CharField(max_length=64)
-    kind = models.CharField(max_length=32)
-    data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    objects = EventQuerySet.as_manager()
-
-    class Meta:
-        indexes = [models.Index(fields=["channel", "id"], name="event_channel_id")]
-
-    def __str__(self) -> str:
-        return f"#{self.id} {self.channel} {self.kind}"
-
-    def as_message(self) -> dict[str, Any]:
-        """What the broadcaster carries: everything a stream needs to render without a query."""
-        return {"id": self.id, "channel": self.channel, "kind": self.kind, "data": self.data}
-
 
 # --- A Bunco night ----------------------------------------------------------------------------
 
@@ -272,9 +232,7 @@ class TableRound(models.Model):
 
     def totals(self, roll_off: int = 0) -> dict[str, int]:
         """Team points at this table ({"A": …, "B": …}), in main play or in one roll-off cycle."""
-        from games import fast_sql  # it builds model instances, so it imports this module
-
-        return fast_sql.table_totals(self.pk, roll_off)
+        return Tally.objects.team_totals(self.pk, roll_off)
 
 
 class Seat(models.Model):
@@ -295,6 +253,25 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table_round}, seat {self.position + 1}"
+
+
+class TallyQuerySet(models.QuerySet["Tally"]):
+    def team_totals(self, table_round_id: int, roll_off: int = 0) -> dict[str, int]:
+        """{"A": …, "B": …}: the team points at a table, derived from its tallies.
+
+        One plain statement: every tap and every page asks it, and the ORM's query building
+        costs more than SQLite's answer.
+        """
+        totals = {"A": 0, "B": 0}
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT team, SUM(points) FROM {Tally._meta.db_table} "
+                "WHERE table_round_id = %s AND roll_off = %s GROUP BY team",
+                [table_round_id, roll_off],
+            )
+            for team, total in cursor.fetchall():
+                totals[team] = int(total)
+        return totals
 
 
 class Tally(models.Model):
@@ -328,6 +305,8 @@ class Tally(models.Model):
     # NULL, not "", when a tally has no key: the unique constraint ignores NULLs.
     key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TallyQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]

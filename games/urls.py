@@ -5,10 +5,6 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
-    path("check/", views.connection_check, name="connection_check"),
-    path("check/feed/", views.connection_check_feed, name="connection_check_feed"),
-    path("check/ping/", views.connection_check_ping, name="connection_check_ping"),
-    path("events/check/", views.connection_check_events, name="connection_check_events"),
     # A Bunco night
     path("nights/new/", views.night_new, name="night_new"),
     path("nights/shape/", views.night_shape, name="night_shape"),

@@ -16,57 +16,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bunco_club.limits import limited, too_many, used_up
 from bunco_club.models import Party
-from games import actions, fast_sql
-from games.events import event_stream_response, read_for_a_stream
-from games.forms import CorrectionForm, NewNightForm, PingForm, TallyForm, names_in, shape_of
+from games import actions, taps
+from games.forms import CorrectionForm, NewNightForm, TallyForm, names_in, shape_of
 from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
-from games.live import ping_from_message
-from games.models import Event, Night, Player, Round, Seat, TableRound, Tally
+from games.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco, prizes
-
-RECENT_PINGS = 10
-
-
-def _recent_pings() -> list[dict[str, object]]:
-    events = Event.objects.on(actions.CONNECTION_CHECK_CHANNEL).filter(kind="ping").order_by("-id")
-    return [ping_from_message(event.as_message()) for event in events[:RECENT_PINGS]]
-
-
-@require_GET
-def connection_check(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/connection_check.html", {"pings": _recent_pings(), "form": PingForm()})
-
-
-@require_GET
-def connection_check_feed(request: HttpRequest) -> HttpResponse:
-    """The slow poll's answer: the list as the log has it now."""
-    return render(request, "games/connection_check.html#pings", {"pings": _recent_pings()})
-
-
-@require_POST
-def connection_check_ping(request: HttpRequest) -> HttpResponse:
-    form = PingForm(request.POST)
-    if not form.is_valid():
-        return render(
-            request, "games/connection_check.html#ping-form", {"form": form}, status=400
-        )
-    event = actions.send_ping(form.sender())
-    if not request.htmx:
-        return redirect("games:connection_check")
-    return render(
-        request,
-        "games/connection_check.html#ping-form",
-        {"form": PingForm(initial={"name": form.cleaned_data.get("name")}), "sent": event},
-    )
-
-
-@require_GET
-def connection_check_events(request: HttpRequest) -> StreamingHttpResponse:
-    def snapshot() -> str:
-        return render_to_string("games/connection_check.html#pings-replace", {"pings": _recent_pings()})
-
-    return event_stream_response(request, actions.CONNECTION_CHECK_CHANNEL, snapshot)
-
+from live.streams import event_stream_response, read_for_a_stream
 
 # --- A Bunco night ----------------------------------------------------------------------------
 
@@ -113,10 +68,10 @@ def _refuse_a_phone_that_never_joined(code: str) -> NoReturn:
     raise PermissionDenied("This phone hasn't joined tonight's game: scan your table's QR code.")
 
 
-def _phone_seat(request: HttpRequest, code: str) -> fast_sql.PhoneSeat:
+def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
     """`_night_for_player` for the hot path of a tap: one statement, the player's table with it."""
     player_id = request.session.get(_player_key(code))
-    phone = fast_sql.phone_seat(player_id, code) if isinstance(player_id, int) else None
+    phone = taps.phone_seat(player_id, code) if isinstance(player_id, int) else None
     if phone is None:
         _refuse_a_phone_that_never_joined(code)
     return phone
@@ -613,4 +568,4 @@ def night_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
     def snapshot() -> str:
         return render_to_string("games/_bell.html", {"round": night.round_obj()})
 
-    return event_stream_response(request, night.channel, snapshot)
+    return event_stream_response(request, [night.channel], snapshot)

@@ -11,8 +11,9 @@ import pytest
 
 from games import actions
 from games.actions import BadTally, NotYourTable, RoundClosed, WrongState
-from games.models import Event, Night, Player, PrizeAward, Round, Seat, TableRound, Tally
+from games.models import Night, Player, PrizeAward, Round, Seat, TableRound, Tally
 from games.rules import bunco, prizes
+from live.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,9 @@ from django.db import connection
 
 from games import actions
 from games.actions import RoundClosed
-from games.models import Event, Night, Player, Round, TableRound, Tally
+from games.models import Night, Player, Round, TableRound, Tally
 from games.rules import bunco
+from live.models import Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -79,7 +79,7 @@ def test_a_retried_tap_counts_once_and_is_answered_with_the_current_totals(night
 
 def test_a_tap_runs_a_handful_of_statements_and_reads_the_session_from_memory_in_one_process(night, settings):
     """The hot path of a night stays lean: who the phone is (one join), the table's lock, then the
-    tally, the table's totals and the event, which PostgreSQL does in one statement (games/fast_sql.py).
+    tally, the table's totals and the event, which PostgreSQL does in one statement (games/taps.py).
     In one process (no Redis) the phone's session comes from memory; with several processes it is
     read from the database, one statement more."""
     one_process = not settings.REDIS_URL

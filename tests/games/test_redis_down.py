@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from games.models import Event
+from live.models import Event
 from tests.conftest import start_server
 
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1

@@ -19,8 +19,9 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from games.management.commands.simulate_night import summary
-from games.models import Event, Night
+from games.models import Night
 from games.rules import bunco, prizes
+from live.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -13,18 +13,18 @@ from asgiref.sync import sync_to_async
 from django.db import transaction
 from django.test import override_settings
 
-from games import actions
-from games.events import (
+from live import actions
+from live.broadcasters import (
     MemoryBroadcaster,
     RedisBroadcaster,
     Subscription,
-    encode_frame,
     get_broadcaster,
-    log_event,
-    releasing_the_connection,
     reset_broadcaster,
 )
-from games.models import Event
+from live.log import log_event
+from live.models import Event
+from live.rendering import encode_frame
+from live.streams import releasing_the_connection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,8 +91,8 @@ def test_the_memory_broadcaster_delivers_to_every_stream_on_the_channel_and_no_o
     async def scenario() -> tuple[list, list, list]:
         broadcaster = MemoryBroadcaster()
         loop = asyncio.get_running_loop()
-        first, second = Subscription("night:1", loop), Subscription("night:1", loop)
-        elsewhere = Subscription("night:2", loop)
+        first, second = Subscription(("night:1",), loop), Subscription(("night:1",), loop)
+        elsewhere = Subscription(("night:2",), loop)
         for subscription in (first, second, elsewhere):
             broadcaster.local.add(subscription)
         # Published from another thread, as an on_commit callback of a sync view would.
@@ -109,7 +109,7 @@ def test_the_memory_broadcaster_delivers_to_every_stream_on_the_channel_and_no_o
 
 def test_a_stream_that_falls_behind_is_marked_to_resynchronise_from_the_log():
     async def scenario() -> bool:
-        subscription = Subscription("night:1", asyncio.get_running_loop())
+        subscription = Subscription(("night:1",), asyncio.get_running_loop())
         for number in range(subscription.queue.maxsize + 1):
             subscription.offer({"id": number, "channel": "night:1", "kind": "x", "data": {}})
         return subscription.overflowed
@@ -130,7 +130,7 @@ def test_events_published_together_cross_redis_as_one_delivery():
 
     async def scenario() -> tuple[int, list[int]]:
         broadcaster = RedisBroadcaster(os.environ["REDIS_URL"], prefix=f"bunco:test:{uuid.uuid4().hex}:")
-        subscription = Subscription("night:9", asyncio.get_running_loop())
+        subscription = Subscription(("night:9",), asyncio.get_running_loop())
         broadcaster.local.add(subscription)
         broadcaster.ensure_listening()
         await asyncio.sleep(0.5)  # the relay has subscribed
@@ -153,7 +153,7 @@ DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 def test_publishing_to_a_dead_redis_logs_one_clear_line_and_raises_nothing(caplog):
     broadcaster = RedisBroadcaster(DEAD_REDIS)
     message = {"id": 1, "channel": "night:1", "kind": "bell", "data": {}}
-    with caplog.at_level(logging.ERROR, logger="games.events"):
+    with caplog.at_level(logging.ERROR, logger="live.broadcasters"):
         assert broadcaster.publish(message) is False
         assert broadcaster.publish(message) is False
         broadcaster._down_until = 0  # past the back-off, it tries again and still says it once

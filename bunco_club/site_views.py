@@ -1,4 +1,7 @@
-"""Views of the club domain and the site's front door."""
+"""The site's front door (wiring, DESIGN.md §2): home, health, login.
+
+A wiring file: it may import every app (the home page lists a host's nights and clubs).
+"""
 
 from __future__ import annotations
 
@@ -13,14 +16,13 @@ from django.views.decorators.http import require_GET
 
 from bunco_club.limits import too_many
 from bunco_club.models import Club, Party
+from games.models import Night
 
 TOO_MANY_LOGINS = "Too many attempts to log in just now. Wait a minute and try again."
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    from games.models import Night  # the front door lists nights; the club models never import games
-
     clubs = Club.objects.none()
     upcoming: list[Party] = []
     nights: list[Night] = []

@@ -1,4 +1,4 @@
-"""How events of the games app look on screen: one renderer per kind, no queries (games.events).
+"""How the night's events look on screen: one renderer per kind, no queries (live.rendering).
 
 A renderer runs once per event per process, whatever the number of phones, so everything it
 shows comes from the event's data. Numbers are pushed straight into the page (`<hx-partial>`);
@@ -11,24 +11,9 @@ from __future__ import annotations
 import json
 
 from django.template.loader import render_to_string
-from django.utils.dateparse import parse_datetime
 
-from games.events import Frame, Message, renders
-
-
-@renders("ping")
-def render_ping(message: Message) -> list[Frame]:
-    ping = ping_from_message(message)
-    html = render_to_string("games/connection_check.html#ping-upsert", {"ping": ping})
-    return [(None, html)]
-
-
-def ping_from_message(message: Message) -> dict[str, object]:
-    return {
-        "id": message["id"],
-        "sender": message["data"].get("sender", "Someone"),
-        "sent_at": parse_datetime(message["data"].get("sent_at", "")),
-    }
+from live.broadcasters import Message
+from live.rendering import Frame, renders
 
 
 @renders("tally")

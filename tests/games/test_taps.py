@@ -1,4 +1,4 @@
-"""The plain-SQL statements of a tap (games/fast_sql.py) agree with the ORM they stand in for."""
+"""The plain-SQL statements of a tap (games/taps.py) agree with the ORM they stand in for."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import actions, fast_sql
-from games.models import Event, Night, Player, Seat, TableRound, Tally
+from games import actions, taps
+from games.models import Night, Player, Seat, TableRound, Tally
+from live.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def test_it_finds_a_phones_player_and_current_table_in_one_statement(django_asse
     seat = Seat.objects.select_related("table_round", "player").filter(
         round__night=night, round__number=1, player__is_ghost=False).first()
     with django_assert_num_queries(1):
-        phone = fast_sql.phone_seat(seat.player_id, night.code)
+        phone = taps.phone_seat(seat.player_id, night.code)
         assert phone is not None
         assert (phone.night.pk, phone.night.code, phone.night.current_round) == (night.pk, night.code, 1)
         assert (phone.player.pk, phone.player.name, phone.player.night) == (seat.player_id, seat.player.name, phone.night)
@@ -39,15 +40,15 @@ def test_it_finds_no_phone_for_a_ghost_or_for_another_nights_code():
     ghost = Player.objects.filter(night=night, is_ghost=True).first()
     player = Player.objects.filter(night=night, is_ghost=False).first()
     assert ghost is not None
-    assert fast_sql.phone_seat(ghost.pk, night.code) is None
-    assert fast_sql.phone_seat(player.pk, other.code) is None
+    assert taps.phone_seat(ghost.pk, night.code) is None
+    assert taps.phone_seat(player.pk, other.code) is None
 
 
 def test_a_player_not_seated_in_the_current_round_has_no_table():
     night = started_night()
     player = Player.objects.filter(night=night, is_ghost=False).first()
     Seat.objects.filter(player=player, round__number=1).delete()
-    phone = fast_sql.phone_seat(player.pk, night.code)
+    phone = taps.phone_seat(player.pk, night.code)
     assert phone is not None and phone.table_number is None
 
 
@@ -60,7 +61,7 @@ def tally_values(night: Night, table, team: str, points: int, key: str | None, r
 
 
 def record(night: Night, table, team: str, points: int, key: str | None, *, roll_off: int = 0):
-    return fast_sql.insert_tally_and_event(
+    return taps.insert_tally_and_event(
         tally_values(night, table, team, points, key, roll_off), channel=night.channel, round_number=1,
         table_number=table.number, table_roll_off=roll_off, in_roll_off=roll_off > 0,
     )

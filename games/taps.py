@@ -1,4 +1,4 @@
-"""The statements of a tap, in plain SQL.
+"""The night's taps: the statements every tap runs, in plain SQL.
 
 A night of 400 players is some 55,000 taps, and a tap is a handful of statements that SQLite or
 PostgreSQL answer in tens of microseconds each, while building the same statements through the
@@ -18,7 +18,18 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import Event, Night, Player, Round, TableRound
+from games.models import Night, Player, Round, Seat, TableRound, Tally
+from live.log import insert_event
+from live.models import Event
+
+# Table names come from the models, so a renamed table cannot leave a statement behind.
+_TALLY = Tally._meta.db_table
+_TABLE = TableRound._meta.db_table
+_ROUND = Round._meta.db_table
+_NIGHT = Night._meta.db_table
+_PLAYER = Player._meta.db_table
+_SEAT = Seat._meta.db_table
+_EVENT = Event._meta.db_table
 
 _TABLE_COLUMNS = ("id", "round_id", "number", "status", "roll_off", "winner")
 _ROUND_COLUMNS = ("id", "night_id", "number", "status", "started_at", "bell_rung_at", "closed_at")
@@ -48,11 +59,11 @@ def phone_seat(player_id: int, code: str) -> PhoneSeat | None:
     night_fields = ", ".join(f"n.{name}" for name in _NIGHT_COLUMNS)
     player_fields = ", ".join(f"p.{name}" for name in _PLAYER_COLUMNS)
     sql = (
-        f"SELECT {night_fields}, {player_fields}, t.number FROM games_player p "
-        "JOIN games_night n ON n.id = p.night_id "
-        "LEFT JOIN games_round r ON r.night_id = n.id AND r.number = n.current_round "
-        "LEFT JOIN games_seat s ON s.round_id = r.id AND s.player_id = p.id "
-        "LEFT JOIN games_tableround t ON t.id = s.table_round_id "
+        f"SELECT {night_fields}, {player_fields}, t.number FROM {_PLAYER} p "
+        f"JOIN {_NIGHT} n ON n.id = p.night_id "
+        f"LEFT JOIN {_ROUND} r ON r.night_id = n.id AND r.number = n.current_round "
+        f"LEFT JOIN {_SEAT} s ON s.round_id = r.id AND s.player_id = p.id "
+        f"LEFT JOIN {_TABLE} t ON t.id = s.table_round_id "
         "WHERE p.id = %s AND n.code = %s AND p.is_ghost = %s"
     )
     row = _fetch_one(sql, [player_id, code, False])
@@ -75,8 +86,8 @@ def lock_table(night_id: int, round_number: int, table_number: int) -> TableRoun
     table_fields = ", ".join(f"t.{name}" for name in _TABLE_COLUMNS)
     round_fields = ", ".join(f"r.{name}" for name in _ROUND_COLUMNS)
     sql = (
-        f"SELECT {table_fields}, {round_fields} FROM games_tableround t "
-        "JOIN games_round r ON r.id = t.round_id "
+        f"SELECT {table_fields}, {round_fields} FROM {_TABLE} t "
+        f"JOIN {_ROUND} r ON r.id = t.round_id "
         "WHERE r.night_id = %s AND r.number = %s AND t.number = %s"
     )
     if connection.features.has_select_for_update_of:
@@ -97,7 +108,7 @@ def insert_tally(values: dict[str, Any]) -> int | None:
     columns = list(values)
     placeholders = ", ".join(["%s"] * len(columns))
     sql = (
-        f"INSERT INTO games_tally ({', '.join(columns)}) VALUES ({placeholders}) "
+        f"INSERT INTO {_TALLY} ({', '.join(columns)}) VALUES ({placeholders}) "
         "ON CONFLICT (night_id, key) DO NOTHING RETURNING id"
     )
     row = _fetch_one(sql, [_to_db(value) for value in values.values()])
@@ -133,15 +144,15 @@ def insert_tally_and_event(
         tally_id = insert_tally(values)
         if tally_id is None:
             return None
-        totals = table_totals(values["table_round_id"])
-        roll_off_totals = table_totals(values["table_round_id"], roll_off) if in_roll_off else None
+        totals = Tally.objects.team_totals(values["table_round_id"])
+        roll_off_totals = Tally.objects.team_totals(values["table_round_id"], roll_off) if in_roll_off else None
         data.update(_totals_data(totals, roll_off_totals))
         return RecordedTally(tally_id, totals, roll_off_totals, insert_event(channel, "tally", data, created_at))
 
     # Named parameters: the tally's own columns, then what the event needs.
     sql = f"""
         WITH new AS (
-            INSERT INTO games_tally ({", ".join(values)}) VALUES ({", ".join(f"%({name})s" for name in values)})
+            INSERT INTO {_TALLY} ({", ".join(values)}) VALUES ({", ".join(f"%({name})s" for name in values)})
             ON CONFLICT (night_id, key) DO NOTHING
             RETURNING id, team, points, roll_off
         ), before AS (
@@ -149,7 +160,7 @@ def insert_tally_and_event(
                    COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = 0), 0) AS b,
                    COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = %(roll_off)s), 0) AS ra,
                    COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = %(roll_off)s), 0) AS rb
-            FROM games_tally WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)
+            FROM {_TALLY} WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)
         ), after AS (
             SELECT new.id,
                    before.a + CASE WHEN new.team = 'A' AND new.roll_off = 0 THEN new.points ELSE 0 END AS a,
@@ -158,7 +169,7 @@ def insert_tally_and_event(
                    before.rb + CASE WHEN new.team = 'B' AND new.roll_off = %(roll_off)s THEN new.points ELSE 0 END AS rb
             FROM new, before
         ), event AS (
-            INSERT INTO games_event (channel, kind, data, created_at)
+            INSERT INTO {_EVENT} (channel, kind, data, created_at)
             SELECT %(channel)s, 'tally', CAST(%(event_data)s AS jsonb) || CASE WHEN %(in_roll_off)s
                 THEN jsonb_build_object('a', after.a, 'b', after.b, 'ra', after.ra, 'rb', after.rb)
                 ELSE jsonb_build_object('a', after.a, 'b', after.b) END, %(created_at)s
@@ -183,36 +194,11 @@ def insert_tally_and_event(
 
 
 def _totals_data(totals: dict[str, int], roll_off_totals: dict[str, int] | None) -> dict[str, int]:
-    """The totals as the "tally" event carries them (games.live renders them)."""
+    """The totals as the "tally" event carries them (games.renderers renders them)."""
     data = {"a": totals["A"], "b": totals["B"]}
     if roll_off_totals is not None:
         data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])
     return data
-
-
-def table_totals(table_round_id: int, roll_off: int = 0) -> dict[str, int]:
-    """{"A": …, "B": …}: the team points at a table, derived from its tallies."""
-    totals = {"A": 0, "B": 0}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT team, SUM(points) FROM games_tally WHERE table_round_id = %s AND roll_off = %s GROUP BY team",
-            [table_round_id, roll_off],
-        )
-        for team, total in cursor.fetchall():
-            totals[team] = int(total)
-    return totals
-
-
-def insert_event(channel: str, kind: str, data: dict[str, Any], created_at: datetime) -> Event:
-    """Append to the event log; the returned Event is the row as stored."""
-    json_value = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO games_event (channel, kind, data, created_at) VALUES (%s, %s, {json_value}, %s) RETURNING id",
-            [channel, kind, json.dumps(data), _to_db(created_at)],
-        )
-        (event_id,) = cursor.fetchone()
-    return Event(id=event_id, channel=channel, kind=kind, data=data, created_at=created_at)
 
 
 def _fetch_one(sql: str, params: list[Any] | dict[str, Any]) -> tuple[Any, ...] | None:

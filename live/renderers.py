@@ -1,0 +1,24 @@
+"""How the connection check's events look on screen (live.rendering: no queries)."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils.dateparse import parse_datetime
+
+from live.broadcasters import Message
+from live.rendering import Frame, renders
+
+
+@renders("ping")
+def render_ping(message: Message) -> list[Frame]:
+    ping = ping_from_message(message)
+    html = render_to_string("live/connection_check.html#ping-upsert", {"ping": ping})
+    return [(None, html)]
+
+
+def ping_from_message(message: Message) -> dict[str, object]:
+    return {
+        "id": message["id"],
+        "sender": message["data"].get("sender", "Someone"),
+        "sent_at": parse_datetime(message["data"].get("sent_at", "")),
+    }

@@ -1,0 +1,209 @@
+"""The Server-Sent Events stream a page follows (DESIGN.md §4).
+
+A stream subscribes first, then sends a snapshot (fresh connection) or replays the rows missed
+after `Last-Event-ID` (reconnect); then it relays what the broadcaster hands it, with a heartbeat
+that also reads the log for anything pub/sub lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection, connections
+from django.http import HttpRequest, StreamingHttpResponse
+
+from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
+from live.models import Event
+from live.rendering import encode_frame, render_message
+
+
+def parse_last_event_id(request: HttpRequest) -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    return value if value >= 0 else None
+
+
+def _reading_the_log[T](function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run a log read in the shared thread pool and give its database connection back at once.
+
+    An open stream is a request that lasts minutes: Django would keep its connection until the
+    response ends, so a thousand phones would pin a thousand connections (or empty the pool).
+    """
+
+    return sync_to_async(releasing_the_connection(function), thread_sensitive=False)
+
+
+def releasing_the_connection[T](function: Callable[..., T]) -> Callable[..., T]:
+    """`function`, closing this thread's connection when it returns (back to the pool)."""
+
+    def read_and_release(*args: object) -> T:
+        try:
+            return function(*args)
+        finally:
+            connection.close()
+
+    return read_and_release
+
+
+_stream_reads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="stream-reads")
+
+
+def read_for_a_stream[T](request: HttpRequest, function: Callable[[], T]) -> T:
+    """Run a stream view's own queries (find the night, check the phone may follow it) in a small
+    shared pool, from the view's thread, and give the connection back at once.
+
+    Under ASGI a sync view's thread lives as long as its response, minutes for a stream. Work
+    done in it leaves memory behind for that long (the C library keeps each thread's freed
+    blocks for the thread: some 60 KiB a phone after an ORM query); a handful of shared threads
+    keep it once for everyone. (Served by WSGI, the thread is the server's own and is reused at
+    once: the view's thread then reads, as usual, inside the request's transaction if any.)
+    """
+    if not isinstance(request, ASGIRequest):
+        return function()
+    return _stream_reads.submit(releasing_the_connection(function)).result()
+
+
+def _events_after_sync(channels: tuple[str, ...], after_id: int, limit: int) -> list[Message]:
+    return [event.as_message() for event in Event.objects.on(*channels).after(after_id)[:limit]]
+
+
+_events_after = _reading_the_log(_events_after_sync)
+
+
+# More missed events than this and a snapshot is cheaper than the replay.
+REPLAY_LIMIT = 500
+
+
+def event_stream_response(
+    request: HttpRequest,
+    channels: Sequence[str],
+    snapshot: Callable[[], str],
+) -> StreamingHttpResponse:
+    """The SSE response for one phone following `channels`.
+
+    The view has already decided that this phone may follow every one of them (a private
+    channel is the view's to authorise). One id sequence covers them all: the log's ids are
+    global, so one Last-Event-ID replays whatever was missed on any of the channels.
+
+    `snapshot` (synchronous, may query) renders the whole live region; it is sent on a fresh
+    connection and after a gap too long to replay.
+    """
+    last_event_id = parse_last_event_id(request)
+    _let_go_of_the_database()
+    response = StreamingHttpResponse(
+        _stream(tuple(channels), snapshot, last_event_id), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
+    return response
+
+
+def _let_go_of_the_database() -> None:
+    """Close the connections this thread opened.
+
+    A stream lasts minutes and the request's connection would be held all that time (Django
+    releases it when the response ends): a thousand phones would empty the pool. The view's own
+    queries are done; the stream's reads take a connection only while they run.
+    """
+    for wrapper in connections.all(initialized_only=True):
+        wrapper.close()
+
+
+async def _stream(
+    channels: tuple[str, ...], snapshot: Callable[[], str], last_event_id: int | None
+) -> AsyncIterator[bytes]:
+    broadcaster = get_broadcaster()
+    broadcaster.ensure_listening()
+    subscription = Subscription(channels=channels, loop=asyncio.get_running_loop())
+    # Subscribe before reading the log, so nothing committed in between is missed.
+    broadcaster.local.add(subscription)
+    heartbeat = settings.EVENTS_HEARTBEAT_SECONDS
+    deadline = time.monotonic() + settings.EVENTS_STREAM_MAX_SECONDS
+    sent: _SentIds = _SentIds()
+    try:
+        yield b"retry: 1000\n\n"
+        if last_event_id is None:
+            yield await _snapshot_frame(channels, snapshot, sent)
+        else:
+            missed = await _events_after(channels, last_event_id, REPLAY_LIMIT + 1)
+            if len(missed) > REPLAY_LIMIT:
+                yield await _snapshot_frame(channels, snapshot, sent)
+            else:
+                sent.high = last_event_id
+                for message in missed:
+                    yield sent.frame(message)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return  # the browser reconnects with Last-Event-ID
+            try:
+                message = await asyncio.wait_for(subscription.queue.get(), min(heartbeat, remaining))
+            except TimeoutError:
+                # The safety net: whatever pub/sub lost, the log still has.
+                yield b": heartbeat\n\n"
+                for missed_message in await _events_after(channels, sent.high, REPLAY_LIMIT):
+                    if missed_message["id"] not in sent:
+                        yield sent.frame(missed_message)
+                continue
+            # Whatever else is already queued goes out in the same chunk: one write for a tap's
+            # totals and the bell it rang.
+            messages = [message]
+            while not subscription.queue.empty():
+                messages.append(subscription.queue.get_nowait())
+            if any(queued is CLOSE_STREAM for queued in messages):
+                return
+            if subscription.overflowed:
+                subscription.overflowed = False
+                for missed_message in await _events_after(channels, sent.high, REPLAY_LIMIT):
+                    if missed_message["id"] not in sent:
+                        yield sent.frame(missed_message)
+            chunk = b"".join(sent.frame(queued) for queued in messages if queued["id"] not in sent)
+            if chunk:
+                yield chunk
+    finally:
+        broadcaster.local.remove(subscription)
+
+
+class _SentIds:
+    """Which events this connection already sent, so a replay and a live copy are sent once."""
+
+    def __init__(self) -> None:
+        self.high = 0
+        self._recent: OrderedDict[int, None] = OrderedDict()
+
+    def __contains__(self, event_id: int) -> bool:
+        return event_id in self._recent
+
+    def frame(self, message: Message) -> bytes:
+        self._recent[message["id"]] = None
+        if len(self._recent) > 1024:
+            self._recent.popitem(last=False)
+        self.high = max(self.high, message["id"])
+        return render_message(message)
+
+
+async def _snapshot_frame(channels: tuple[str, ...], snapshot: Callable[[], str], sent: _SentIds) -> bytes:
+    latest_id, html = await _reading_the_log(_read_snapshot)(channels, snapshot)
+    sent.high = latest_id
+    # The id lets a reconnect ask only for what came after this snapshot.
+    return encode_frame(html, event_id=latest_id or None)
+
+
+def _read_snapshot(channels: tuple[str, ...], snapshot: Callable[[], str]) -> tuple[int, str]:
+    # The id is read first: an event committed between the two reads is then both in the
+    # snapshot and replayed, which renderers make harmless, instead of lost.
+    latest_id = Event.objects.latest_id(*channels)
+    return latest_id, snapshot()
+
