@@ -426,10 +426,23 @@ def _seating_of(round_: Round) -> tuple[list[list[str]], set[str]]:
 
 @transaction.atomic
 def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = None,
-               tally_id: int | None = None, by_host: bool = False) -> Tally:
-    """Reverse an entry with a new row: a phone its own last entry, the host any entry."""
-    # Only the table's row is locked (see _locked_table): an undo never closes a round.
+               tally_id: int | None = None, by_host: bool = False, key: str | None = None) -> Tally:
+    """Reverse an entry with a new row: a phone its own last entry, the host any entry.
+
+    A key already recorded returns the undo it recorded: a phone that lost the answer and sends
+    the same undo again takes back one entry, not two.
+    """
+    if key is not None and (not key or len(key) > 64):
+        raise BadTally("The undo's key is malformed.")
+    # Only the table's row is locked (see _locked_table): an undo never closes a round. The lock
+    # also makes two copies of one undo take turns, so the second finds the first's key.
     table = _locked_table(night, table_number, with_round=False) if tally_id is None else None
+    if key:
+        already = _tally_with_key(night, key)
+        if already is not None:
+            if already.kind != Tally.Kind.UNDO:
+                raise BadTally("That key belongs to a tap, not an undo.")
+            return already
     if tally_id is not None:
         if not by_host:
             raise NotYourTable("Only the host can correct another entry.")
@@ -469,6 +482,7 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
         entered_by=entered_by,
         by_host=by_host,
         undoes=original,
+        key=key or None,
     )
     totals = table.totals()
     undo.table_totals = totals

@@ -62,6 +62,11 @@ class TallyForm(forms.Form):
     key = forms.CharField(max_length=64, required=False)
 
 
+class UndoForm(forms.Form):
+    # The same key again is the same undo (a retry after a lost answer).
+    key = forms.CharField(max_length=64, required=False)
+
+
 class CorrectionForm(forms.Form):
     table = forms.IntegerField(min_value=1)
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])

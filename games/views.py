@@ -17,10 +17,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bunco_club.limits import limited, too_many, used_up
 from bunco_club.models import Party
 from games import actions, taps
-from games.forms import CorrectionForm, NewNightForm, TallyForm, names_in, shape_of
+from games.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
 from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
 from games.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco, prizes
+from live.http import HtmxHttpRequest
 from live.streams import event_stream_response, read_for_a_stream
 
 # --- A Bunco night ----------------------------------------------------------------------------
@@ -79,6 +80,21 @@ def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
 
 def _error_response(request: HttpRequest, error: Exception, status: int) -> HttpResponse:
     return render(request, "games/_message.html", {"message": str(error), "is_error": True}, status=status)
+
+
+def refusal(request: HtmxHttpRequest, error: actions.NightError, *, as_json: bool = False,
+            back_to_host: Night | None = None) -> HttpResponse:
+    """The one way an action's refusal reaches a phone or the host: its message, with its status.
+
+    The phone's scoring buttons read JSON; htmx buttons get the message partial; a plain form
+    post on the host's page goes back to that page with the message on top.
+    """
+    if as_json:
+        return _json_error(str(error), error.status)
+    if back_to_host is not None and not request.htmx:
+        messages.error(request, str(error))
+        return redirect("games:night_host", code=back_to_host.code)
+    return _error_response(request, error, error.status)
 
 
 def _seat_of(player: Player, round_: Round | int) -> Seat | None:
@@ -272,7 +288,7 @@ def play(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def tally(request: HttpRequest, code: str) -> JsonResponse:
+def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A tap: +1, +2, +5 or a Bunco, for a team at the player's own table.
 
     The hot path of a night: a few indexed queries and a small JSON answer (the table's new
@@ -301,7 +317,7 @@ def tally(request: HttpRequest, code: str) -> JsonResponse:
             key=form.cleaned_data["key"] or None,
         )
     except actions.NightError as error:
-        return _json_error(str(error), error.status)
+        return refusal(request, error, as_json=True)
     return JsonResponse(_tally_answer(entry))
 
 
@@ -324,43 +340,72 @@ def _posted_table(request: HttpRequest) -> int | None:
 
 
 @require_POST
-def undo(request: HttpRequest, code: str) -> JsonResponse:
+def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Undo my last entry. Like a tap it carries a key: a retry after a lost answer undoes once."""
     phone = _phone_seat(request, code)
     if phone.table_number is None:
         return _json_error("You're not seated this round.", 403)
+    form = UndoForm(request.POST)
+    if not form.is_valid():
+        return _json_error("That undo was malformed: tap Undo again.", 400)
     try:
-        entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player)
+        entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,
+                                   key=form.cleaned_data["key"] or None)
     except actions.NightError as error:
-        return _json_error(str(error), error.status)
+        return refusal(request, error, as_json=True)
     return JsonResponse(_tally_answer(entry))
 
 
-@require_POST
-def table_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
-    """The table's own buttons: start the round (head table), turn over, roll-off done."""
+# The table's own buttons: one view per verb, each for the table this phone sits at.
+
+
+def _phone_at_its_table(request: HttpRequest, code: str) -> tuple[Night, Player, int]:
+    """The night, the player and the number of the table they sit at this round; 403 otherwise."""
     night, player = _night_for_player(request, code)
     seat = _seat_of(player, night.round_obj())
     if seat is None:
-        return _error_response(request, actions.NotYourTable("You're not seated this round."), 403)
-    try:
-        _do_table_step(night, seat.table_round.number, step)
-    except actions.NightError as error:
-        return _error_response(request, error, error.status)
+        raise PermissionDenied("You're not seated this round.")
+    return night, player, seat.table_round.number
+
+
+def _phone_state(request: HttpRequest, night: Night, player: Player) -> HttpResponse:
     night.refresh_from_db()
     return render(request, "games/play.html#phone-state", phone_context(night, player))
 
 
-def _do_table_step(night: Night, table_number: int, step: str) -> None:
-    if step == "start":
+@require_POST
+def table_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The head table starts the round."""
+    night, player, table_number = _phone_at_its_table(request, code)
+    try:
         if table_number != 1:
             raise actions.NotYourTable("The head table starts each round.")
         actions.start_round(night)
-    elif step == "turn-over":
+    except actions.NightError as error:
+        return refusal(request, error)
+    return _phone_state(request, night, player)
+
+
+@require_POST
+def table_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """After the bell, this table's turn under way is over: its winner is decided."""
+    night, player, table_number = _phone_at_its_table(request, code)
+    try:
         actions.finish_turn(night=night, table_number=table_number)
-    elif step == "roll-off-done":
+    except actions.NightError as error:
+        return refusal(request, error)
+    return _phone_state(request, night, player)
+
+
+@require_POST
+def table_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Every seat at this table has taken its roll-off turn."""
+    night, player, table_number = _phone_at_its_table(request, code)
+    try:
         actions.finish_roll_off(night=night, table_number=table_number)
-    else:
-        raise Http404("No such step.")
+    except actions.NightError as error:
+        return refusal(request, error)
+    return _phone_state(request, night, player)
 
 
 @require_GET
@@ -448,57 +493,111 @@ def night_codes(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/codes.html", {"night": night, "codes": codes, **_join_codes(request, night)})
 
 
-@require_POST
-def host_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
-    """The host's buttons: start a round, finish any table, resume, re-open, end, prizes."""
-    night = _night_for_host(request, code)
-    try:
-        if step == "start":
-            actions.start_round(night)
-        elif step == "resume":
-            actions.resume_after_break(night)
-        elif step == "reopen":
-            actions.reopen_last_round(night)
-        elif step in ("turn-over", "roll-off-done"):
-            table_number = _posted_table(request)
-            if table_number is None:
-                raise actions.BadTally("Which table?")
-            _do_table_step(night, table_number, step)
-        elif step == "end":
-            actions.end_night(night)
-        elif step == "prizes":
-            actions.award_prizes(night)
-            return redirect("games:prizes", code=night.code)
-        else:
-            raise Http404("No such step.")
-    except actions.NightError as error:
-        if not request.htmx:
-            messages.error(request, str(error))
-            return redirect("games:night_host", code=night.code)
-        return _error_response(request, error, error.status)
+# The host's buttons: one view per verb.
+
+
+def _host_state(request: HtmxHttpRequest, night: Night) -> HttpResponse:
     night.refresh_from_db()
     if not request.htmx:
         return redirect("games:night_host", code=night.code)
     return render(request, "games/host.html#host-state", {**tables_context(night), "is_host": True})
 
 
+def _posted_table_or_refuse(request: HttpRequest) -> int:
+    table_number = _posted_table(request)
+    if table_number is None:
+        raise actions.BadTally("Which table?")
+    return table_number
+
+
 @require_POST
-def host_correct(request: HttpRequest, code: str) -> HttpResponse:
+def host_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    try:
+        actions.start_round(night)
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return _host_state(request, night)
+
+
+@require_POST
+def host_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    try:
+        actions.resume_after_break(night)
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return _host_state(request, night)
+
+
+@require_POST
+def host_reopen(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    try:
+        actions.reopen_last_round(night)
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return _host_state(request, night)
+
+
+@require_POST
+def host_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The host finishes the turn for a table whose phone is not answering."""
+    night = _night_for_host(request, code)
+    try:
+        actions.finish_turn(night=night, table_number=_posted_table_or_refuse(request))
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return _host_state(request, night)
+
+
+@require_POST
+def host_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    try:
+        actions.finish_roll_off(night=night, table_number=_posted_table_or_refuse(request))
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return _host_state(request, night)
+
+
+@require_POST
+def host_end(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    try:
+        actions.end_night(night)
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return _host_state(request, night)
+
+
+@require_POST
+def host_prizes(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    try:
+        actions.award_prizes(night)
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    return redirect("games:prizes", code=night.code)
+
+
+@require_POST
+def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The host adds or removes points at any table (a mistaken tally)."""
     night = _night_for_host(request, code)
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        return _error_response(request, ValueError("A correction needs a table, a team and points between -99 and 99."), 400)
+        return refusal(request, actions.BadTally("A correction needs a table, a team and points between -99 and 99."))
     try:
         actions.correct_tally(night=night, table_number=form.cleaned_data["table"], team=form.cleaned_data["team"],
                               points=form.cleaned_data["points"], round_number=form.cleaned_data["round"])
     except actions.NightError as error:
-        return _error_response(request, error, error.status)
+        return refusal(request, error)
     return render(request, "games/host.html#host-state", {**tables_context(night), "is_host": True})
 
 
 @require_POST
-def host_undo(request: HttpRequest, code: str, tally_id: int) -> HttpResponse:
+def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpResponse:
     """The host strikes out any entry (a mistaken Bunco, a wrong tally)."""
     night = _night_for_host(request, code)
     entry = night.tallies.filter(pk=tally_id).select_related("table_round").first()
@@ -507,7 +606,7 @@ def host_undo(request: HttpRequest, code: str, tally_id: int) -> HttpResponse:
     try:
         actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id, by_host=True)
     except actions.NightError as error:
-        return _error_response(request, error, error.status)
+        return refusal(request, error)
     return redirect("games:night_table", code=night.code, number=entry.table_round.number)
 
 

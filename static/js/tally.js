@@ -94,6 +94,8 @@
     var label;
     if (button.hasAttribute("data-undo")) {
       url = form.getAttribute("data-undo-url");
+      // An undo carries its own key like a tap: retried after a lost answer, it undoes once.
+      body.set("key", newKey());
       label = "Undone";
     } else if (button.hasAttribute("data-bunco-player")) {
       body.set("bunco_player", button.getAttribute("data-bunco-player"));

@@ -216,7 +216,7 @@ def test_the_host_can_end_the_night_between_rounds_and_the_played_rounds_count(c
     night.refresh_from_db()
     assert night.current_round == 2
 
-    response = client.post(reverse("games:host_step", args=[night.code, "end"]))
+    response = client.post(reverse("games:host_end", args=[night.code]))
     night.refresh_from_db()
     assert response.status_code == 302
     assert night.status == Night.Status.FINISHED
@@ -228,7 +228,7 @@ def test_the_host_can_end_the_night_between_rounds_and_the_played_rounds_count(c
 
 def test_the_night_cannot_end_in_the_middle_of_a_round(night, client):
     client.force_login(_host_user(night))
-    response = client.post(reverse("games:host_step", args=[night.code, "end"]), headers={"HX-Request": "true"})
+    response = client.post(reverse("games:host_end", args=[night.code]), headers={"HX-Request": "true"})
     assert response.status_code == 409
     night.refresh_from_db()
     assert night.status == Night.Status.PLAYING
