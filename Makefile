@@ -30,17 +30,21 @@ run: venv
 	@echo ""
 	STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
 
-# The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included.
+# The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included
+# (Debian's Chromium is installed first when missing, as root; otherwise the one command is shown).
 test: venv
+	@scripts/ensure_packages.sh chromium
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(PYTEST_ARGS)
 
 # The same suite against the machine's PostgreSQL and Redis.
 test-services: venv services-db
+	@scripts/ensure_packages.sh chromium nginx
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)
 
 test-all: test test-services
 
 bench: venv
+	@scripts/ensure_packages.sh nginx wrk
 	BENCH_ONLY=$(ONLY) $(PY) bench/run_all.py
 
 # The scaled layout of docs/OPERATIONS.md, locally, against the machine's PostgreSQL and Redis.

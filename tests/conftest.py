@@ -298,11 +298,36 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's event loop stays in the main thread once started, and
-    Django's sync test client refuses to run beside a running loop."""
+    Django's sync test client refuses to run beside a running loop.
+
+    Without Chromium the run stops before the first test with the one command that fixes it,
+    instead of a wall of browser errors (`make test` installs it first when it can)."""
     for item in items:
         if "/e2e/" in str(item.path):
             item.add_marker(pytest.mark.e2e)
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    if any(item.get_closest_marker("e2e") for item in items) and not os.access(CHROMIUM, os.X_OK):
+        raise pytest.UsageError(
+            f"The browser tests need Chromium at {CHROMIUM}. Install it (apt-get install -y chromium) "
+            "or point CHROMIUM_PATH at it; `make test` installs it by itself when run as root."
+        )
+
+
+_browser_tests_run = [0]  # counted on the controller: pytest-xdist forwards every report to it
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and not report.skipped and "e2e" in report.keywords:
+        _browser_tests_run[0] += 1
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A run in which no browser test ran says so in its last line: the phone pages were not tested."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    is_worker = hasattr(config, "workerinput")  # pytest-xdist workers report to the controller
+    if reporter is None or is_worker or config.option.collectonly or _browser_tests_run[0]:
+        return
+    reporter.write_line("Browser tests: none ran in this run (the phone pages were not tested in a browser).")
 
 
 @pytest.fixture(scope="session", autouse=True)
