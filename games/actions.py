@@ -123,7 +123,7 @@ def _seat_round(round_: Round, seating: list[list[str]], by_name: dict[str, Play
                 table_round=table,
                 round=round_,
                 position=position,
-                team=bunco.TEAMS[position % 2],
+                team=bunco.team_of_seat(position),
                 player=by_name[name],
             )
             for table, names in zip(tables, seating, strict=True)
@@ -169,19 +169,30 @@ def record_tally(
     by_host: bool = False,
     key: str | None = None,
     round_number: int | None = None,
+    wipeout: bool = False,
 ) -> Tally:
-    """Add points (or a Bunco) to a team at a table in the current round.
+    """Add points (or a Bunco, or a wipeout) to a team at a table in the current round.
 
     The table's row is locked for the few milliseconds of the insert, so tallies at one table are
     applied one after another and the bell check always sees every point before it; tables don't
     wait for each other. A key already recorded returns the tally it recorded (a retried tap).
+
+    A wipeout (house rule: three 1s when 1s are not up) records minus the team's points so far:
+    in main play its points for the round, in a roll-off its points in the roll-off under way
+    (the tie in main play was already settled). An undo of it gives them back. Under sudden death
+    the first tally that breaks a roll-off's tie decides the table.
     """
     if team not in ("A", "B"):
         raise BadTally("Choose team A or team B.")
     if type(points) is not int:  # True == 1 in Python: a flag is not a number of points
         raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
     is_bunco = bunco_player is not None
-    if not by_host and not is_bunco and points not in POINT_BUTTONS:
+    if wipeout:
+        if is_bunco or by_host or points != 0:
+            raise BadTally("A wipeout is its own tap: no points or Bunco with it.")
+        if not night.bunco_rules().wipeout:
+            raise BadTally("Tonight's house rules have no wipeout: three 1s score as usual.")
+    elif not by_host and not is_bunco and points not in POINT_BUTTONS:
         raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
     if by_host and not is_bunco and (points == 0 or abs(points) > MAX_CORRECTION):
         raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
@@ -195,29 +206,32 @@ def record_tally(
     if table is None:
         raise BadTally(f"There is no table {table_number} in round {number}.")
     try:
-        if not by_host:
-            _check_open_for_play(table)
-        elif table.round.status == Round.Status.READY:
-            raise WrongState(f"Round {number} has not started yet.")
+        _check_open_for_play(table, by_host=by_host)
+        if wipeout and not bunco.wipeout_applies(night.bunco_rules(), bunco.target_for_round(number)):
+            raise WrongState(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
     except NightError:
         # A retried tap whose first copy did arrive, before its table closed, still gets its tally.
         existing = _tally_with_key(night, key) if key else None
         if existing is None:
             raise
         return existing
+    roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
+    kind = Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS
     if is_bunco:
         _check_bunco_player(table, team, bunco_player)
-        points = bunco.BUNCO_POINTS
+        points, kind = bunco.BUNCO_POINTS, Tally.Kind.BUNCO
+    elif wipeout:
+        points, kind = -table.totals(roll_off)[team], Tally.Kind.WIPEOUT
 
     tally = Tally(
         night=night,
         table_round=table,
-        kind=Tally.Kind.BUNCO if is_bunco else (Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS),
+        kind=kind,
         team=team,
         points=points,
         buncos=1 if is_bunco else 0,
         bunco_player=_roller_for(table, bunco_player) if is_bunco else None,
-        roll_off=table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0,
+        roll_off=roll_off,
         entered_by=entered_by,
         by_host=by_host,
         key=key or None,
@@ -256,14 +270,12 @@ def _tally_with_key(night: Night, key: str) -> Tally | None:
     return tally
 
 
-def _check_open_for_play(table: TableRound) -> None:
-    round_ = table.round
-    if round_.status == Round.Status.READY:
-        raise RoundClosed(f"Round {round_.number} hasn't started: the head table starts it.")
-    if table.is_head and round_.status == Round.Status.BELL:
-        raise RoundClosed("The bell has rung: the head table stops at once. That tally was not added.")
-    if round_.status == Round.Status.CLOSED or table.status == TableRound.Status.DONE:
-        raise RoundClosed(f"Round {round_.number} is over at table {table.number}: that tally was not added.")
+def _check_open_for_play(table: TableRound, *, by_host: bool = False) -> None:
+    """Refuse a tally (or a phone's undo) the table does not take now (`TableRound.tally_refusal`,
+    the rule the phone page asks too)."""
+    refusal = table.tally_refusal(by_host=by_host)
+    if refusal is not None:
+        raise WrongState(refusal) if by_host else RoundClosed(refusal)
 
 
 def _check_bunco_player(table: TableRound, team: str, player: Player) -> None:
@@ -276,7 +288,7 @@ def _roller_for(table: TableRound, player: Player) -> Player:
     if not player.is_ghost:
         return player
     seat = table.seats.get(player=player)
-    return table.seats.select_related("player").get(position=(seat.position + 2) % 4).player
+    return table.seats.select_related("player").get(position=bunco.partner_seat(seat.position)).player
 
 
 def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: taps.RecordedTally) -> None:
@@ -297,6 +309,30 @@ def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: taps.R
         bell = _ring_bell(night, table, totals)
         if bell is not None:
             events.append(bell)
+    if recorded.roll_off_totals is not None:
+        decided = _end_sudden_death(night, table, recorded.roll_off_totals)
+        if decided is not None:
+            events.append(decided)
+
+
+def _end_sudden_death(night: Night, table: TableRound, roll_off_totals: dict[str, int]) -> Event | None:
+    """Under sudden death the first tally that breaks a roll-off's tie decides the table (and
+    closes the round when it was the last table to decide). The event, for the caller to publish;
+    None when the roll-off goes on (or the night plays full-turn roll-offs)."""
+    winner = bunco.roll_off_winner(night.bunco_rules(), roll_off_totals["A"], roll_off_totals["B"], cycle_over=False)
+    if winner is None:
+        return None
+    # The round's row too, as every action that decides a table takes it (see _locked_table): the
+    # last table to decide then sees every other one decided, and closes the round.
+    round_ = Round.objects.select_for_update().get(pk=table.round_id)
+    table.round = round_
+    table.winner = winner
+    table.status = TableRound.Status.DONE
+    table.save(update_fields=["winner", "status"])
+    event = log_event(night.channel, "state", {"round": round_.number, "table": table.number, "what": "roll_off"},
+                      publish=False)
+    _close_round_if_resolved(night, round_)
+    return event
 
 
 def _ring_bell(night: Night, head: TableRound, totals: dict[str, int]) -> Event | None:
@@ -327,9 +363,10 @@ def _ring_bell(night: Night, head: TableRound, totals: dict[str, int]) -> Event 
 
 
 def _decide_table(table: TableRound, totals: dict[str, int]) -> None:
-    """Winner by points, or a roll-off when tied."""
-    if totals["A"] != totals["B"]:
-        table.winner = "A" if totals["A"] > totals["B"] else "B"
+    """Winner by points (the engine's `table_winner`), or a roll-off when tied."""
+    winner = bunco.table_winner(totals["A"], totals["B"])
+    if winner is not None:
+        table.winner = winner
         table.status = TableRound.Status.DONE
     else:
         table.status = TableRound.Status.ROLL_OFF
@@ -353,16 +390,22 @@ def finish_turn(*, night: Night, table_number: int) -> TableRound:
 
 @transaction.atomic
 def finish_roll_off(*, night: Night, table_number: int) -> TableRound:
-    """Every seat has taken its roll-off turn: the higher roll-off total wins, or roll again."""
+    """Every seat has taken its roll-off turn: the higher roll-off total wins, or roll again.
+
+    Not under sudden death: there the first tally that breaks the tie decides the table."""
     table = _locked_table(night, table_number)
     if table.status != TableRound.Status.ROLL_OFF:
         raise WrongState(f"Table {table.number} is not rolling off.")
+    rules = night.bunco_rules()
+    if rules.sudden_death:
+        raise WrongState("Sudden death: the first team to score wins. Keep rolling.")
     totals = table.totals(table.roll_off)
-    if totals["A"] == totals["B"]:
+    winner = bunco.roll_off_winner(rules, totals["A"], totals["B"], cycle_over=True)
+    if winner is None:
         table.roll_off += 1  # still tied: another turn each
         table.save(update_fields=["roll_off"])
     else:
-        table.winner = "A" if totals["A"] > totals["B"] else "B"
+        table.winner = winner
         table.status = TableRound.Status.DONE
         table.save(update_fields=["winner", "status"])
     log_event(night.channel, "state", {"round": table.round.number, "table": table.number, "what": "roll_off"})
@@ -499,8 +542,9 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
 
 def _redecide_closed_table(night: Night, table: TableRound, totals: dict[str, int]) -> None:
     """A correction after a table was decided: the winner follows the corrected record."""
-    if totals["A"] != totals["B"]:
-        table.winner = "A" if totals["A"] > totals["B"] else "B"
+    winner = bunco.table_winner(totals["A"], totals["B"])
+    if winner is not None:
+        table.winner = winner
         table.save(update_fields=["winner"])
 
 
@@ -524,11 +568,12 @@ def reopen_last_round(night: Night) -> Round:
     the previous round's tables wait for their winners again."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     current = night.round_obj()
+    refusal = night.reopen_refusal(current)
+    if refusal is not None:
+        raise WrongState(refusal)
     if night.status == Night.Status.FINISHED:
         previous = current
     else:
-        if current.status != Round.Status.READY or current.number == 1:
-            raise WrongState("Only a round that has not started yet can be undone back to the last one.")
         previous = night.round_obj(current.number - 1)
         current.delete()
     previous.status = Round.Status.BELL
@@ -568,13 +613,10 @@ def end_night(night: Night) -> Night:
     Only between rounds: a round under way is finished first, so no table loses its result.
     """
     night = Night.objects.select_for_update().get(pk=night.pk)
-    if night.status == Night.Status.FINISHED:
-        raise WrongState("The night is already over.")
     current = night.round_obj()
-    if current.status != Round.Status.READY:
-        raise WrongState(f"Round {current.number} is under way: finish it first, then end the night.")
-    if current.number == 1:
-        raise WrongState("No round has been played yet.")
+    refusal = night.end_refusal(current)
+    if refusal is not None:
+        raise WrongState(refusal)
     current.delete()  # seated, never started: nothing recorded is lost
     night.current_round = current.number - 1
     night.status = Night.Status.FINISHED

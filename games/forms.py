@@ -6,6 +6,11 @@ from django import forms
 
 from games.rules import bunco
 
+TIE_BREAKS: list[tuple[bunco.TieBreak, str]] = [
+    ("roll_off", "Ties: roll off a full turn each"),
+    ("sudden_death", "Ties: sudden death (the first team to score wins)"),
+]
+
 
 class NewNightForm(forms.Form):
     """"How many players?" — their names, one a line, and the buy-in."""
@@ -20,6 +25,9 @@ class NewNightForm(forms.Form):
     baby_bunco_ends_turn = forms.BooleanField(required=False, label="Baby bunco (+5) ends the turn")
     wipeout = forms.BooleanField(required=False, label="Three 1s wipe out the team's points")
     head_losers_to_last_table = forms.BooleanField(required=False, label="Head-table losers go to the last table")
+    tie_break = forms.ChoiceField(
+        choices=TIE_BREAKS, required=False, initial="roll_off", widget=forms.RadioSelect, label="Ties at a table"
+    )
     one_prize_each = forms.BooleanField(required=False, label="One prize per player")
     split_ties = forms.BooleanField(required=False, label="Split tied prizes instead of rolling off")
 
@@ -34,6 +42,7 @@ class NewNightForm(forms.Form):
             baby_bunco_ends_turn=self.cleaned_data["baby_bunco_ends_turn"],
             wipeout=self.cleaned_data["wipeout"],
             head_losers_to_last_table=self.cleaned_data["head_losers_to_last_table"],
+            tie_break=self.cleaned_data["tie_break"] or "roll_off",
         )
 
 
@@ -60,6 +69,8 @@ class TallyForm(forms.Form):
     points = forms.IntegerField(required=False)
     bunco_player = forms.IntegerField(required=False)
     key = forms.CharField(max_length=64, required=False)
+    # The "Wipeout (three 1s)" button (house rule): the team's points for the round are cleared.
+    wipeout = forms.BooleanField(required=False)
 
 
 class UndoForm(forms.Form):

@@ -93,6 +93,39 @@ class Night(models.Model):
         )
         return last.bunco_player if last else None
 
+    def standings(self) -> list[Player]:
+        """The real players, most wins first (then most Buncos, then by name), with their figures."""
+        return list(self.players.standings())
+
+    def end_refusal(self, current: Round | None = None) -> str | None:
+        """Why the host cannot end the night now; None if they can. Only between rounds, after
+        at least one round: a round under way is finished first, so no table loses its result.
+        `current` is the night's current round, when the caller already has it."""
+        if self.status == Night.Status.FINISHED:
+            return "The night is already over."
+        current = current or self.round_obj()
+        if current.status != Round.Status.READY:
+            return f"Round {current.number} is under way: finish it first, then end the night."
+        if current.number == 1:
+            return "No round has been played yet."
+        return None
+
+    def can_end(self) -> bool:
+        return self.end_refusal() is None
+
+    def reopen_refusal(self, current: Round | None = None) -> str | None:
+        """Why the last round cannot be re-opened now; None if it can: after the night, or while
+        the next round is seated and nobody has scored in it."""
+        if self.status == Night.Status.FINISHED:
+            return None
+        current = current or self.round_obj()
+        if current.status != Round.Status.READY or current.number == 1:
+            return "Only a round that has not started yet can be undone back to the last one."
+        return None
+
+    def can_reopen_last_round(self) -> bool:
+        return self.reopen_refusal() is None
+
     def is_hosted_by(self, user: object, session: Any) -> bool:
         """The host: the creator's browser, the night's host user, a host of its club, or staff."""
         if session.get(f"host:{self.pk}") == self.host_key:
@@ -125,6 +158,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
             bunco_count=Coalesce(models.Subquery(buncos), 0),
         )
 
+    def standings(self) -> PlayerQuerySet:
+        """The real players with their figures, most wins first, then most Buncos, then by name."""
+        return self.real().with_figures().order_by("-wins", "-bunco_count", "name")
+
 
 class Player(models.Model):
     """Someone seated at the night; ghosts fill empty seats and are rolled for by their partner."""
@@ -142,6 +179,37 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def score_sheet_rows(self) -> list[dict[str, Any]]:
+        """The player's score sheet, one row per round of the night (all of them, played or not):
+        the number up, the table, W or L once the table is decided, and their own Buncos."""
+        seats = {
+            seat.round.number: seat
+            for seat in Seat.objects.filter(player=self).select_related("round", "table_round")
+        }
+        buncos_by_round: dict[int, int] = dict(
+            self.bunco_tallies.values_list("table_round__round__number").annotate(total=models.Sum("buncos"))
+        )
+        rows = []
+        for number in range(1, bunco.ROUNDS + 1):
+            seat = seats.get(number)
+            mark = ""
+            if seat is not None and seat.table_round.status == TableRound.Status.DONE:
+                mark = "W" if seat.table_round.winner == seat.team else "L"
+            rows.append({
+                "number": number,
+                "target": bunco.target_for_round(number),
+                "mark": mark,
+                "table": seat.table_round.number if seat else None,
+                "buncos": buncos_by_round.get(number, 0),
+                "after_break": number == bunco.BREAK_AFTER_ROUND + 1,
+            })
+        return rows
+
+    @property
+    def private_channel(self) -> str:
+        """This seat's own channel for the night: only this player's phone may follow it."""
+        return f"night:{self.night_id}:player:{self.pk}"
 
 
 class Round(models.Model):
@@ -178,6 +246,20 @@ class Round(models.Model):
     @property
     def round_in_set(self) -> int:
         return (self.number - 1) % bunco.ROUNDS_PER_SET + 1
+
+    def takes_wipeouts(self) -> bool:
+        """Whether a phone can record a wipeout this round: the night plays the house rule and
+        1s are not up (the engine's `wipeout_applies`)."""
+        return bunco.wipeout_applies(self.night.bunco_rules(), self.target)
+
+    def tables_at_a_glance(self) -> list[dict[str, Any]]:
+        """Every table of the round, head table first, with its derived team points and its
+        teams' players in seat order: [{"table": …, "a": [players], "b": [players]}, …]."""
+        tables = list(self.tables.with_totals().order_by("number"))
+        players: dict[int, dict[str, list[Player]]] = {table.pk: {"A": [], "B": []} for table in tables}
+        for seat in Seat.objects.filter(round=self).select_related("player").order_by("position"):
+            players[seat.table_round_id][bunco.team_of_seat(seat.position)].append(seat.player)
+        return [{"table": table, "a": players[table.pk]["A"], "b": players[table.pk]["B"]} for table in tables]
 
     def seating(self) -> list[list[str]]:
         """The round's seating as names: the head table first, each table in seat order."""
@@ -230,6 +312,43 @@ class TableRound(models.Model):
     def is_head(self) -> bool:
         return self.number == 1
 
+    def tally_refusal(self, *, by_host: bool = False) -> str | None:
+        """Why this table does not take a tally now; None if it does. The one rule for both the
+        action that records a tally and the phone page that offers the buttons.
+
+        A phone scores while the round plays, and after the bell while its table finishes the
+        turn under way or rolls off a tie; the head table stops at the bell. The host corrects
+        any table of a round that has started. Uses `self.round` (select it with the table).
+        """
+        round_ = self.round
+        if round_.status == Round.Status.READY:
+            if by_host:
+                return f"Round {round_.number} has not started yet."
+            return f"Round {round_.number} hasn't started: the head table starts it."
+        if by_host:
+            return None
+        if round_.status == Round.Status.PLAYING and self.status == TableRound.Status.PLAYING:
+            return None
+        if round_.status == Round.Status.BELL and self.status in (
+            TableRound.Status.FINISHING, TableRound.Status.ROLL_OFF
+        ):
+            return None
+        if self.is_head and round_.status == Round.Status.BELL:
+            return "The bell has rung: the head table stops at once. That tally was not added."
+        return f"Round {round_.number} is over at table {self.number}: that tally was not added."
+
+    def seated(self) -> list[Player]:
+        """The table's players (ghosts too) in seat order: `seated()[position]`."""
+        return [seat.player for seat in self.seats.select_related("player").order_by("position")]
+
+    def teams(self, seated: list[Player] | None = None) -> dict[str, list[Player]]:
+        """The table's players by team, each in seat order: {"A": […], "B": […]} (the engine
+        says which seat plays for which team). `seated` saves the query when the caller has it."""
+        teams: dict[str, list[Player]] = {team: [] for team in bunco.TEAMS}
+        for position, player in enumerate(self.seated() if seated is None else seated):
+            teams[bunco.team_of_seat(position)].append(player)
+        return teams
+
     def totals(self, roll_off: int = 0) -> dict[str, int]:
         """Team points at this table ({"A": …, "B": …}), in main play or in one roll-off cycle."""
         return Tally.objects.team_totals(self.pk, roll_off)
@@ -253,6 +372,18 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table_round}, seat {self.position + 1}"
+
+    @property
+    def partner_position(self) -> int:
+        return bunco.partner_seat(self.position)
+
+    @property
+    def opponent_positions(self) -> tuple[int, int]:
+        return bunco.opponent_seats(self.position)
+
+    @property
+    def other_team(self) -> str:
+        return bunco.other_team(bunco.team_of_seat(self.position))
 
 
 class TallyQuerySet(models.QuerySet["Tally"]):
@@ -286,6 +417,7 @@ class Tally(models.Model):
         BUNCO = "bunco", "Bunco"
         UNDO = "undo", "Undo"
         CORRECTION = "correction", "Host correction"
+        WIPEOUT = "wipeout", "Wipeout"  # three 1s (house rule): minus the team's points so far
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tallies")
     table_round = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="tallies")

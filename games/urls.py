@@ -32,4 +32,5 @@ urlpatterns = [
     path("n/<str:code>/screen/<str:token>/", views.screen, name="screen"),
     path("n/<str:code>/prizes/", views.night_prizes, name="prizes"),
     path("events/night/<str:code>/", views.night_events, name="night_events"),
+    path("events/night/<str:code>/player/<int:player_id>/", views.player_events, name="player_events"),
 ]

@@ -6,7 +6,6 @@ from typing import NoReturn
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -20,7 +19,7 @@ from games import actions, taps
 from games.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
 from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
 from games.models import Night, Player, Round, Seat, TableRound, Tally
-from games.rules import bunco, prizes
+from games.rules import prizes
 from live.http import HtmxHttpRequest
 from live.streams import event_stream_response, read_for_a_stream
 
@@ -232,11 +231,12 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
     if seat is None:
         return context
     table = TableRound.objects.with_totals().get(pk=seat.table_round_id)
-    seats = list(table.seats.select_related("player"))
-    teams = {"A": [s.player for s in seats if s.team == "A"], "B": [s.player for s in seats if s.team == "B"]}
-    mine, theirs = seat.team, "B" if seat.team == "A" else "A"
-    partner = seats[(seat.position + 2) % 4].player
+    seated = table.seated()
+    teams = table.teams(seated)
+    mine, theirs = seat.team, seat.other_team
+    partner = seated[seat.partner_position]
     points = {"A": table.points_a, "B": table.points_b}
+    can_score = _can_score(round_, table)
     context.update({
         "my_points": points[mine],
         "their_points": points[theirs],
@@ -247,18 +247,18 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
         "their_team": theirs,
         "partner": partner,
         "roll_off_totals": table.totals(table.roll_off) if table.status == TableRound.Status.ROLL_OFF else None,
-        "can_score": _can_score(round_, table),
+        "can_score": can_score,
+        "rules": night.bunco_rules(),
+        "offers_wipeout": can_score and round_.takes_wipeouts(),
         "previous": _previous_result(night, player, round_),
     })
     return context
 
 
 def _can_score(round_: Round, table: TableRound) -> bool:
-    if round_.status == Round.Status.PLAYING:
-        return table.status == TableRound.Status.PLAYING
-    if round_.status == Round.Status.BELL:
-        return table.status in (TableRound.Status.FINISHING, TableRound.Status.ROLL_OFF)
-    return False
+    """Whether the phone offers the scoring buttons: the rule the tally action enforces."""
+    table.round = round_
+    return table.tally_refusal() is None
 
 
 def _previous_result(night: Night, player: Player, round_: Round) -> dict[str, object] | None:
@@ -308,13 +308,14 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if bunco_player is None:
             return _json_error("Who rolled the Bunco? Tap a name at your table.", 400)
     points = form.cleaned_data["points"]
-    if bunco_player is None and points is None:
+    wipeout = form.cleaned_data["wipeout"]
+    if bunco_player is None and points is None and not wipeout:
         return _json_error("That tap was malformed: choose a button.", 400)
     try:
         entry = actions.record_tally(
             night=night, table_number=phone.table_number, team=form.cleaned_data["team"],
             points=points or 0, bunco_player=bunco_player, entered_by=player,
-            key=form.cleaned_data["key"] or None,
+            key=form.cleaned_data["key"] or None, wipeout=wipeout,
         )
     except actions.NightError as error:
         return refusal(request, error, as_json=True)
@@ -416,25 +417,9 @@ def sheet(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def sheet_rows(night: Night, player: Player) -> dict[str, object]:
-    seats = {
-        seat.round.number: seat
-        for seat in Seat.objects.filter(player=player).select_related("round", "table_round")
-    }
-    buncos_by_round: dict[int, int] = {}
-    for number, total in (
-        player.bunco_tallies.values_list("table_round__round__number").annotate(total=Sum("buncos"))
-    ):
-        buncos_by_round[number] = total
-    rows = []
-    for number in range(1, bunco.ROUNDS + 1):
-        seat = seats.get(number)
-        mark = ""
-        if seat is not None and seat.table_round.status == TableRound.Status.DONE:
-            mark = "W" if seat.table_round.winner == seat.team else "L"
-        rows.append({"number": number, "target": bunco.target_for_round(number), "mark": mark,
-                     "table": seat.table_round.number if seat else None, "buncos": buncos_by_round.get(number, 0)})
     figures = night.players.with_figures().get(pk=player.pk)
-    return {"rows": rows, "wins": figures.wins, "losses": figures.losses, "buncos": figures.bunco_count}
+    return {"rows": player.score_sheet_rows(), "wins": figures.wins, "losses": figures.losses,
+            "buncos": figures.bunco_count}
 
 
 # The host's page and the projector
@@ -443,23 +428,11 @@ def sheet_rows(night: Night, player: Player) -> dict[str, object]:
 def tables_context(night: Night) -> dict[str, object]:
     """Every table of the current round at a glance, with team names and derived scores."""
     round_ = night.round_obj()
-    tables = list(round_.tables.with_totals().order_by("number"))
-    seats_by_table: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(round=round_).select_related("player", "table_round"):
-        seats_by_table.setdefault(seat.table_round.number, []).append(seat)
-    rows = []
-    for table in tables:
-        seats = sorted(seats_by_table.get(table.number, []), key=lambda s: s.position)
-        rows.append({
-            "table": table,
-            "a": [s.player for s in seats if s.team == "A"],
-            "b": [s.player for s in seats if s.team == "B"],
-        })
-    return {"night": night, "round": round_, "rows": rows}
+    return {"night": night, "round": round_, "rows": round_.tables_at_a_glance()}
 
 
 def standings(night: Night) -> list[Player]:
-    return list(night.players.real().with_figures().order_by("-wins", "-bunco_count", "name"))
+    return night.standings()
 
 
 @require_GET
@@ -668,3 +641,35 @@ def night_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
         return render_to_string("games/_bell.html", {"round": night.round_obj()})
 
     return event_stream_response(request, [night.channel], snapshot)
+
+
+@require_GET
+def player_events(request: HttpRequest, code: str, player_id: int) -> StreamingHttpResponse:
+    """A phone's live stream: the night's public channel and its own seat's private one.
+
+    Only the browser whose session plays as `player_id` in this night may follow it; any other
+    (another player's phone, an outsider, the host) is refused: a private channel is its seat's.
+    """
+
+    def player_or_refusal() -> Player | str:
+        night = _night(code)  # an unknown night is a 404
+        playing_as = request.session.get(_player_key(night.code))
+        if playing_as is None:
+            return "Only the phone playing as this player can follow this stream: join the game first."
+        if playing_as != player_id:
+            return "This is another player's stream: a phone can follow only its own."
+        player = night.players.filter(pk=player_id, is_ghost=False).first()
+        if player is None:
+            return "Join the game to follow it live."
+        player.night = night
+        return player
+
+    player = read_for_a_stream(request, player_or_refusal)
+    if isinstance(player, str):
+        raise PermissionDenied(player)
+    night = player.night
+
+    def snapshot() -> str:
+        return render_to_string("games/_bell.html", {"round": night.round_obj()})
+
+    return event_stream_response(request, [night.channel, player.private_channel], snapshot)

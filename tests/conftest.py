@@ -1,4 +1,5 @@
-"""Shared fixtures: personas, builders and a real server for browser tests.
+"""Shared fixtures: personas (made with the builders in tests/builders.py) and a real server for
+browser tests.
 
 The suite runs on the embedded default (SQLite) with `make test`, and against the machine's
 PostgreSQL and Redis with `make test-services` (DATABASE_URL / REDIS_URL set).
@@ -18,8 +19,20 @@ from typing import Any
 import httpx
 import pytest
 from django.conf import settings
+from django.test import Client
 
 from scripts.run_scaled import free_ports
+from tests.builders import (  # the account builders are also imported from here
+    PLAYERS_ALL_NIGHT,
+    joined_phone,
+    make_club,
+    make_member,  # noqa: F401
+    make_night,
+    make_user,
+    night_host_browser,
+    played_night,
+    seated,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -56,34 +69,6 @@ def fresh_rate_limits() -> Iterator[None]:
     yield
 
 
-# --- Builders (plain functions with setdefault, as djangoproject.com does) ----------------------
-
-
-def make_user(username: str = "host", password: str = "bunco-night", **fields: Any):
-    from django.contrib.auth import get_user_model
-
-    user = get_user_model().objects.create_user(username=username, password=password, **fields)
-    return user
-
-
-def make_club(**fields: Any):
-    from bunco_club.models import Club
-
-    fields.setdefault("name", "Maple Street Bunco")
-    fields.setdefault("slug", fields["name"].lower().replace(" ", "-"))
-    hosts = fields.pop("hosts", [])
-    club = Club.objects.create(**fields)
-    club.hosts.add(*hosts)
-    return club
-
-
-def make_member(club, **fields: Any):
-    from bunco_club.models import Member
-
-    fields.setdefault("name", f"Member {Member.objects.count() + 1}")
-    return Member.objects.create(club=club, **fields)
-
-
 # --- Personas ---------------------------------------------------------------------------------
 
 
@@ -105,6 +90,45 @@ def outsider(db):
 def host_client(client, host):
     client.force_login(host)
     return client
+
+
+# --- Night personas (the builders are in tests/builders.py) ----------------------------------
+
+
+@pytest.fixture
+def night(db):
+    """A seated 12-player night (3 tables, no ghost), round 1 ready: the head table has not
+    started it. Players are tests.builders.NAMES[:12], drawn with seed 1."""
+    return make_night()
+
+
+@pytest.fixture
+def night_host_client(night):
+    """The browser that created `night`: its session holds the night's host key (no account)."""
+    return night_host_browser(night)
+
+
+@pytest.fixture
+def player_client(night):
+    """A phone that joined `night` and plays as the real player in seat 1 of table 2;
+    `player_client.player` is that player."""
+    player = seated(night, 2, 0)
+    phone = joined_phone(night, player)
+    phone.player = player
+    return phone
+
+
+@pytest.fixture
+def outsider_client():
+    """A phone that never scanned a night's code."""
+    return Client()
+
+
+@pytest.fixture
+def finished_night(db):
+    """A whole 24-round night of 6 players (2 tables, 2 ghosts, who movement sometimes brings
+    to the same table), played through the actions."""
+    return played_night(PLAYERS_ALL_NIGHT, seed=7)
 
 
 # --- A real server in another process (streams need ASGI; live_server is WSGI) ----------------
@@ -221,6 +245,14 @@ def live_site(transactional_db, tmp_path, request: pytest.FixtureRequest) -> Ite
     """The embedded default, as `make run` serves it: one uvicorn process, in-process events."""
     server = start_server(tmp_path, extra_env={"REDIS_URL": ""})
     request.node.stash.setdefault(SERVERS, []).append(server)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def night_site(transactional_db: None, tmp_path: Path) -> Iterator[ServerProcess]:
+    """One uvicorn process, in-process events, streams as long-lived as in production."""
+    server = start_server(tmp_path, extra_env={"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300"})
     yield server
     server.stop()
 

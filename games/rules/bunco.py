@@ -44,6 +44,7 @@ SEATS = 4
 BUNCO_POINTS = 21
 BABY_BUNCO_POINTS = 5
 BELL_POINTS = 21  # a head-table team reaching this rings the bell
+WIPEOUT_ROLL = (1, 1, 1)  # with the house rule, when 1s are not up
 
 Team = Literal["A", "B"]
 TEAMS: tuple[Team, Team] = ("A", "B")  # seat % 2 -> team
@@ -83,6 +84,11 @@ class Rules:
     def __post_init__(self) -> None:
         if self.tie_break not in ("roll_off", "sudden_death"):
             raise ValueError(f'tie_break must be "roll_off" or "sudden_death", not {self.tie_break!r}.')
+
+    @property
+    def sudden_death(self) -> bool:
+        """Ties end at the first roll that breaks them (no full turn each)."""
+        return self.tie_break == "sudden_death"
 
 
 OFFICIAL = Rules()
@@ -145,11 +151,12 @@ _OFFICIAL_SCORES: tuple[dict[tuple[int, int, int], RollScore], ...] = tuple(
 
 @cache
 def _outcomes(
-    target: int, baby_bunco_ends_turn: bool, wipeout: bool
+    target: int, baby_bunco_ends_turn: bool, wipes_out: bool
 ) -> dict[tuple[int, int, int], RollOutcome]:
+    """Every roll's outcome with `target` up; `wipes_out` is `wipeout_applies` for that round."""
     table: dict[tuple[int, int, int], RollOutcome] = {}
     for roll, score in _OFFICIAL_SCORES[target - 1].items():
-        if wipeout and roll == (1, 1, 1) and target != 1:
+        if wipes_out and roll == WIPEOUT_ROLL:
             table[roll] = RollOutcome(0, False, False, wipeout=True)
         elif baby_bunco_ends_turn and score.points == BABY_BUNCO_POINTS and roll[0] == roll[1] == roll[2]:
             table[roll] = RollOutcome(score.points, False, False)
@@ -194,13 +201,70 @@ def score_roll(dice: Sequence[int], target: int) -> RollScore:
 def score_roll_with(dice: Sequence[int], target: int, rules: Rules) -> RollOutcome:
     """Score one roll under a club's house rules (baby bunco ends the turn, wipeout)."""
     key = _dice_key(dice)
+    return _outcomes(target, rules.baby_bunco_ends_turn, wipeout_applies(rules, target))[key]
+
+
+def wipeout_applies(rules: Rules, target: int) -> bool:
+    """Whether three 1s wipe out the rolling team's points for the round with `target` up: the
+    house rule is on and 1s are not up (with 1s up, three 1s are a Bunco)."""
     _check_target(target)
-    return _outcomes(target, rules.baby_bunco_ends_turn, rules.wipeout)[key]
+    return rules.wipeout and target != 1
 
 
 def rings_bell(team_points: int, bunco: bool) -> bool:
     """Whether a head-table team's roll rings the bell: a Bunco, or the team at 21 or more."""
     return bunco or team_points >= BELL_POINTS
+
+
+# --- Seats, teams and who wins a table ---------------------------------------------------------
+
+
+def _check_seat(position: int) -> None:
+    if type(position) is not int or not 0 <= position < SEATS:
+        raise IllegalSeating(f"A table has seats 0 to {SEATS - 1}, not {position!r}.")
+
+
+def team_of_seat(position: int) -> Team:
+    """The team of a seat: seats 0 and 2 are team "A", seats 1 and 3 team "B"."""
+    _check_seat(position)
+    return TEAMS[position % 2]
+
+
+def partner_seat(position: int) -> int:
+    """The partner's seat: partners sit opposite (0 & 2, 1 & 3). A ghost's partner rolls for it."""
+    _check_seat(position)
+    return (position + 2) % SEATS
+
+
+def opponent_seats(position: int) -> tuple[int, int]:
+    """The two seats of the other team, the next seat clockwise first."""
+    _check_seat(position)
+    return (position + 1) % SEATS, (position + 3) % SEATS
+
+
+def other_team(team: Team) -> Team:
+    if team not in TEAMS:
+        raise IllegalSeating(f'A team is "A" or "B", not {team!r}.')
+    return "B" if team == "A" else "A"
+
+
+def table_winner(points_a: int, points_b: int) -> Team | None:
+    """The team with more points at a table; None on a tie (a roll-off decides it, §4.3)."""
+    if points_a == points_b:
+        return None
+    return "A" if points_a > points_b else "B"
+
+
+def roll_off_winner(rules: Rules, points_a: int, points_b: int, *, cycle_over: bool) -> Team | None:
+    """Who has won a roll-off with these points in it so far; None while it goes on.
+
+    Official (`tie_break="roll_off"`): each seat takes one full turn, and only when the cycle of
+    turns is over does the team ahead win (still tied: another cycle). Sudden death: the first
+    roll that puts a team ahead wins at once, cycle or no cycle.
+    """
+    if rules.tie_break == "sudden_death" or cycle_over:
+        return table_winner(points_a, points_b)
+    return None
 
 
 # --- Seating: shape, draw, movement ------------------------------------------------------------
@@ -352,7 +416,7 @@ def separate_ghosts(
 
 
 def _partners(tables: list[tuple[str, ...]]) -> dict[str, str]:
-    return {name: seats[(seat + 2) % SEATS] for seats in tables for seat, name in enumerate(seats)}
+    return {name: seats[partner_seat(seat)] for seats in tables for seat, name in enumerate(seats)}
 
 
 def _ghost_team(pairing: tuple[tuple[int, int], ...], is_ghost: list[bool]) -> bool:
@@ -386,9 +450,9 @@ def places(seating: Seating) -> dict[str, Place]:
             found[name] = Place(
                 table=t,
                 seat=seat,
-                team=TEAMS[seat % 2],
-                partner=seats[(seat + 2) % SEATS],
-                opponents=(seats[(seat + 1) % SEATS], seats[(seat + 3) % SEATS]),
+                team=team_of_seat(seat),
+                partner=seats[partner_seat(seat)],
+                opponents=(seats[opponent_seats(seat)[0]], seats[opponent_seats(seat)[1]]),
             )
     return found
 
@@ -508,7 +572,7 @@ class TableRound:
         ghost_set = set(ghosts)
         rollers = []
         for seat, name in enumerate(table):
-            roller = table[(seat + 2) % SEATS] if name in ghost_set else name
+            roller = table[partner_seat(seat)] if name in ghost_set else name
             if roller in ghost_set:
                 raise IllegalSeating(
                     f"{name!r} and {roller!r} are both ghosts and partners: nobody can roll."
@@ -528,7 +592,7 @@ class TableRound:
         self._points = [0, 0]
         self._seat = 0
         self._mid_turn = False  # the current seat has rolled this turn and the last roll scored
-        self._outcomes = _outcomes(target, rules.baby_bunco_ends_turn, rules.wipeout)
+        self._outcomes = _outcomes(target, rules.baby_bunco_ends_turn, wipeout_applies(rules, target))
         self._turns_left = 0  # roll-off turns left in the current cycle of four
 
     @property
@@ -595,16 +659,15 @@ class TableRound:
         elif phase is Phase.FINISHING:
             if not outcome.keeps_turn:
                 self._decide()
-        elif self.rules.tie_break == "sudden_death":
-            if points[0] != points[1]:
+        else:  # a roll-off: one full turn per seat, or sudden death (Rules.tie_break)
+            won = roll_off_winner(self.rules, points[0], points[1], cycle_over=False)
+            if won is not None:  # sudden death: this roll broke the tie
                 self._decide()
-            else:
+            elif not outcome.keeps_turn:
                 self._pass_dice()
-        elif not outcome.keeps_turn:  # a full-turn roll-off
-            self._pass_dice()
-            self._turns_left -= 1
-            if self._turns_left == 0:
-                self._decide()  # another cycle of four turns if still tied
+                self._turns_left -= 1
+                if self._turns_left == 0:
+                    self._decide()  # the cycle is over: its winner, or another cycle if still tied
         return outcome
 
     def ring_bell(self) -> None:
@@ -636,9 +699,9 @@ class TableRound:
         self._mid_turn = False
 
     def _decide(self) -> None:
-        a, b = self._points
-        if a != b:
-            self.winner = "A" if a > b else "B"
+        winner = table_winner(self._points[0], self._points[1])
+        if winner is not None:
+            self.winner = winner
             self.phase = Phase.DONE
             return
         # A tie: a roll-off from seat 0, in cycles of one full turn per seat.
@@ -753,7 +816,7 @@ def simulate_night(
         for result in results:
             for seat, name in enumerate(result.seats):
                 if name not in ghosts:
-                    marks[name].append("W" if TEAMS[seat % 2] == result.winner else "L")
+                    marks[name].append("W" if team_of_seat(seat) == result.winner else "L")
         rounds.append(RoundRecord(number=number, target=target, tables=results))
         if number < ROUNDS:
             seating = next_seating_with(seating, [r.winner for r in results], rules, ghosts=ghosts)

@@ -1,5 +1,7 @@
 from django import template
 
+from games.rules import bunco
+
 register = template.Library()
 
 PRIZE_NAMES = {
@@ -21,3 +23,26 @@ def dollars(cents: int) -> str:
 @register.filter
 def prize_name(prize: str) -> str:
     return PRIZE_NAMES.get(prize, prize)
+
+
+# The shape of a night, from the engine's constants: templates never write "24" themselves.
+NIGHT_NUMBERS: dict[str, object] = {
+    "rounds": bunco.ROUNDS,
+    "rounds_per_set": bunco.ROUNDS_PER_SET,
+    "sets": bunco.SETS,
+    "break_after_round": bunco.BREAK_AFTER_ROUND,
+    "break_after_set": bunco.BREAK_AFTER_ROUND // bunco.ROUNDS_PER_SET,
+    "bell_points": bunco.BELL_POINTS,
+    # "1 & 3": the seats of each team as people count them (from 1)
+    "team_seats": {
+        team: " & ".join(str(seat + 1) for seat in range(bunco.SEATS) if bunco.team_of_seat(seat) == team)
+        for team in bunco.TEAMS
+    },
+}
+
+
+@register.simple_tag
+def bunco_numbers() -> dict[str, object]:
+    """`{% bunco_numbers as numbers %}`, then `{{ numbers.rounds }}`, `{{ numbers.rounds_per_set }}`,
+    `{{ numbers.break_after_set }}`, `{{ numbers.bell_points }}`…"""
+    return NIGHT_NUMBERS

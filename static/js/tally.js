@@ -102,6 +102,11 @@
       body.set("key", newKey());
       label = "BUNCO! +21 for " + button.textContent.trim();
       panel.hidden = true;
+    } else if (button.hasAttribute("data-wipeout")) {
+      // Three 1s (house rule): the server clears the team's points for the round.
+      body.set("wipeout", "1");
+      body.set("key", newKey());
+      label = "Wipeout: " + (selectedTeam(form) === form.querySelector("input[name=team]").value ? "our" : "their") + " points are back to 0";
     } else {
       body.set("points", button.getAttribute("data-points"));
       body.set("key", newKey());

@@ -11,15 +11,14 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from games import actions
 from games.links import join_path
 from games.models import Night
+from tests.builders import make_night, seating_of
 from tests.conftest import ServerProcess
 from tests.e2e.test_bunco_night import (
     NAMES,
     Bots,
     patient_expect,  # noqa: F401  (autouse: 10 s page waits)
-    seating_of,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -111,7 +110,7 @@ def test_every_page_of_a_night_passes_axe_without_serious_violations(
 
 
 def test_the_phone_pages_fit_a_360_px_wide_screen(live_site: ServerProcess, new_phone) -> None:
-    night = actions.start_night(names=[*NAMES[:11], "Maximiliana Wolfeschlegel"], rng=random.Random(3))
+    night = make_night(names=[*NAMES[:11], "Maximiliana Wolfeschlegel"], seed=3)
     head = seating_of(night, 1)[0]
     phone = new_phone(viewport={"width": 360, "height": 740})
 

@@ -20,7 +20,6 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect
@@ -31,7 +30,8 @@ from games.links import join_path
 from games.models import Night, Player, Round, Seat, TableRound
 from games.rules import bunco, prizes
 from games.templatetags.bunco import dollars, prize_name
-from tests.conftest import ServerProcess, make_user, start_server
+from tests.builders import make_night, make_user, seating_of
+from tests.conftest import ServerProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -61,20 +61,7 @@ def patient_expect() -> Iterator[None]:
     expect.set_options(timeout=previous)
 
 
-@pytest.fixture
-def night_site(transactional_db: None, tmp_path: Path) -> Iterator[ServerProcess]:
-    """One uvicorn process, in-process events, streams as long-lived as in production."""
-    server = start_server(tmp_path, extra_env={"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300"})
-    yield server
-    server.stop()
-
-
 # --- Reading the night back from the database ---------------------------------------------------
-
-
-def seating_of(night: Night, number: int) -> list[list[str]]:
-    """Round `number`'s seating as names, table 1 first, in seat order."""
-    return night.round_obj(number).seating()
 
 
 def winners_of(night: Night, number: int) -> list[str]:
@@ -184,7 +171,7 @@ def test_a_twelve_player_night_rings_the_bell_everywhere_moves_everyone_and_pays
     started = time.monotonic()
     url = night_site.url
     user = make_user("host", password=HOST_PASSWORD)
-    night = actions.start_night(names=NAMES, rng=random.Random(SEED), host_user=user, title="Maple Street night")
+    night = make_night(names=NAMES, seed=SEED, host_user=user, title="Maple Street night")
     round_one = seating_of(night, 1)
     assert [len(table) for table in round_one] == [4, 4, 4]
     head, second, third = round_one
@@ -411,7 +398,7 @@ def test_a_phone_whose_refresh_comes_back_late_still_shows_the_newest_scores_and
     has pushed newer numbers, or after a newer "changed" event. Neither may roll the phone back
     (static/js/site.js writes the pushed numbers into the late answer; hx-sync="replace" aims the
     newer request at the panel on the page instead of the one the late answer replaced)."""
-    night = actions.start_night(names=NAMES, rng=random.Random(SEED))
+    night = make_night(names=NAMES, seed=SEED)
     head, second, _ = seating_of(night, 1)
 
     def join(name: str, table: int) -> Page:

@@ -3,36 +3,26 @@ takes back one entry, not two (issue: a retried undo after a lost answer removed
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Route, expect
 
-from games import actions
 from games.links import join_path
 from games.models import Tally
-from tests.conftest import ServerProcess, start_server
+from tests.builders import started_night
+from tests.conftest import ServerProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana"]
 
 
-@pytest.fixture
-def site(transactional_db: None, tmp_path: Path) -> Iterator[ServerProcess]:
-    server = start_server(tmp_path, extra_env={"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300"})
-    yield server
-    server.stop()
-
-
-def test_an_undo_whose_answer_is_lost_is_retried_and_takes_back_one_entry(site: ServerProcess, new_phone) -> None:
-    night = actions.start_night(names=NAMES, rng=random.Random(3))
-    actions.start_round(night)
+def test_an_undo_whose_answer_is_lost_is_retried_and_takes_back_one_entry(
+    night_site: ServerProcess, new_phone
+) -> None:
+    night = started_night(names=NAMES, seed=3)
     name = night.round_obj().seating()[1][0]  # someone at table 2
     phone = new_phone(device_scale_factor=1)
-    phone.goto(site.url + join_path(night.pk, 2))
+    phone.goto(night_site.url + join_path(night.pk, 2))
     phone.get_by_role("button", name=name, exact=True).click()
     expect(phone.locator("#tally-form")).to_be_visible()
 

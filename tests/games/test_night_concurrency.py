@@ -23,19 +23,13 @@ from games.actions import RoundClosed
 from games.models import Night, Player, Round, TableRound, Tally
 from games.rules import bunco
 from live.models import Event
+from tests.builders import started_night, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
 THREADS = 4
 TAPS = 250
 COPIED_TAPS = 60  # taps sent by every thread at once in the race of copies
-
-
-def started_night(seed: int = 1) -> Night:
-    night = actions.start_night(names=NAMES, rng=random.Random(seed))
-    actions.start_round(night)
-    return night
 
 
 def in_parallel(jobs: list[Callable[[], Any]], timeout: float = 120) -> list[Any]:
@@ -87,10 +81,6 @@ def expected_totals(plans: list[list[tuple[str, int, str]]]) -> dict[str, int]:
     return totals
 
 
-def table(night: Night, number: int) -> TableRound:
-    return TableRound.objects.get(round__night=night, round__number=1, number=number)
-
-
 def no_errors(results: list[Any]) -> None:
     errors = [result for result in results if isinstance(result, BaseException)]
     assert not errors, errors
@@ -130,7 +120,7 @@ def test_parallel_taps_at_one_table_give_exact_totals_and_the_same_taps_again_ad
 
 
 def test_copies_of_the_same_taps_racing_each_other_are_counted_once():
-    night = started_night(2)
+    night = started_night(seed=2)
     taps = plan_taps(7)[:COPIED_TAPS]
     # Every thread sends the same taps in the same order, all released at once: each tap has up
     # to four copies in flight together (a phone retrying while its first request is pending).
@@ -163,7 +153,7 @@ def push(night_pk: int, team: str, tap: tuple[int, bool], roller: Player) -> Cal
 )
 def test_two_head_teams_crossing_21_at_the_same_instant_ring_the_bell_exactly_once(tap_a, tap_b):
     for attempt in range(3):
-        night = started_night(10 + attempt)
+        night = started_night(seed=10 + attempt)
         for team in "AB":
             for points in (5, 5, 5, 5):
                 actions.record_tally(night=night, table_number=1, team=team, points=points)
@@ -206,8 +196,7 @@ def slow_decisions(monkeypatch) -> threading.Event:
 
 
 def test_taps_and_an_undo_at_other_tables_while_the_bell_rings_all_go_through(slow_decisions):
-    night = actions.start_night(names=NAMES + ["Mo", "Ned", "Oz", "Pat"], rng=random.Random(3))
-    actions.start_round(night)
+    night = started_night(16, seed=3)
     phone = TableRound.objects.get(round__night=night, number=2).seats.get(position=0).player
     actions.record_tally(night=night, table_number=2, team="A", points=2, entered_by=phone)
     for points in (5, 5, 5, 5):
@@ -239,7 +228,7 @@ def test_taps_and_an_undo_at_other_tables_while_the_bell_rings_all_go_through(sl
 
 
 def test_the_last_two_tables_finishing_at_the_same_moment_close_the_round_once(slow_decisions):
-    night = started_night(4)
+    night = started_night(seed=4)
     actions.record_tally(night=night, table_number=2, team="A", points=1)
     actions.record_tally(night=night, table_number=3, team="B", points=1)
     for points in (5, 5, 5, 5, 1):

@@ -4,8 +4,6 @@ join link)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import time_machine
 from django.db import connection
@@ -15,7 +13,8 @@ from django.urls import reverse
 
 from games import actions
 from games.links import join_path, join_token
-from games.models import Night, Seat, Tally
+from games.models import Night, Tally
+from tests.builders import phone_of, seat_of, someone_at, started_night, tap
 
 pytestmark = pytest.mark.django_db
 
@@ -24,34 +23,10 @@ NAMES = ["Alice", "Bea", "Carmen", "Dana", "Edith", "Fran", "Gloria", "Hazel", "
 
 @pytest.fixture
 def night() -> Night:
-    night = actions.start_night(names=NAMES, rng=random.Random(7))
-    actions.start_round(night)
+    """Unlike tests/conftest.py's `night`: these names, seed 7, and round 1 already started."""
+    night = started_night(names=NAMES, seed=7)
     night.refresh_from_db()
     return night
-
-
-def seat_of(night: Night, name: str) -> Seat:
-    return Seat.objects.select_related("table_round", "player").get(round__night=night, round__number=night.current_round,
-                                                                    player__name=name)
-
-
-def someone_at(night: Night, table: int) -> str:
-    return Seat.objects.filter(round__night=night, round__number=night.current_round,
-                               table_round__number=table, player__is_ghost=False).values_list("player__name", flat=True)[0]
-
-
-def phone_of(night: Night, name: str) -> Client:
-    """A phone that scanned the night's code and tapped `name`."""
-    phone = Client()
-    assert phone.get(join_path(night.pk)).status_code == 200
-    player = night.players.get(name=name)
-    response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
-    assert response.status_code == 302
-    return phone
-
-
-def tap(phone: Client, night: Night, **data: object):
-    return phone.post(reverse("games:tally", args=[night.code]), data, headers={"HX-Request": "true"})
 
 
 def test_a_phone_adds_points_to_its_own_table_and_gets_the_new_totals(night):

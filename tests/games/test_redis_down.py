@@ -54,14 +54,11 @@ def test_pages_load_posts_save_and_streams_catch_up_from_the_log_when_redis_is_d
 
 
 def test_hosts_log_in_and_phones_join_when_the_rate_limits_cache_is_down(site_with_dead_redis):
-    import random
-
-    from games import actions
     from games.links import join_path
-    from tests.conftest import make_user
+    from tests.builders import make_night, make_user
 
     make_user()
-    night = actions.start_night(names=["Alice", "Bea", "Carmen", "Dana"], rng=random.Random(1))
+    night = make_night(names=["Alice", "Bea", "Carmen", "Dana"], seed=1)
     with httpx.Client(base_url=site_with_dead_redis.url, timeout=10) as host:
         page = host.get("/accounts/login/")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)

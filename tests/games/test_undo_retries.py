@@ -6,10 +6,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Tally
-from tests.games.test_night_views import night, phone_of, seat_of, someone_at, tap  # noqa: F401
+from games.models import Night, Tally
+from tests.builders import phone_of, seat_of, someone_at, started_night, tap
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night() -> Night:
+    """The shared 12-player night with round 1 under way."""
+    return started_night()
 
 
 def undo(phone, night, **data):

@@ -1,0 +1,239 @@
+"""Builders for the tests: plain functions with setdefault, as djangoproject.com does.
+
+Each one makes or reads back one thing with sensible defaults; a test passes only what matters to
+it. The personas built from them (a club host, a seated night, a joined phone...) are fixtures in
+tests/conftest.py. Every draw and every played night is seeded, so a failure replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from bunco_club.models import Club, Member
+from games import actions
+from games.links import join_path
+from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.rules import bunco
+from live.models import Event
+
+NAMES = [
+    "Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal",
+    "Ivy", "Jo", "Kit", "Lou", "Mo", "Ned", "Oz", "Pat",
+]  # fmt: skip
+
+PLAYERS_ALL_NIGHT = 6  # the whole night of `finished_night`: 2 tables, 2 ghosts
+
+
+# --- Accounts and clubs -----------------------------------------------------------------------
+
+
+def make_user(username: str = "host", password: str = "bunco-night", **fields: Any):
+    user = get_user_model().objects.create_user(username=username, password=password, **fields)
+    return user
+
+
+def make_club(**fields: Any):
+    fields.setdefault("name", "Maple Street Bunco")
+    fields.setdefault("slug", fields["name"].lower().replace(" ", "-"))
+    hosts = fields.pop("hosts", [])
+    club = Club.objects.create(**fields)
+    club.hosts.add(*hosts)
+    return club
+
+
+def make_member(club, **fields: Any):
+    fields.setdefault("name", f"Member {Member.objects.count() + 1}")
+    return Member.objects.create(club=club, **fields)
+
+
+# --- A Bunco night, through its actions -------------------------------------------------------
+
+
+def make_night(players: int = 12, *, seed: int = 1, **fields) -> Night:
+    """A night with `players` seated for round 1 (ready: the head table has not started it)."""
+    fields.setdefault("names", NAMES[:players])
+    fields.setdefault("rng", random.Random(seed))
+    return actions.start_night(**fields)
+
+
+def started_night(players: int = 12, **fields) -> Night:
+    """A night whose head table has started round 1."""
+    night = make_night(players, **fields)
+    actions.start_round(night)
+    return night
+
+
+def played_night(players: int = 12, *, seed: int = 1, **fields) -> Night:
+    """A whole 24-round night played through the actions (`play_rounds`), read back afresh."""
+    night = make_night(players, seed=seed, **fields)
+    play_rounds(night, random.Random(seed), bunco.ROUNDS)
+    return fresh(night)
+
+
+def fresh(night: Night) -> Night:
+    return Night.objects.get(pk=night.pk)
+
+
+# --- Reading a night back ---------------------------------------------------------------------
+
+
+def seating_of(night: Night, number: int) -> list[list[str]]:
+    """Round `number`'s seating as names, table 1 first, in seat order."""
+    return night.round_obj(number).seating()
+
+
+def ghosts_of(night: Night) -> set[str]:
+    return set(night.players.filter(is_ghost=True).values_list("name", flat=True))
+
+
+def table(night: Night, number: int, round_number: int = 1) -> TableRound:
+    return TableRound.objects.get(round__night=night, round__number=round_number, number=number)
+
+
+def seated(night: Night, table_number: int, position: int, round_number: int = 1) -> Player:
+    return Seat.objects.get(
+        round__night=night, round__number=round_number, table_round__number=table_number, position=position
+    ).player
+
+
+def real_seat(night: Night, table_number: int, team: str, round_number: int = 1) -> Player:
+    """A real player of `team` at the table (a ghost's partner is always real)."""
+    positions = (0, 2) if team == "A" else (1, 3)
+    for position in positions:
+        player = seated(night, table_number, position, round_number)
+        if not player.is_ghost:
+            return player
+    raise AssertionError("two ghosts are partners")
+
+
+def bells(night: Night) -> int:
+    return Event.objects.on(night.channel).filter(kind="bell").count()
+
+
+def figures(night: Night) -> dict[str, Player]:
+    return {player.name: player for player in Player.objects.filter(night=night).real().with_figures()}
+
+
+def partners(seating: list[list[str]]) -> dict[str, str]:
+    return {name: seats[(seat + 2) % 4] for seats in seating for seat, name in enumerate(seats)}
+
+
+# --- Scoring ----------------------------------------------------------------------------------
+
+
+def tally(night: Night, table_number: int, team: str, points: int = 1, **fields) -> Tally:
+    return actions.record_tally(night=night, table_number=table_number, team=team, points=points, **fields)
+
+
+def taps(total: int) -> list[int]:
+    """Button presses (+5, +2, +1) that add up to `total`."""
+    fives, rest = divmod(total, 5)
+    twos, ones = divmod(rest, 2)
+    return [5] * fives + [2] * twos + [1] * ones
+
+
+def add(night: Night, table_number: int, team: str, total: int, **fields) -> None:
+    for points in taps(total):
+        tally(night, table_number, team, points, **fields)
+
+
+# --- Playing whole rounds quickly, through the actions ------------------------------------------
+
+
+def play_round(night: Night, rng: random.Random) -> None:
+    """Start the current round, score a little everywhere, ring the bell at the head table and
+    finish every other table's turn, rolling off ties until every table has a winner."""
+    if fresh(night).status == Night.Status.BREAK:
+        actions.resume_after_break(night)
+    round_ = actions.start_round(night)
+    number = round_.number
+    count = round_.tables.count()
+    # Before the bell: the other tables score (a tie now and then, a Bunco now and then).
+    for table_number in range(2, count + 1):
+        a = [rng.choice(actions.POINT_BUTTONS) for _ in range(rng.randint(0, 2))]
+        b = a if rng.random() < 0.3 else [rng.choice(actions.POINT_BUTTONS) for _ in range(rng.randint(0, 2))]
+        for team, presses in (("A", a), ("B", b)):
+            for points in presses:
+                tally(night, table_number, team, points)
+        if rng.random() < 0.15:
+            team = rng.choice("AB")
+            seat = rng.choice((0, 2) if team == "A" else (1, 3))
+            tally(night, table_number, team, 0, bunco_player=seated(night, table_number, seat, number))
+    # The head table: the losers score up to 20, the winners reach 21 or roll a Bunco.
+    winner = rng.choice("AB")
+    add(night, 1, "B" if winner == "A" else "A", rng.randint(0, 20))
+    if rng.random() < 0.25:
+        tally(night, 1, winner, 0, bunco_player=real_seat(night, 1, winner, number))
+    else:
+        add(night, 1, winner, 21)
+    # After the bell: each other table finishes the turn under way and rolls off a tie.
+    for table_number in range(2, count + 1):
+        if rng.random() < 0.5:
+            tally(night, table_number, rng.choice("AB"), rng.choice(actions.POINT_BUTTONS))
+        decided = actions.finish_turn(night=night, table_number=table_number)
+        while decided.status == TableRound.Status.ROLL_OFF:
+            for team in "AB":
+                tally(night, table_number, team, rng.choice(actions.POINT_BUTTONS))
+            decided = actions.finish_roll_off(night=night, table_number=table_number)
+    assert Round.objects.get(night=night, number=number).status == Round.Status.CLOSED
+
+
+def play_rounds(night: Night, rng: random.Random, rounds: int) -> None:
+    for _ in range(rounds):
+        play_round(night, rng)
+
+
+# --- Phones and the host's browser, as test clients -------------------------------------------
+
+
+def joined_phone(night: Night, player: Player | None = None) -> Client:
+    """A phone with the session the night's QR code leaves (`joined:<night pk>`) and, given a
+    player, the one tapping their name leaves (`player:<code>`), without going through the pages."""
+    phone = Client()
+    session = phone.session
+    session[f"joined:{night.pk}"] = True
+    if player is not None:
+        session[f"player:{night.code}"] = player.pk
+    session.save()
+    return phone
+
+
+def night_host_browser(night: Night) -> Client:
+    """The browser that created the night: its session holds the night's host key."""
+    host = Client()
+    session = host.session
+    session[f"host:{night.pk}"] = night.host_key
+    session.save()
+    return host
+
+
+def phone_of(night: Night, name: str) -> Client:
+    """A phone that scanned the night's code and tapped `name`."""
+    phone = Client()
+    assert phone.get(join_path(night.pk)).status_code == 200
+    player = night.players.get(name=name)
+    response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
+    assert response.status_code == 302
+    return phone
+
+
+def seat_of(night: Night, name: str) -> Seat:
+    """`name`'s seat in the night's current round."""
+    return Seat.objects.select_related("table_round", "player").get(round__night=night, round__number=night.current_round,
+                                                                    player__name=name)
+
+
+def someone_at(night: Night, table: int) -> str:
+    """The name of a real player at `table` in the night's current round."""
+    return Seat.objects.filter(round__night=night, round__number=night.current_round,
+                               table_round__number=table, player__is_ghost=False).values_list("player__name", flat=True)[0]
+
+
+def tap(phone: Client, night: Night, **data: object):
+    """A phone's tap on a scoring button, as the page posts it."""
+    return phone.post(reverse("games:tally", args=[night.code]), data, headers={"HX-Request": "true"})

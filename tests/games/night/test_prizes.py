@@ -1,0 +1,78 @@
+"""The prizes: they wait for the end of the night, then share the pot, one award a prize, with ties
+rolled off once and every throw kept; asking again hands back the same awards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import actions
+from games.actions import WrongState
+from games.models import Player, PrizeAward
+from games.rules import prizes
+from tests.builders import PLAYERS_ALL_NIGHT, figures, fresh, make_night, play_round
+
+pytestmark = pytest.mark.django_db
+
+
+def test_prizes_wait_for_the_end_of_the_night():
+    night = make_night(12, seed=2)
+    play_round(night, random.Random(2))
+    with pytest.raises(WrongState, match="end of the night"):
+        actions.award_prizes(night, rng=random.Random(1))
+    assert not PrizeAward.objects.exists()
+
+
+def _leaders(prize: str, sheets: dict[str, Player], traveler: Player | None) -> list[str]:
+    if prize == "traveling":
+        return [traveler.name] if traveler else []
+    if prize == "fifty_fifty":
+        return [name for name, player in sheets.items() if player.wins == player.losses]
+    figure = {"most_buncos": "bunco_count", "most_wins": "wins", "most_losses": "losses"}[prize]
+    best = max(getattr(player, figure) for player in sheets.values())
+    return [name for name, player in sheets.items() if getattr(player, figure) == best] if best else []
+
+
+def test_the_prizes_after_a_whole_night_share_the_pot_one_award_a_prize_ties_rolled_off_once(finished_night):
+    night = finished_night
+    awards = actions.award_prizes(night, rng=random.Random(3))
+    pot = 500 * PLAYERS_ALL_NIGHT
+    assert night.pot_cents() == pot
+    assert sum(award.amount_cents for award in awards) == pot
+
+    # Exactly one award for each prize somebody qualifies for, and the draw.
+    sheets = figures(night)
+    traveler = night.traveler()
+    expected = [prize for prize in prizes.PRIZES[:-1] if _leaders(prize, sheets, traveler)] + ["draw"]
+    assert [award.prize for award in awards] == expected
+    amounts = prizes.prize_amounts(pot)
+    for award in awards:
+        assert not award.player.is_ghost
+        if award.prize != "draw":
+            assert award.amount_cents == amounts[award.prize]
+            assert award.player.name in _leaders(award.prize, sheets, traveler)
+    if traveler is not None:
+        assert next(a for a in awards if a.prize == "traveling").player == traveler
+
+    # A tie for a prize was rolled off, and every throw is kept to show; no tie, no throws.
+    tied = 0
+    for award in PrizeAward.objects.filter(night=night).select_related("player"):
+        leaders = _leaders(award.prize, sheets, traveler) if award.prize != "draw" else []
+        if len(leaders) <= 1:
+            assert award.roll_off == []
+            continue
+        tied += 1
+        first, last = award.roll_off[0], award.roll_off[-1]
+        assert sorted(name for name, _ in first) == sorted(leaders)
+        assert all(3 <= total <= 18 for throws in award.roll_off for _, total in throws)
+        best = max(total for _, total in last)
+        assert [name for name, total in last if total == best] == [award.player.name]
+    assert tied, "this seeded night should have had at least one tied prize"
+
+    # Asking again (another phone, another generator) hands back the same awards.
+    again = actions.award_prizes(fresh(night), rng=random.Random(99))
+    assert [(a.pk, a.prize, a.player_id, a.amount_cents, a.roll_off) for a in again] == [
+        (a.pk, a.prize, a.player_id, a.amount_cents, a.roll_off) for a in awards
+    ]
+    assert PrizeAward.objects.filter(night=night).count() == len(awards)
