@@ -1,0 +1,370 @@
+"""The dependency directions of DESIGN.md §2, checked on every import of every project module.
+
+`layout_violations(root)` reads each .py file of the project packages (bunco_club, live, games,
+tournaments, migrations included) with `ast`, collects every import wherever it is written (at the
+top, inside a function, under `if TYPE_CHECKING:`), resolves relative imports, puts the importing
+module and the imported one in their layers, and reports each import that goes the wrong way.
+
+The layers:
+- pure rules   games/rules/ and tournaments/brackets.py: the standard library and games.rules
+- pure club    bunco_club/rotation.py, bunco_club/standings.py: the standard library only
+- live         live/: Django, other third-party packages and the standard library; no domain app
+- club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, ical, limits,
+               admin, apps, migrations, ...): never games or tournaments, never the wiring
+- games        games/: live and the club domain; never tournaments, never the wiring
+- tournaments  tournaments/: games, live and the club domain; never the wiring
+- wiring       bunco_club's settings, urls, asgi, wsgi, celery, clock, site_views, static, its
+               management commands and its __init__: anything
+
+A bunco_club file that is not named as wiring is club domain: a new file gets the stricter rules
+until it is listed here (and in DESIGN.md) as wiring.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bunco_club", "live", "games", "tournaments")
+DESIGN = "(DESIGN.md §2)"
+
+# Layers.
+PURE_RULES = "pure rules"
+PURE_CLUB = "pure club"
+LIVE = "live"
+CLUB = "club domain"
+GAMES = "games"
+TOURNAMENTS = "tournaments"
+WIRING = "wiring"
+STDLIB = "standard library"
+THIRD_PARTY = "third-party"
+
+WIRING_MODULES = frozenset(
+    {
+        "bunco_club",  # the package's __init__ (it loads the Celery app)
+        "bunco_club.settings",
+        "bunco_club.urls",
+        "bunco_club.asgi",
+        "bunco_club.wsgi",
+        "bunco_club.celery",
+        "bunco_club.clock",
+        "bunco_club.site_views",
+        "bunco_club.static",
+    }
+)
+WIRING_PACKAGES = ("bunco_club.management",)  # load_demo and any other management command
+PURE_CLUB_MODULES = frozenset({"bunco_club.rotation", "bunco_club.standings"})
+
+
+def layer_of(module: str) -> str:
+    """The layer of a dotted module name (a project module, or a package outside the project)."""
+    top = module.partition(".")[0]
+    if module == "games.rules" or module.startswith("games.rules."):
+        return PURE_RULES
+    if module == "tournaments.brackets" or module.startswith("tournaments.brackets."):
+        return PURE_RULES
+    if top == "games":
+        return GAMES
+    if top == "tournaments":
+        return TOURNAMENTS
+    if top == "live":
+        return LIVE
+    if top == "bunco_club":
+        if module in WIRING_MODULES or any(
+            module == package or module.startswith(package + ".") for package in WIRING_PACKAGES
+        ):
+            return WIRING
+        if any(module == pure or module.startswith(pure + ".") for pure in PURE_CLUB_MODULES):
+            return PURE_CLUB
+        return CLUB
+    if top in sys.stdlib_module_names:
+        return STDLIB
+    return THIRD_PARTY
+
+
+# What each layer may import, and the rule in plain words when it imports something else.
+ALLOWED: dict[str, frozenset[str]] = {
+    PURE_RULES: frozenset({STDLIB, PURE_RULES}),
+    PURE_CLUB: frozenset({STDLIB, PURE_CLUB}),
+    LIVE: frozenset({STDLIB, THIRD_PARTY, LIVE}),
+    CLUB: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB}),
+    GAMES: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, GAMES, PURE_RULES}),
+    TOURNAMENTS: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, GAMES, PURE_RULES, TOURNAMENTS}),
+    WIRING: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, GAMES, PURE_RULES, TOURNAMENTS, WIRING}),
+}
+
+
+def rule_broken(importer: str, imported: str) -> str:
+    """The rule an import from layer `importer` of layer `imported` breaks, in plain words."""
+    if importer == PURE_RULES:
+        return "games/rules/ and tournaments/brackets.py are pure: the standard library and games.rules only"
+    if importer == PURE_CLUB:
+        return "bunco_club/rotation.py and standings.py are pure: the standard library only"
+    if importer == LIVE:
+        return "live imports no domain app (Django and the standard library only)"
+    if imported == WIRING:
+        return f"{importer} never imports a wiring module of bunco_club (only the wiring may import everything)"
+    if importer == CLUB:
+        return "the club domain never imports games or tournaments"
+    if importer == GAMES:
+        return "games never imports tournaments"
+    return f"{importer} may not import {imported}"  # not reached with the table above
+
+
+@dataclass(frozen=True)
+class Import:
+    path: str  # the importing file, relative to the root, with forward slashes
+    line: int
+    importer: str  # dotted name of the importing module
+    imported: str  # dotted name of the imported module
+
+
+def module_name(relative: Path) -> str:
+    parts = list(relative.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_module(root: Path, name: str) -> bool:
+    """Whether a dotted name is a module or package of the tree under `root`."""
+    path = root.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or path.is_dir()  # a package, __init__.py or not
+
+
+def imports_of(root: Path, path: Path) -> list[Import]:
+    """Every import statement in one file, wherever it is written, relative ones resolved."""
+    relative = path.relative_to(root)
+    importer = module_name(relative)
+    is_package = path.name == "__init__.py"
+    package = importer.split(".") if is_package else importer.split(".")[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if node.level - 1 >= len(package):
+                    raise ValueError(f"{relative}:{node.lineno}: relative import beyond the top level")
+                base = package[: len(package) - (node.level - 1)]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                # `from games import models` imports the module games.models; `from games.models
+                # import Night` imports from games.models.
+                candidate = f"{source}.{alias.name}" if source else alias.name
+                if alias.name != "*" and is_module(root, candidate):
+                    names.append(candidate)
+                else:
+                    names.append(source)
+        for name in names:
+            found.append(Import(relative.as_posix(), node.lineno, importer, name))
+    return found
+
+
+def project_modules(root: Path) -> list[Path]:
+    """Every .py file of the project packages (migrations included; tests, bench, scripts are not
+    project packages)."""
+    files = []
+    for package in PACKAGES:
+        directory = root / package
+        if directory.is_dir():
+            files += [p for p in directory.rglob("*.py") if "__pycache__" not in p.parts]
+    return sorted(files)
+
+
+def project_imports(root: Path) -> list[Import]:
+    return [found for path in project_modules(root) for found in imports_of(root, path)]
+
+
+def layout_violations(root: Path) -> list[str]:
+    """One message per import that breaks DESIGN.md §2: file:line, what it imports, which rule."""
+    violations = []
+    for found in project_imports(root):
+        importer, imported = layer_of(found.importer), layer_of(found.imported)
+        if imported not in ALLOWED[importer]:
+            violations.append(
+                f"{found.path}:{found.line} imports {found.imported}: {rule_broken(importer, imported)} {DESIGN}"
+            )
+    return violations
+
+
+# --- The checker itself, on small fake trees ------------------------------------------------------
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+    return root
+
+
+def test_a_club_file_importing_games_is_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bunco_club/__init__.py": "",
+            "bunco_club/models.py": (
+                "from django.db import models\n"
+                "\n"
+                "\n"
+                "def night_of(party):\n"
+                "    from games.models import Night\n"
+                "    return Night.objects.filter(party=party)\n"
+            ),
+            "games/__init__.py": "",
+            "games/models.py": "from django.db import models\n",
+        },
+    )
+    assert layout_violations(root) == [
+        "bunco_club/models.py:5 imports games.models: the club domain never imports games or "
+        "tournaments (DESIGN.md §2)"
+    ]
+
+
+def test_an_import_under_type_checking_is_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bunco_club/views.py": (
+                "from typing import TYPE_CHECKING\n"
+                "\n"
+                "if TYPE_CHECKING:\n"
+                "    from tournaments.models import Tournament\n"
+            ),
+        },
+    )
+    assert layout_violations(root) == [
+        "bunco_club/views.py:4 imports tournaments.models: the club domain never imports games or "
+        "tournaments (DESIGN.md §2)"
+    ]
+
+
+def test_a_pure_module_importing_django_is_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "games/rules/__init__.py": "",
+            "games/rules/kismet.py": "import random\n\nfrom django.utils import timezone\n",
+            "tournaments/brackets.py": "import math\n\n\ndef cut():\n    import django.db\n",
+            "bunco_club/rotation.py": "from itertools import cycle\nfrom celery import shared_task\n",
+        },
+    )
+    assert layout_violations(root) == [
+        "bunco_club/rotation.py:2 imports celery: bunco_club/rotation.py and standings.py are pure: "
+        "the standard library only (DESIGN.md §2)",
+        "games/rules/kismet.py:3 imports django.utils: games/rules/ and tournaments/brackets.py are "
+        "pure: the standard library and games.rules only (DESIGN.md §2)",
+        "tournaments/brackets.py:5 imports django.db: games/rules/ and tournaments/brackets.py are "
+        "pure: the standard library and games.rules only (DESIGN.md §2)",
+    ]
+
+
+def test_a_relative_import_is_resolved_before_it_is_judged(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "games/__init__.py": "",
+            "games/models.py": "",
+            "games/rules/__init__.py": "",
+            "games/rules/dice.py": "",
+            "games/rules/bunco.py": "from . import dice\nfrom .dice import roll\nfrom ..models import Night\n",
+        },
+    )
+    assert layout_violations(root) == [
+        "games/rules/bunco.py:3 imports games.models: games/rules/ and tournaments/brackets.py are "
+        "pure: the standard library and games.rules only (DESIGN.md §2)"
+    ]
+
+
+def test_live_importing_games_is_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "live/__init__.py": "",
+            "live/streams.py": "import redis\nfrom django.http import StreamingHttpResponse\nimport games.models\n",
+            "live/log.py": "from bunco_club.models import Club\n",
+        },
+    )
+    assert layout_violations(root) == [
+        "live/log.py:1 imports bunco_club.models: live imports no domain app (Django and the standard "
+        "library only) (DESIGN.md §2)",
+        "live/streams.py:3 imports games.models: live imports no domain app (Django and the standard "
+        "library only) (DESIGN.md §2)",
+    ]
+
+
+def test_games_importing_a_wiring_module_or_tournaments_is_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bunco_club/__init__.py": "",
+            "bunco_club/settings.py": "",
+            "bunco_club/site_views.py": "",
+            "games/views.py": (
+                "from django.conf import settings\n"
+                "from bunco_club import site_views\n"
+                "from bunco_club.settings import DEBUG\n"
+                "from tournaments.models import Tournament\n"
+            ),
+        },
+    )
+    assert layout_violations(root) == [
+        "games/views.py:2 imports bunco_club.site_views: games never imports a wiring module of "
+        "bunco_club (only the wiring may import everything) (DESIGN.md §2)",
+        "games/views.py:3 imports bunco_club.settings: games never imports a wiring module of "
+        "bunco_club (only the wiring may import everything) (DESIGN.md §2)",
+        "games/views.py:4 imports tournaments.models: games never imports tournaments (DESIGN.md §2)",
+    ]
+
+
+def test_imports_in_the_allowed_directions_are_not_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bunco_club/__init__.py": "from bunco_club.celery import app\n",
+            "bunco_club/celery.py": "from celery import Celery\n",
+            "bunco_club/limits.py": "from redis.exceptions import RedisError\n",
+            "bunco_club/models.py": "from django.db import models\nfrom live.log import log_event\n",
+            "bunco_club/standings.py": "from collections import Counter\nfrom bunco_club import rotation\n",
+            "bunco_club/rotation.py": "import itertools\n",
+            "bunco_club/site_views.py": "from games.models import Night\nfrom tournaments import models\n",
+            "bunco_club/management/commands/load_demo.py": "def handle():\n    from games.actions import start_night\n",
+            "live/models.py": "from django.db import models\n",
+            "games/rules/bunco.py": "from __future__ import annotations\nimport random\nfrom games.rules import dice\n",
+            "games/views.py": (
+                "import segno\n"
+                "from bunco_club.limits import limited\n"
+                "from bunco_club.models import Party\n"
+                "from live.streams import event_stream_response\n"
+                "from games.rules import bunco\n"
+            ),
+            "tournaments/brackets.py": "import math\nfrom games.rules import dice\n",
+            "tournaments/actions.py": "from games.models import Night\nfrom bunco_club.models import Club\nfrom live.log import log_event\n",
+        },
+    )
+    assert layout_violations(root) == []
+
+
+# --- The real tree ---------------------------------------------------------------------------------
+
+
+def test_the_checker_reads_every_project_package_of_the_real_tree() -> None:
+    read = {found.path.partition("/")[0] for found in project_imports(ROOT)}
+    assert read == set(PACKAGES)
+    assert any(p.parts[-2] == "migrations" for p in project_modules(ROOT))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_real_tree_follows_the_import_directions(package: str) -> None:
+    violations = [v for v in layout_violations(ROOT) if v.startswith(package + "/")]
+    assert violations == [], "\n".join(violations)
