@@ -26,7 +26,7 @@ run: venv
 	STATIC_COLLECTED=1 $(PY) manage.py collectstatic --noinput -v0
 	@echo ""
 	@echo "  Bunco Club is at http://$(HOST):$(PORT)/"
-	@echo "  Demo host login: host / bunco-night"
+	@echo "  Demo host login: as load_demo printed it above (kept in .bunco-secret.json beside the database)"
 	@echo ""
 	STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
 

@@ -84,7 +84,7 @@ def claim_phones(site: Site, code: str, join: str, count: int) -> list[PhoneSess
     sessions: list[PhoneSession] = []
     with httpx.Client(base_url=site.url, timeout=60) as probe:
         listing = probe.get(join).text
-    players = re.findall(r'name="player" value="(\d+)">([^<]+)</button>', listing)[:count]
+    players = re.findall(r'name="player" value="(\d+)"><span class="player-name">([^<]+)</span>', listing)[:count]
     for player_id, name in players:
         with httpx.Client(base_url=site.url, timeout=60) as phone:
             page = phone.get(join)

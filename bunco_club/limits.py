@@ -4,10 +4,16 @@ Counted by django-ratelimit in the cache: the in-process cache in the embedded d
 process, so the counts are whole) and Redis when it is configured (shared by every process).
 Behind a proxy (`make run-scaled`, nginx) the client's address is nginx's X-Real-IP.
 
-The limits are per client address and generous where a whole party shares one (a hall's Wi-Fi
-behind one public address: 400 phones scanning their table's code within minutes must all get
-in). What they stop is a script: guessing passwords, probing forged join links, flooding the
-session table with joins.
+A whole party shares one address (a hall's Wi-Fi behind one public address: 400 phones scanning
+their table's code within minutes must all get in), so what is counted is what a script does and a
+guest does not: failures. A join link whose signature holds is never refused for its address's bad
+links; a wrong password locks out the pair of an address and a username (django-axes's
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]), never the user everywhere, so someone
+guessing a host's password from elsewhere cannot keep the host out.
+
+Why not django-axes itself: its newest release (8.3.1) is classified for Django 4.2, 5.2 and 6.0,
+not 6.1, and it brings models, a middleware and an authentication backend for what is, here, one
+counter in the cache beside the others.
 """
 
 from __future__ import annotations
@@ -22,12 +28,17 @@ from django_ratelimit import ALL
 from django_ratelimit.core import get_usage, is_ratelimited
 from redis.exceptions import RedisError
 
+from live import http as live_http
+
 logger = logging.getLogger(__name__)
 
 View = Callable[..., HttpResponse]
 
 
-def too_many(request: HttpRequest, door: str, *, key: str = "ip") -> bool:
+Key = str | Callable[[str, HttpRequest], str]  # django-ratelimit's: "ip", "post:username", a function
+
+
+def too_many(request: HttpRequest, door: str, *, key: Key = "ip") -> bool:
     """Count this knock at `door`: True when it is over the limit (settings.RATE_LIMITS)."""
     try:
         return is_ratelimited(
@@ -38,7 +49,7 @@ def too_many(request: HttpRequest, door: str, *, key: str = "ip") -> bool:
         return False
 
 
-def used_up(request: HttpRequest, door: str, *, key: str = "ip") -> bool:
+def used_up(request: HttpRequest, door: str, *, key: Key = "ip") -> bool:
     """Whether the client has already knocked at `door` as often as its limit allows (not counting
     this request): for doors where only failures count."""
     try:
@@ -70,10 +81,14 @@ def limited(door: str, refused: Callable[[HttpRequest], HttpResponse]) -> Callab
     return decorate
 
 
+def address_and_username(group: str, request: HttpRequest) -> str:
+    """The lock-out key of a log in: the client's address and the username typed (case and
+    surrounding spaces ignored, so "Host " is "host")."""
+    username = request.POST.get("username", "").strip().casefold()
+    return f"{client_address(request)} {username}"
+
+
 def client_address(request: HttpRequest) -> str:
-    """The client's address: nginx's X-Real-IP when the site runs behind it (TRUST_X_REAL_IP)."""
-    if settings.TRUST_X_REAL_IP:
-        forwarded = request.META.get("HTTP_X_REAL_IP", "").strip()
-        if forwarded:
-            return forwarded
-    return request.META.get("REMOTE_ADDR") or "0.0.0.0"
+    """The client's address (settings.RATELIMIT_IP_META_KEY names this function): live.http's, the
+    one the stream cap counts by too."""
+    return live_http.client_address(request)

@@ -12,7 +12,10 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+
+from bunco_club import secrets_file
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -29,11 +32,30 @@ def env_list(name: str, default: str) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", False)
-# The embedded default is a living-room server: a fixed development key is acceptable there, but a
-# deployment must set its own (docs/OPERATIONS.md).
-SECRET_KEY = os.environ.get("SECRET_KEY") or "bunco-club-embedded-default-key-change-me-in-production"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+
+# --- Secret key (bunco_club/secrets_file.py) ---------------------------------------------------
+# SECRET_KEY from the environment wins. Without it the embedded default makes a random key on first
+# start and keeps it in a file beside the SQLite database (mode 600, outside git); a site served
+# beyond this machine and its home network with DEBUG off refuses to start instead.
+SECRET_FILE = Path(
+    os.environ.get("BUNCO_SECRET_FILE")
+    or secrets_file.beside(os.environ.get("SQLITE_PATH") or BASE_DIR / "db.sqlite3")
+)
+_public_hosts = secrets_file.public_hosts(ALLOWED_HOSTS)
+if os.environ.get("SECRET_KEY"):
+    SECRET_KEY = os.environ["SECRET_KEY"]
+elif not DEBUG and (env_bool("HTTPS", False) or _public_hosts):
+    _served_as = f"ALLOWED_HOSTS={','.join(_public_hosts)}" if _public_hosts else "HTTPS=1"
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is not set, and this site is served beyond this machine ({_served_as}, DEBUG off). "
+        "Set the SECRET_KEY environment variable to a long random string, the same on every server and "
+        "kept across restarts, e.g. the output of: python -c 'import secrets; print(secrets.token_urlsafe(64))' "
+        "(docs/OPERATIONS.md)."
+    )
+else:
+    SECRET_KEY = secrets_file.secret(SECRET_FILE, secrets_file.SECRET_KEY)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "bunco_club.security.PermissionsPolicyMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -97,6 +120,11 @@ if DATABASE_URL:
         }
 else:
     SQLITE_PATH = os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+    # NORMAL (WAL): a power cut may lose the transactions committed in the moments before it, never
+    # corrupt the database. FULL syncs every commit to disk, at a cost per write (docs/OPERATIONS.md).
+    SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "NORMAL").strip().upper() or "NORMAL"
+    if SQLITE_SYNCHRONOUS not in {"NORMAL", "FULL"}:
+        raise ImproperlyConfigured(f"SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {SQLITE_SYNCHRONOUS!r}.")
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -108,7 +136,7 @@ else:
                 "timeout": 20,
                 "init_command": (
                     "PRAGMA journal_mode=WAL;"
-                    "PRAGMA synchronous=NORMAL;"
+                    f"PRAGMA synchronous={SQLITE_SYNCHRONOUS};"
                     "PRAGMA busy_timeout=20000;"
                     "PRAGMA foreign_keys=ON;"
                 ),
@@ -147,14 +175,12 @@ else:
 # go stale when another process changed a session, and Django's cached sessions fail while Redis
 # is down, which must not log anybody out.
 
-# Rate limits on logins and joins (bunco_club/limits.py), per client address: "count/period".
-# A party shares one address behind its hall's Wi-Fi, so joins are generous; password guesses and
-# forged join links are not.
+# Rate limits and lock-outs (bunco_club/limits.py): "count/period". A party shares one address
+# behind its hall's Wi-Fi, so only failures are counted where a script and a guest differ: a good
+# join link is never refused, and wrong passwords lock out an address and username together.
 RATE_LIMITS = {
-    "login": os.environ.get("RATE_LIMIT_LOGIN", "10/m"),  # password tries from one address
-    "login-user": os.environ.get("RATE_LIMIT_LOGIN_USER", "10/m"),  # ... and at one username
-    "join": os.environ.get("RATE_LIMIT_JOIN", "600/m"),  # opening a join link (creates a session)
-    "bad-join": os.environ.get("RATE_LIMIT_BAD_JOIN", "20/m"),  # forged or expired links
+    "login": os.environ.get("RATE_LIMIT_LOGIN", "10/h"),  # wrong passwords from one address for one username
+    "bad-join": os.environ.get("RATE_LIMIT_BAD_JOIN", "20/m"),  # forged or expired links from one address
     "claim": os.environ.get("RATE_LIMIT_CLAIM", "600/m"),  # tapping a name after joining
 }
 RATELIMIT_IP_META_KEY = "bunco_club.limits.client_address"
@@ -225,6 +251,19 @@ if env_bool("HTTPS", False):
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Behind TLS: plain HTTP is redirected (except the load balancer's probes, which speak plain
+    # HTTP to the app), and browsers are told to use HTTPS only (HSTS: a year by default).
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^alive/$", r"^health/$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    # Asking browsers to preload the domain is a commitment for the whole registered domain that takes
+    # months to undo: it is the operator's choice, so security.W021 ("preload is off") is advice here.
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS.append("security.W021")
+# Browser features no page of the site uses, switched off for every page (bunco_club/security.py).
+PERMISSIONS_POLICY = os.environ.get("PERMISSIONS_POLICY", "camera=(), microphone=(), geolocation=(), payment=()")
 
 # --- Email ------------------------------------------------------------------------------------
 # Django 6.1's MAILERS: the console by default (a living room needs no mail server); set
@@ -273,14 +312,24 @@ STORAGES = {
 }
 
 # --- Join links -------------------------------------------------------------------------------
-JOIN_LINK_MAX_AGE_SECONDS = int(os.environ.get("JOIN_LINK_MAX_AGE_SECONDS", str(60 * 60 * 18)))
+# A join link works while its night is not over; this caps it for a night nobody ended (days).
+JOIN_LINK_MAX_AGE_SECONDS = int(os.environ.get("JOIN_LINK_MAX_AGE_SECONDS", str(60 * 60 * 24 * 4)))
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"debug_off": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        # Every 500, with its traceback, DEBUG or not (Django's own console handler speaks only
+        # with DEBUG on, and then this one keeps quiet so it is not printed twice).
+        "request_errors": {
+            "class": "logging.StreamHandler", "formatter": "plain", "level": "ERROR", "filters": ["debug_off"],
+        },
+    },
     "loggers": {
+        "django.request": {"handlers": ["request_errors"]},
         "bunco_club": {"handlers": ["console"], "level": "INFO"},
         "live": {"handlers": ["console"], "level": "INFO"},
         "games": {"handlers": ["console"], "level": "INFO"},
@@ -294,3 +343,28 @@ LOGGING = {
 CLOCK_TICKERS: list[str] = []
 IN_PROCESS_CLOCK = env_bool("IN_PROCESS_CLOCK", not REDIS_URL)
 CLOCK_INTERVAL_SECONDS = 1.0
+
+# --- Limits against abuse: bad numbers aside, how big and how many (issue 8) -------------------
+# A night seats at most this many players: a big charity night, 100 tables. The start form and its
+# live hint say so (games.models.night_size_refusal).
+NIGHT_MAX_PLAYERS = int(os.environ.get("NIGHT_MAX_PLAYERS", "400"))
+RATE_LIMITS.update({
+    # Starting nights (each is hundreds of rows), per address and per host account.
+    "night-new": os.environ.get("RATE_LIMIT_NIGHT_NEW", "30/h"),
+    "night-new-host": os.environ.get("RATE_LIMIT_NIGHT_NEW_HOST", "30/h"),
+    # The connection check's ping lights up every screen open on the check page: per address.
+    "ping": os.environ.get("RATE_LIMIT_PING", "60/m"),
+})
+# Live streams open at once from one address, counted in each process (live/streams.py). A hall's
+# phones share one public address: a charity night of 400 phones, the host and a projector fit.
+EVENTS_MAX_STREAMS_PER_ADDRESS = int(os.environ.get("EVENTS_MAX_STREAMS_PER_ADDRESS", "500"))
+# "Just play tonight" nights (no club, no host account) that nothing has happened in for this many
+# days are deleted with all their rows (games.actions.purge_abandoned_nights): hourly by the
+# in-process clock, daily by Celery beat when scaled, or `python manage.py purge_nights` from cron.
+NIGHT_RETENTION_DAYS = int(os.environ.get("NIGHT_RETENTION_DAYS", "30"))
+NIGHT_PURGE_INTERVAL_SECONDS = 60 * 60
+if IN_PROCESS_CLOCK:
+    CLOCK_TICKERS.append("games.tasks.purge_abandoned_nights_when_due")
+CELERY_BEAT_SCHEDULE["purge-abandoned-nights"] = {
+    "task": "games.tasks.purge_abandoned_nights", "schedule": 24 * 60 * 60.0,
+}

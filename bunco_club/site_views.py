@@ -14,11 +14,12 @@ from django.shortcuts import render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
-from bunco_club.limits import too_many
+from bunco_club.limits import address_and_username, too_many, used_up
 from bunco_club.models import Club, Party
 from games.models import Night
 
-TOO_MANY_LOGINS = "Too many attempts to log in just now. Wait a minute and try again."
+TOO_MANY_LOGINS = ("Too many attempts to log in as this user from this network. Wait a while and try again, "
+                   "or log in from another network.")
 
 
 @require_GET
@@ -53,23 +54,31 @@ _login_view = auth_views.LoginView.as_view()
 
 @sensitive_post_parameters("password")
 def login(request: HttpRequest) -> HttpResponse:
-    """The host's log in, with password guesses limited by address and by username."""
-    if request.method == "POST" and _too_many_logins(request):
+    """The host's log in. Wrong passwords lock out the pair of the address and the username they
+    were typed for (bunco_club/limits.py), not the user everywhere nor the address for everyone."""
+    if request.method == "POST" and _locked_out(request):
         form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
         context = {"form": form, "refused": TOO_MANY_LOGINS, "next": request.POST.get("next", "")}
         return render(request, "registration/login.html", context, status=429)
-    return _login_view(request)
+    return _counting_failures(request, _login_view(request))
 
 
 @sensitive_post_parameters("password")
 def admin_login(request: HttpRequest) -> HttpResponse:
-    """The admin's log in, under the same limits as the host's."""
-    if request.method == "POST" and _too_many_logins(request):
+    """The admin's log in, under the same lock-outs as the host's."""
+    if request.method == "POST" and _locked_out(request):
         return HttpResponse(TOO_MANY_LOGINS, status=429, content_type="text/plain; charset=utf-8")
-    return admin.site.login(request)
+    return _counting_failures(request, admin.site.login(request))
 
 
-def _too_many_logins(request: HttpRequest) -> bool:
-    by_address = too_many(request, "login")
-    by_username = too_many(request, "login-user", key="post:username")  # counted even when the first says no
-    return by_address or by_username
+def _locked_out(request: HttpRequest) -> bool:
+    """Whether this address has typed wrong passwords for this username as often as allowed."""
+    return used_up(request, "login", key=address_and_username)
+
+
+def _counting_failures(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Count a posted log in that did not log anybody in (the form again, not the redirect a
+    successful log in answers with) as a failure of its address and username."""
+    if request.method == "POST" and not (300 <= response.status_code < 400):
+        too_many(request, "login", key=address_and_username)
+    return response

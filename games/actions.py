@@ -14,14 +14,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games import taps
-from games.models import Night, Player, PrizeAward, Round, Seat, TableRound, Tally
+from games.models import Night, Player, PrizeAward, Round, Seat, TableRound, Tally, night_size_refusal
 from games.rules import bunco, dice, prizes
 from live.log import log_event, publish_together
 from live.models import Event
@@ -49,6 +51,18 @@ class RoundClosed(NightError):
 
 
 class WrongState(NightError):
+    status = 409
+
+
+class KeyOfAnotherTable(NightError):
+    """A tap's key already recorded at another table: never answered with that table's totals."""
+
+    status = 409
+
+
+class SeatTaken(NightError):
+    """Another phone plays as that player: the host can hand the seat over."""
+
     status = 409
 
 
@@ -85,6 +99,9 @@ def start_night(
 ) -> Night:
     """Create the night, draw the seating (stars at the head table, random teams) and seat round 1."""
     players = clean_names(names)
+    too_many = night_size_refusal(len(players))
+    if too_many is not None:
+        raise BadTally(too_many)
     try:
         draw = bunco.draw_seating(players, rng or dice.system_rng())
     except bunco.BuncoError as error:
@@ -130,6 +147,39 @@ def _seat_round(round_: Round, seating: list[list[str]], by_name: dict[str, Play
             for position, name in enumerate(names)
         ]
     )
+
+
+# --- Phones and their seats ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def claim_seat(*, night: Night, player: Player, phone: str) -> None:
+    """The phone whose session token is `phone` plays as `player` from now on.
+
+    Only a seat no other phone holds (or this phone already does): one conditional update, so two
+    phones tapping the same name at once cannot both get it. The phone's other seat in the night,
+    if it had one, is let go: one phone, one player.
+    """
+    if not phone or player.night_id != night.pk or player.is_ghost:
+        raise BadTally("Tap one of the names on the list.")
+    claimed = Player.objects.filter(pk=player.pk, claimed_by__in=("", phone)).update(claimed_by=phone)
+    if not claimed:
+        raise SeatTaken(f"{player.name} is already playing on another phone. If that's you, ask the host "
+                        "to hand your seat over to this phone.")
+    Player.objects.filter(night=night, claimed_by=phone).exclude(pk=player.pk).update(claimed_by="")
+
+
+@transaction.atomic
+def release_seat(*, night: Night, player: Player) -> bool:
+    """The host hands a seat over: the phone that held `player` plays as them no more (its next tap
+    or page says so, and its page is told at once on its private channel); the next phone to tap
+    the name gets the seat. False when no phone held it."""
+    if player.night_id != night.pk:
+        raise BadTally("That player isn't in tonight's game.")
+    released = Player.objects.filter(pk=player.pk).exclude(claimed_by="").update(claimed_by="")
+    if released:
+        log_event(player.private_channel, "state", {"what": "seat_released"})
+    return bool(released)
 
 
 # --- A round ----------------------------------------------------------------------------------
@@ -211,7 +261,7 @@ def record_tally(
             raise WrongState(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
     except NightError:
         # A retried tap whose first copy did arrive, before its table closed, still gets its tally.
-        existing = _tally_with_key(night, key) if key else None
+        existing = _tally_with_key(night, key, table_number) if key else None
         if existing is None:
             raise
         return existing
@@ -250,7 +300,7 @@ def record_tally(
     if recorded is None:
         # The key is taken under the table's lock: this tap was already counted (a retry, or a
         # copy of it that raced here first).
-        return _tally_with_key(night, key)
+        return _tally_with_key(night, key, table_number)
     tally.pk = recorded.tally_id
     tally._state.adding = False
     tally._state.db = "default"
@@ -258,15 +308,19 @@ def record_tally(
     return tally
 
 
-def _tally_with_key(night: Night, key: str) -> Tally | None:
+def _tally_with_key(night: Night, key: str, table_number: int | None = None) -> Tally | None:
     """The tally a tap's key recorded in this night (keys are unique in a night), or None.
 
     With its table and round attached: a phone on bad Wi-Fi retries often, and the answer shows
-    the table's totals.
+    the table's totals. A key is bound to the table it was recorded at: sent for another table
+    (`table_number`), it is refused, not answered with that table's totals.
     """
     tally = Tally.objects.select_related("table_round__round").filter(night=night, key=key).first()
-    if tally is not None:
-        tally.table_totals = tally.table_round.totals()
+    if tally is None:
+        return None
+    if table_number is not None and tally.table_round.number != table_number:
+        raise KeyOfAnotherTable("That tap's key was already used at another table: tap again.")
+    tally.table_totals = tally.table_round.totals()
     return tally
 
 
@@ -481,7 +535,7 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     # also makes two copies of one undo take turns, so the second finds the first's key.
     table = _locked_table(night, table_number, with_round=False) if tally_id is None else None
     if key:
-        already = _tally_with_key(night, key)
+        already = _tally_with_key(night, key, table_number if tally_id is None else None)
         if already is not None:
             if already.kind != Tally.Kind.UNDO:
                 raise BadTally("That key belongs to a tap, not an undo.")
@@ -661,3 +715,37 @@ def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAw
     )
     log_event(night.channel, "state", {"round": night.current_round, "what": "prizes"})
     return awards
+
+
+# --- Housekeeping -------------------------------------------------------------------------------
+
+
+def purge_abandoned_nights(now: datetime) -> int:
+    """Delete the "just play tonight" nights nobody came back to, with every row of theirs; the
+    number deleted.
+
+    Abandoned: no club (nor party), no host account, started before the retention period
+    (settings.NIGHT_RETENTION_DAYS) and nothing logged on any of its channels since: every change
+    to a night logs an event, so the newest event is when it was last touched. Its players, rounds,
+    tables, seats, tallies and prizes go with it (cascade) and its events too. A club's night and
+    a night with a host account are kept. Idempotent: the in-process clock, Celery beat and
+    `manage.py purge_nights` may all run it; each night is deleted in its own transaction, after
+    a last look that nothing touched it meanwhile.
+    """
+    cutoff = now - timedelta(days=settings.NIGHT_RETENTION_DAYS)
+    abandoned = Night.objects.filter(
+        club__isnull=True, party__isnull=True, host_user__isnull=True, created_at__lt=cutoff
+    )
+    purged = 0
+    for night_id in list(abandoned.values_list("pk", flat=True)):
+        with transaction.atomic():
+            night = abandoned.select_for_update().filter(pk=night_id).first()
+            if night is None:
+                continue  # gone already, or claimed by a host since
+            events = Event.objects.filter(Q(channel=night.channel) | Q(channel__startswith=f"{night.channel}:"))
+            if events.filter(created_at__gte=cutoff).exists():
+                continue  # touched within the retention period
+            events.delete()
+            night.delete()
+            purged += 1
+    return purged

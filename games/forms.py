@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from django import forms
 
+from games.actions import MAX_CORRECTION
+from games.models import max_tables, night_size_refusal
 from games.rules import bunco
+from live.forms import WholeNumberField
+from live.http import ID_MAX
 
 TIE_BREAKS: list[tuple[bunco.TieBreak, str]] = [
     ("roll_off", "Ties: roll off a full turn each"),
@@ -31,6 +36,22 @@ class NewNightForm(forms.Form):
     one_prize_each = forms.BooleanField(required=False, label="One prize per player")
     split_ties = forms.BooleanField(required=False, label="Split tied prizes instead of rolling off")
 
+    def clean_buy_in(self) -> Decimal:
+        # Django's DecimalField reads what Decimal() reads: "٣", "1_000", "1e2". Only ASCII digits here.
+        raw = str(self.data.get("buy_in", "")).strip()
+        if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{0,2})?", raw, flags=re.ASCII):
+            raise forms.ValidationError("The buy-in is an amount in dollars written with the digits 0 to 9, "
+                                        "like 5 or 5.50.", code="invalid")
+        buy_in: Decimal = self.cleaned_data["buy_in"]
+        return buy_in
+
+    def clean_names(self) -> str:
+        names: str = self.cleaned_data["names"]
+        too_many = night_size_refusal(len(names_in(names)))
+        if too_many is not None:
+            raise forms.ValidationError(too_many, code="too_many_players")
+        return names
+
     def name_list(self) -> list[str]:
         return names_in(self.cleaned_data["names"])
 
@@ -55,6 +76,9 @@ def shape_of(count: int) -> str:
     """What a number of players means tonight, in words ("3 tables · 1 ghost seat")."""
     if count == 0:
         return "Add the players' names."
+    too_many = night_size_refusal(count)
+    if too_many is not None:
+        return too_many
     try:
         tables, ghosts = bunco.night_shape(count)
     except bunco.BuncoError as error:
@@ -66,8 +90,9 @@ def shape_of(count: int) -> str:
 
 class TallyForm(forms.Form):
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
-    points = forms.IntegerField(required=False)
-    bunco_player = forms.IntegerField(required=False)
+    # Bounds only: which buttons there are is the action's rule (and its message).
+    points = WholeNumberField(low=0, high=MAX_CORRECTION, what="the points", required=False)
+    bunco_player = WholeNumberField(low=1, high=ID_MAX, what="who rolled the Bunco", required=False)
     key = forms.CharField(max_length=64, required=False)
     # The "Wipeout (three 1s)" button (house rule): the team's points for the round are cleared.
     wipeout = forms.BooleanField(required=False)
@@ -79,7 +104,7 @@ class UndoForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    table = forms.IntegerField(min_value=1)
+    table = WholeNumberField(low=1, high=max_tables, what="the table number")
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
-    points = forms.IntegerField(min_value=-99, max_value=99)
-    round = forms.IntegerField(min_value=1, max_value=24, required=False)
+    points = WholeNumberField(low=-MAX_CORRECTION, high=MAX_CORRECTION, what="the points")
+    round = WholeNumberField(low=1, high=bunco.ROUNDS, what="the round", required=False)

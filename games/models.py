@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, models
 from django.db.models.functions import Coalesce
+from django.utils.crypto import constant_time_compare
 
 from games.rules import bunco, prizes
 
@@ -21,6 +22,22 @@ def new_code() -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def max_tables() -> int:
+    """The most tables a night on this site can have: settings.NIGHT_MAX_PLAYERS seated four a
+    table (100 for the default 400 players)."""
+    return -(-settings.NIGHT_MAX_PLAYERS // bunco.SEATS)
+
+
+def night_size_refusal(players: int) -> str | None:
+    """Why this site cannot seat a night of `players` real players; None if it can. The one rule
+    the start form, its live hint and `start_night` all ask (settings.NIGHT_MAX_PLAYERS)."""
+    most = settings.NIGHT_MAX_PLAYERS
+    if players <= most:
+        return None
+    return (f"A night takes at most {most} players ({max_tables()} tables), and there are {players} names: "
+            "start a second night for the others.")
 
 
 class Team(models.TextChoices):
@@ -126,13 +143,20 @@ class Night(models.Model):
     def can_reopen_last_round(self) -> bool:
         return self.reopen_refusal() is None
 
+    def join_refusal(self) -> str | None:
+        """Why a join link of this night admits no new phone now; None while it does. A link
+        lives as long as its night (games/links.py): once the night is over, nobody new joins."""
+        if self.status == Night.Status.FINISHED:
+            return "Tonight's game is over. See the prizes on the host's screen."
+        return None
+
     def is_hosted_by(self, user: object, session: Any) -> bool:
-        """The host: the creator's browser, the night's host user, a host of its club, or staff."""
+        """The host: the creator's browser, the night's host user, or a host of its club."""
         if session.get(f"host:{self.pk}") == self.host_key:
             return True
         if not getattr(user, "is_authenticated", False):
             return False
-        if user.is_staff or self.host_user_id == user.pk:
+        if self.host_user_id == user.pk:
             return True
         return self.club is not None and self.club.hosts.filter(pk=user.pk).exists()
 
@@ -170,6 +194,9 @@ class Player(models.Model):
     name = models.CharField(max_length=40)
     is_ghost = models.BooleanField(default=False)
     member = models.ForeignKey("bunco_club.Member", null=True, blank=True, on_delete=models.SET_NULL)
+    # The phone playing as this player: the random token its session keeps ("phone"), or "" while
+    # nobody holds the seat. One phone per seat; the host hands a seat over by clearing it.
+    claimed_by = models.CharField(max_length=64, blank=True, default="")
 
     objects = PlayerQuerySet.as_manager()
 
@@ -210,6 +237,14 @@ class Player(models.Model):
     def private_channel(self) -> str:
         """This seat's own channel for the night: only this player's phone may follow it."""
         return f"night:{self.night_id}:player:{self.pk}"
+
+    def is_held_by(self, phone: str) -> bool:
+        """Whether the phone whose session token is `phone` plays as this player."""
+        return bool(phone) and constant_time_compare(self.claimed_by, phone)
+
+    def is_taken_for(self, phone: str) -> bool:
+        """Whether another phone than `phone` holds this seat (the join page marks it taken)."""
+        return bool(self.claimed_by) and not self.is_held_by(phone)
 
 
 class Round(models.Model):

@@ -51,8 +51,9 @@ class PhoneSeat:
     table_number: int | None  # None: not seated in the current round
 
 
-def phone_seat(player_id: int, code: str) -> PhoneSeat | None:
-    """The player a phone claimed (never a ghost) in the night `code`, with their current table.
+def phone_seat(player_id: int, code: str, phone: str) -> PhoneSeat | None:
+    """The player a phone claimed (never a ghost) in the night `code`, with their current table;
+    None unless the phone (its session's token, `phone`) still holds the seat (`Player.claimed_by`).
 
     One statement instead of the three ORM lookups a page makes: this runs on every tap.
     """
@@ -64,9 +65,9 @@ def phone_seat(player_id: int, code: str) -> PhoneSeat | None:
         f"LEFT JOIN {_ROUND} r ON r.night_id = n.id AND r.number = n.current_round "
         f"LEFT JOIN {_SEAT} s ON s.round_id = r.id AND s.player_id = p.id "
         f"LEFT JOIN {_TABLE} t ON t.id = s.table_round_id "
-        "WHERE p.id = %s AND n.code = %s AND p.is_ghost = %s"
+        "WHERE p.id = %s AND n.code = %s AND p.is_ghost = %s AND p.claimed_by = %s"
     )
-    row = _fetch_one(sql, [player_id, code, False])
+    row = _fetch_one(sql, [player_id, code, False, phone])
     if row is None:
         return None
     width = len(_NIGHT_COLUMNS)

@@ -22,6 +22,7 @@ urlpatterns = [
     path("n/<str:code>/host/correct/", views.host_correct, name="host_correct"),
     path("n/<str:code>/host/table/<int:number>/", views.night_table, name="night_table"),
     path("n/<str:code>/host/undo/<int:tally_id>/", views.host_undo, name="host_undo"),
+    path("n/<str:code>/host/release/<int:player_id>/", views.host_release, name="host_release"),
     path("n/<str:code>/host/start/", views.host_start, name="host_start"),
     path("n/<str:code>/host/resume/", views.host_resume, name="host_resume"),
     path("n/<str:code>/host/reopen/", views.host_reopen, name="host_reopen"),

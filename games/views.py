@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import NoReturn
 
 from django.contrib import messages
@@ -11,16 +12,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from bunco_club.limits import limited, too_many, used_up
 from bunco_club.models import Party
 from games import actions, taps
 from games.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
 from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally, max_tables
 from games.rules import prizes
-from live.http import HtmxHttpRequest
+from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
 from live.streams import event_stream_response, read_for_a_stream
 
 # --- A Bunco night ----------------------------------------------------------------------------
@@ -31,7 +34,7 @@ def _night(code: str) -> Night:
 
 
 def _night_for_host(request: HttpRequest, code: str) -> Night:
-    """The night, if this browser is its host (creator's session, night host, club host, staff)."""
+    """The night, if this browser is its host (creator's session, night host, club host)."""
     night = _night(code)
     if not night.is_hosted_by(request.user, request.session):
         raise PermissionDenied("Only the night's host can do that.")
@@ -43,37 +46,72 @@ def _player_key(code: str) -> str:
     return f"player:{code}"
 
 
+PHONE_TOKEN_KEY = "phone-token"
+
+
+def _phone_token(request: HttpRequest, *, create: bool = False) -> str:
+    """This phone's own random token, kept in its session: the seat it claims holds it
+    (`Player.claimed_by`), so no other phone plays as that player. "" before its first claim."""
+    token = request.session.get(PHONE_TOKEN_KEY)
+    if isinstance(token, str) and token:
+        return token
+    if not create:
+        return ""
+    token = secrets.token_urlsafe(24)
+    request.session[PHONE_TOKEN_KEY] = token
+    return token
+
+
 def _player_of(request: HttpRequest, night: Night) -> Player | None:
     player_id = request.session.get(_player_key(night.code))
-    if player_id is None:
+    phone = _phone_token(request)
+    if player_id is None or not phone:
         return None
-    return night.players.filter(pk=player_id, is_ghost=False).first()
+    return night.players.filter(pk=player_id, is_ghost=False, claimed_by=phone).first()
 
 
 def _night_for_player(request: HttpRequest, code: str) -> tuple[Night, Player]:
-    """The night and the player this phone claimed; 403 for a phone that never joined."""
+    """The night and the player this phone claimed (and still holds); 403 for any other phone."""
     player_id = request.session.get(_player_key(code))
+    phone = _phone_token(request)
     player = (
-        Player.objects.select_related("night").filter(pk=player_id, night__code=code, is_ghost=False).first()
-        if player_id is not None
+        Player.objects.select_related("night")
+        .filter(pk=player_id, night__code=code, is_ghost=False, claimed_by=phone)
+        .first()
+        if player_id is not None and phone
         else None
     )
     if player is None:
-        _refuse_a_phone_that_never_joined(code)
+        _refuse_a_phone_not_playing(request, code)
     return player.night, player
 
 
-def _refuse_a_phone_that_never_joined(code: str) -> NoReturn:
-    get_object_or_404(Night, code=code)  # an unknown night is a 404, not a 403
-    raise PermissionDenied("This phone hasn't joined tonight's game: scan your table's QR code.")
+NEVER_JOINED = "This phone hasn't joined tonight's game: scan your table's QR code."
+
+
+def _refuse_a_phone_not_playing(request: HttpRequest, code: str) -> NoReturn:
+    night = get_object_or_404(Night, code=code)  # an unknown night is a 404, not a 403
+    raise PermissionDenied(_why_not_playing(request, night))
+
+
+def _why_not_playing(request: HttpRequest, night: Night) -> str:
+    """Why this phone plays as nobody: it never claimed a name, or its seat went to another phone
+    (the host handed it over, or another phone claimed it after a hand-over)."""
+    player_id = request.session.get(_player_key(night.code))
+    player = night.players.filter(pk=player_id).first() if isinstance(player_id, int) else None
+    if player is None:
+        return NEVER_JOINED
+    return (f"This phone is no longer playing as {player.name}: the host handed the seat over. "
+            "Scan your table's QR code again to pick your name.")
 
 
 def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
     """`_night_for_player` for the hot path of a tap: one statement, the player's table with it."""
     player_id = request.session.get(_player_key(code))
-    phone = taps.phone_seat(player_id, code) if isinstance(player_id, int) else None
+    token = _phone_token(request)
+    phone = taps.phone_seat(player_id, code, token) if isinstance(player_id, int) and token else None
     if phone is None:
-        _refuse_a_phone_that_never_joined(code)
+        _refuse_a_phone_not_playing(request, code)
     return phone
 
 
@@ -109,11 +147,21 @@ def _seat_of(player: Player, round_: Round | int) -> Seat | None:
 
 @require_http_methods(["GET", "POST"])
 def night_new(request: HttpRequest) -> HttpResponse:
-    """"Just play tonight" (anyone) or a club party's night (its host): names, buy-in, house rules."""
-    party = _party_for_new_night(request)
+    """"Just play tonight" (anyone) or a club party's night (its host): names, buy-in, house rules.
+
+    Starting a night writes hundreds of rows: it is rate limited per address and per host account."""
+    try:
+        party = _party_for_new_night(request)
+    except BadNumber as error:
+        return render(request, "games/refused.html", {"title": "Can't start that night", "message": str(error)},
+                      status=400)
+    status = 400
     if request.method == "POST":
         form = NewNightForm(request.POST)
-        if form.is_valid():
+        if form.is_valid() and _too_many_nights(request):
+            form.add_error(None, TOO_MANY_NIGHTS)
+            status = 429  # the form stays filled in: it can be sent again later
+        elif form.is_valid():
             try:
                 night = actions.start_night(
                     names=form.name_list(),
@@ -132,9 +180,9 @@ def night_new(request: HttpRequest) -> HttpResponse:
             except actions.NightError as error:
                 form.add_error("names", str(error))
             else:
+                _count_a_night_started(request)
                 request.session[f"host:{night.pk}"] = night.host_key
                 return redirect("games:night_host", code=night.code)
-        status = 400
     else:
         initial = {"title": "Bunco night"}
         if party is not None:
@@ -151,11 +199,30 @@ def night_new(request: HttpRequest) -> HttpResponse:
                   {"form": form, "party": party, "shape": shape_of(count)}, status=status)
 
 
+TOO_MANY_NIGHTS = "Too many nights started from here just now. Wait a while, then try again."
+
+
+def _too_many_nights(request: HttpRequest) -> bool:
+    """Whether this address, or this signed-in host, has started as many nights as its limit allows.
+    Only nights started count: a list the action refused (5 players, a name twice) is fixed and sent
+    again."""
+    return used_up(request, "night-new") or (
+        request.user.is_authenticated and used_up(request, "night-new-host", key="user"))
+
+
+def _count_a_night_started(request: HttpRequest) -> None:
+    too_many(request, "night-new")
+    if request.user.is_authenticated:
+        too_many(request, "night-new-host", key="user")
+
+
 def _party_for_new_night(request: HttpRequest) -> Party | None:
-    party_id = request.GET.get("party")
-    if not party_id or not party_id.isdigit():
+    """The club party whose night this is (`?party=<id>`), or None; BadNumber for a malformed id."""
+    raw = request.GET.get("party")
+    if not raw:
         return None
-    party = get_object_or_404(Party.objects.select_related("club"), pk=int(party_id))
+    party_id = parse_int(raw, low=1, high=ID_MAX, what="the party in the link")
+    party = get_object_or_404(Party.objects.select_related("club"), pk=party_id)
     if not party.club.is_hosted_by(request.user):
         raise PermissionDenied("Only the club's hosts can start its party night.")
     return party
@@ -177,45 +244,89 @@ def _refuse_join(request: HttpRequest, message: str, status: int) -> HttpRespons
 
 
 TOO_MANY_JOINS = "Too many tries from this network just now. Wait a minute, then scan the code again."
+TOO_MANY_BAD_LINKS = "Too many bad join links from this network just now. Wait a minute, then scan the code again."
+
+
+def _joined_key(night: Night) -> str:
+    """Where a phone's session remembers the join link it opened: True for the night's, or the
+    number of the table whose code it scanned (then only that table's names are its to claim)."""
+    return f"joined:{night.pk}"
+
+
+def _joined_table(joined: object) -> int | None:
+    return joined if type(joined) is int else None  # True (the night's link) is an int in Python
+
+
+def _names_to_claim(night: Night, table: int | None) -> PlayerQuerySet:
+    """The names a join link offers: everyone's (the night's link) or, from a table's code, only the
+    players seated at that table in the current round."""
+    players = night.players.real()
+    if table is None:
+        return players
+    return players.filter(seats__round__night=night, seats__round__number=night.current_round,
+                          seats__table_round__number=table)
 
 
 @require_GET
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    # An address that keeps sending forged or expired links is guessing: it waits, links and all.
-    if used_up(request, "bad-join") or too_many(request, "join"):
-        return _refuse_join(request, TOO_MANY_JOINS, 429)
+    """A QR code's link: the night's (every name) or a table's (that table's names this round).
+
+    A link whose signature holds is always admitted, however many bad links came from its address
+    before: a hall's phones share one public address, and one guest's stale or mistyped link must
+    not lock the others out. Only bad links are counted (per address), and past the limit they are
+    answered 429 rather than with the reason.
+    """
     try:
         ticket = read_join_token(token)
     except BadJoinLink as error:
-        too_many(request, "bad-join")
+        if too_many(request, "bad-join"):
+            return _refuse_join(request, TOO_MANY_BAD_LINKS, 429)
         return _refuse_join(request, str(error), 403)
-    night = Night.objects.filter(pk=ticket.night_id).first()
+    night = Night.objects.filter(code=ticket.code).first()
     if night is None:
         return _refuse_join(request, "That game no longer exists.", 403)
-    request.session[f"joined:{night.pk}"] = True
-    round_ = night.round_obj()
-    players = night.players.real()
-    if ticket.table is not None:
-        at_table = players.filter(seats__round=round_, seats__table_round__number=ticket.table)
-        if at_table.exists():
-            players = at_table
-    return render(request, "games/join.html", {
-        "night": night, "players": players.order_by("name"), "table": ticket.table,
-        "everyone_url": join_path(night.pk) if ticket.table is not None else None,
-    })
+    over = night.join_refusal()
+    if over is not None:  # the night's link lives as long as the night: no new phone, no names
+        return render(request, "games/join.html", {
+            "night": night, "over": over, "is_player": _player_of(request, night) is not None,
+        })
+    request.session[_joined_key(night)] = ticket.table or True
+    phone = _phone_token(request)
+    names = [
+        {"player": player, "taken": player.is_taken_for(phone), "mine": player.is_held_by(phone)}
+        for player in _names_to_claim(night, ticket.table).order_by("name")
+    ]
+    return render(request, "games/join.html", {"night": night, "names": names, "table": ticket.table})
 
 
 @require_POST
 @limited("claim", lambda request: _refuse_join(request, TOO_MANY_JOINS, 429))
 def claim(request: HttpRequest, code: str) -> HttpResponse:
-    """Tap your name: this phone now plays as that person (the session remembers)."""
+    """Tap your name: this phone now plays as that person (the session remembers), if no other
+    phone does. From a table's code, only a name seated at that table this round."""
     night = _night(code)
-    if not request.session.get(f"joined:{night.pk}") and not night.is_hosted_by(request.user, request.session):
+    is_host = night.is_hosted_by(request.user, request.session)
+    joined = request.session.get(_joined_key(night))
+    if not joined and not is_host:
         raise PermissionDenied("Scan your table's QR code first.")
-    player_id = request.POST.get("player", "")
-    player = night.players.real().filter(pk=int(player_id)).first() if player_id.isdigit() else None
+    over = night.join_refusal()
+    if over is not None:
+        return _refuse_join(request, over, 403)
+    try:
+        player_id = parse_int(request.POST.get("player"), low=1, high=ID_MAX, what="the player")
+    except BadNumber:
+        player_id = None
+    player = night.players.real().filter(pk=player_id).first() if player_id is not None else None
     if player is None:
         return _error_response(request, ValueError("Tap one of the names on the list."), 400)
+    table = None if is_host else _joined_table(joined)
+    if table is not None and not _names_to_claim(night, table).filter(pk=player.pk).exists():
+        return _refuse_join(request, f"{player.name} isn't at table {table} this round. "
+                                     "Scan the QR code on your own table.", 403)
+    try:
+        actions.claim_seat(night=night, player=player, phone=_phone_token(request, create=True))
+    except actions.NightError as error:
+        return _refuse_join(request, str(error), error.status)
     request.session[_player_key(night.code)] = player.pk
     return redirect("games:play", code=night.code)
 
@@ -278,9 +389,13 @@ def play(request: HttpRequest, code: str) -> HttpResponse:
     night = _night(code)
     player = _player_of(request, night)
     if player is None:
-        return redirect("games:join", token=join_token(night.pk)) if request.session.get(
-            f"joined:{night.pk}") else render(request, "games/join_refused.html", {
-                "message": "This phone hasn't joined tonight's game: scan your table's QR code."}, status=403)
+        if request.htmx:  # the page's own refresh: reload it whole, to say why
+            return HttpResponseClientRefresh()
+        why = _why_not_playing(request, night)
+        joined = request.session.get(_joined_key(night))
+        if joined and why == NEVER_JOINED:  # scanned a code, tapped no name yet
+            return redirect("games:join", token=join_token(night.code, _joined_table(joined)))
+        return render(request, "games/join_refused.html", {"message": why}, status=403)
     context = phone_context(night, player)
     if request.htmx:
         return render(request, "games/play.html#phone-state", context)
@@ -299,7 +414,10 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     form = TallyForm(request.POST)
     if not form.is_valid():
         return _json_error("That tap was malformed: choose a team and a button.", 400)
-    table_number = _posted_table(request)
+    try:
+        table_number = _posted_table(request)
+    except BadNumber as error:
+        return _json_error(str(error), 400)
     if phone.table_number is None or (table_number is not None and table_number != phone.table_number):
         return _json_error("You're not at that table this round: scores go in at your own table.", 403)
     bunco_player = None
@@ -335,9 +453,12 @@ def _json_error(message: str, status: int) -> JsonResponse:
 
 
 def _posted_table(request: HttpRequest) -> int | None:
-    """The table the phone believes it is at; a stale page's table is caught and refused."""
+    """The table the phone believes it is at (None when the request names none); a stale page's
+    table is caught and refused. BadNumber for anything but a table number."""
     raw = request.POST.get("table", "")
-    return int(raw) if raw.isdigit() else None
+    if not raw:
+        return None
+    return parse_int(raw, low=1, high=max_tables(), what="the table number")
 
 
 @require_POST
@@ -349,6 +470,12 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     form = UndoForm(request.POST)
     if not form.is_valid():
         return _json_error("That undo was malformed: tap Undo again.", 400)
+    try:
+        table_number = _posted_table(request)
+    except BadNumber as error:
+        return _json_error(str(error), 400)
+    if table_number is not None and table_number != phone.table_number:
+        return _json_error("You're not at that table this round: undo at your own table.", 403)
     try:
         entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,
                                    key=form.cleaned_data["key"] or None)
@@ -436,6 +563,7 @@ def standings(night: Night) -> list[Player]:
 
 
 @require_GET
+@never_cache
 def night_host(request: HttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     context = {**tables_context(night), "is_host": True}
@@ -446,7 +574,7 @@ def night_host(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _join_codes(request: HttpRequest, night: Night) -> dict[str, object]:
-    night_url = request.build_absolute_uri(join_path(night.pk))
+    night_url = request.build_absolute_uri(join_path(night.code))
     return {
         "night_join_url": night_url,
         "night_qr": qr_svg(night_url, scale=5),
@@ -455,13 +583,14 @@ def _join_codes(request: HttpRequest, night: Night) -> dict[str, object]:
 
 
 @require_GET
+@never_cache
 def night_codes(request: HttpRequest, code: str) -> HttpResponse:
     """A printable page of QR codes: one per table, one for the night."""
     night = _night_for_host(request, code)
     tables = night.round_obj(1).tables.count()
     codes = []
     for number in range(1, tables + 1):
-        url = request.build_absolute_uri(join_path(night.pk, number))
+        url = request.build_absolute_uri(join_path(night.code, number))
         codes.append({"table": number, "url": url, "qr": qr_svg(url, scale=6)})
     return render(request, "games/codes.html", {"night": night, "codes": codes, **_join_codes(request, night)})
 
@@ -477,7 +606,10 @@ def _host_state(request: HtmxHttpRequest, night: Night) -> HttpResponse:
 
 
 def _posted_table_or_refuse(request: HttpRequest) -> int:
-    table_number = _posted_table(request)
+    try:
+        table_number = _posted_table(request)
+    except BadNumber as error:
+        raise actions.BadTally(str(error)) from None
     if table_number is None:
         raise actions.BadTally("Which table?")
     return table_number
@@ -560,7 +692,10 @@ def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        return refusal(request, actions.BadTally("A correction needs a table, a team and points between -99 and 99."))
+        # What a number field said ("The round must be a whole number from 1 to 24."), else the gist.
+        said = [form.errors[field][0] for field in ("table", "points", "round") if form.has_error(field, "invalid")]
+        return refusal(request, actions.BadTally(
+            said[0] if said else "A correction needs a table, a team and points between -99 and 99."))
     try:
         actions.correct_tally(night=night, table_number=form.cleaned_data["table"], team=form.cleaned_data["team"],
                               points=form.cleaned_data["points"], round_number=form.cleaned_data["round"])
@@ -584,6 +719,7 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
 
 
 @require_GET
+@never_cache
 def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The host's close look at one table this round: every entry, to correct."""
     night = _night_for_host(request, code)
@@ -591,6 +727,26 @@ def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
     entries = table.tallies.select_related("bunco_player", "entered_by", "undone_by").order_by("-id")
     return render(request, "games/host_table.html", {"night": night, "table": table, "entries": entries,
                                                       "seats": table.seats.select_related("player")})
+
+
+@require_POST
+def host_release(request: HtmxHttpRequest, code: str, player_id: int) -> HttpResponse:
+    """The host hands a seat over (a flat battery, a borrowed phone): the phone playing as this
+    player stops, its next tap or page says so, and the next phone to tap the name gets the seat."""
+    night = _night_for_host(request, code)
+    player = get_object_or_404(night.players.real(), pk=player_id)
+    try:
+        released = actions.release_seat(night=night, player=player)
+    except actions.NightError as error:
+        return refusal(request, error, back_to_host=night)
+    if released:
+        messages.success(request, f"{player.name}'s seat is free: the next phone to tap the name gets it.")
+    else:
+        messages.info(request, f"No phone was playing as {player.name}.")
+    seat = _seat_of(player, night.current_round)
+    if seat is None:
+        return redirect("games:night_host", code=night.code)
+    return redirect("games:night_table", code=night.code, number=seat.table_round.number)
 
 
 @require_GET
@@ -620,7 +776,7 @@ def night_prizes(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def night_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
+def night_events(request: HttpRequest, code: str) -> HttpResponse | StreamingHttpResponse:
     """The night's live stream, for its players, its host and its projector (by token)."""
 
     def night_if_allowed() -> Night | None:
@@ -644,7 +800,7 @@ def night_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
 
 
 @require_GET
-def player_events(request: HttpRequest, code: str, player_id: int) -> StreamingHttpResponse:
+def player_events(request: HttpRequest, code: str, player_id: int) -> HttpResponse | StreamingHttpResponse:
     """A phone's live stream: the night's public channel and its own seat's private one.
 
     Only the browser whose session plays as `player_id` in this night may follow it; any other
@@ -661,6 +817,8 @@ def player_events(request: HttpRequest, code: str, player_id: int) -> StreamingH
         player = night.players.filter(pk=player_id, is_ghost=False).first()
         if player is None:
             return "Join the game to follow it live."
+        if not player.is_held_by(_phone_token(request)):  # its seat went to another phone
+            return _why_not_playing(request, night)
         player.night = night
         return player
 

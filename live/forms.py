@@ -1,6 +1,38 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
+
+from live.http import BadNumber, parse_int
+
+
+class WholeNumberField(forms.Field):
+    """A form's whole number, read by `parse_int` (ASCII digits, within `low`..`high`), where
+    Django's IntegerField takes what int() takes ("٣", "1_000") and only optional bounds.
+    `high` may be a function, read when the form is validated (a bound that follows a setting)."""
+
+    widget = forms.NumberInput
+
+    def __init__(self, *, low: int, high: int | Callable[[], int], what: str, **kwargs: Any) -> None:
+        self.low, self._high, self.what = low, high, what
+        super().__init__(**kwargs)
+
+    @property
+    def high(self) -> int:
+        return self._high() if callable(self._high) else self._high
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        try:
+            return parse_int(value, low=self.low, high=self.high, what=self.what)
+        except BadNumber as error:
+            raise forms.ValidationError(str(error), code="invalid") from None
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {**super().widget_attrs(widget), "min": self.low, "step": 1}
 
 
 class PingForm(forms.Form):

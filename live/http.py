@@ -1,10 +1,78 @@
-"""The request type of views that read `request.htmx` (django-htmx's middleware sets it)."""
+"""HTTP helpers every app shares: the request type of htmx views, the one way a number is read
+from a request, and the client's address."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+# --- Numbers from a request ---------------------------------------------------------------------
+
+# The largest id a row can have: ids are signed 64-bit integers (SQLite and PostgreSQL bigint).
+ID_MAX = 2**63 - 1
+
+
+class BadNumber(ValueError):
+    """A number from a request that is not a whole number within its bounds. The message says so
+    in words a person can act on; views answer it with 400."""
+
+
+def parse_int(raw: object, *, low: int, high: int, what: str) -> int:
+    """`raw`, text from a request (a form field, a header, a query parameter), as a whole number
+    from `low` to `high`; BadNumber otherwise. The one way the site reads a number it was sent.
+
+    Only the ASCII digits 0-9, with a leading minus where a negative number means something
+    (`low` < 0), and spaces around them. Python's int() is far more generous: it takes "٣" (an
+    Arabic-Indic three), "1_000", "+7" and " 7\n", raises on "²" although "²".isdigit() is True,
+    raises on 5,000 digits, and gives 10**30, which no database column holds. The length is
+    checked before int() runs, so a long string costs nothing.
+
+    `what` names the number in the message ("The table number").
+    """
+    if type(raw) is int:  # already a number (a form built in code): only the bounds to check
+        text = str(raw)
+    elif isinstance(raw, str):
+        text = raw.strip(" \t\r\n")
+    else:
+        raise BadNumber(f"{_capitalised(what)} is missing.")
+    negative = text.startswith("-")
+    digits = text[1:] if negative else text
+    if not digits or not (digits.isascii() and digits.isdigit()):
+        raise BadNumber(f"{_capitalised(what)} must be a whole number, written with the digits 0 to 9.")
+    digits = digits.lstrip("0") or "0"
+    out_of_bounds = _out_of_bounds(what, low, high)
+    if (negative and low >= 0) or len(digits) > len(str(max(abs(low), abs(high)))):
+        raise out_of_bounds
+    value = -int(digits) if negative else int(digits)
+    if not low <= value <= high:
+        raise out_of_bounds
+    return value
+
+
+def _out_of_bounds(what: str, low: int, high: int) -> BadNumber:
+    if high < 10**9:
+        return BadNumber(f"{_capitalised(what)} must be a whole number from {low} to {high}.")
+    # An id: its 19-digit ceiling would mean nothing to anyone.
+    return BadNumber(f"{_capitalised(what)} must be a whole number from {low} up, of a sensible size.")
+
+
+def _capitalised(what: str) -> str:
+    return what[:1].upper() + what[1:]
+
+
+# --- The client -------------------------------------------------------------------------------
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address: nginx's X-Real-IP when the site runs behind it (TRUST_X_REAL_IP)."""
+    if settings.TRUST_X_REAL_IP:
+        forwarded = request.META.get("HTTP_X_REAL_IP", "").strip()
+        if forwarded:
+            return forwarded
+    return request.META.get("REMOTE_ADDR") or "0.0.0.0"

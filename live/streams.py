@@ -8,6 +8,7 @@ that also reads the log for anything pub/sub lost.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -17,22 +18,85 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, connections
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
+from live.http import ID_MAX, BadNumber, client_address, parse_int
 from live.models import Event
 from live.rendering import encode_frame, render_message
 
 
 def parse_last_event_id(request: HttpRequest) -> int | None:
+    """The id of the last event this browser saw (its EventSource's Last-Event-ID header, or
+    ?last_event_id=), None on a fresh connection; BadNumber for anything but an event's id."""
     raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
-    if raw is None:
+    if not raw:
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return None
-    return value if value >= 0 else None
+    return parse_int(raw, low=0, high=ID_MAX, what="the Last-Event-ID")
+
+
+class OpenStreams:
+    """How many streams each client address has open in this process.
+
+    A hall's phones share one public address, so the cap is high (settings.EVENTS_MAX_STREAMS_PER_ADDRESS,
+    500: a charity night's 400 phones, its host and projectors): what it stops is one client opening
+    streams until the process runs out of memory or file descriptors. Counted per process: with
+    several uvicorn workers an address may hold the cap in each.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_address: dict[str, int] = {}
+
+    def open(self, address: str, most: int) -> bool:
+        """Count one more stream for `address`; False (and nothing counted) when it has `most`."""
+        with self._lock:
+            count = self._by_address.get(address, 0)
+            if count >= most:
+                return False
+            self._by_address[address] = count + 1
+            return True
+
+    def close(self, address: str) -> None:
+        with self._lock:
+            count = self._by_address.get(address, 0) - 1
+            if count > 0:
+                self._by_address[address] = count
+            else:
+                self._by_address.pop(address, None)
+
+    def count(self, address: str) -> int:
+        with self._lock:
+            return self._by_address.get(address, 0)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_address.clear()
+
+
+open_streams = OpenStreams()
+
+TOO_MANY_STREAMS = (
+    "Too many live screens are open from this network just now ({most} at most). "
+    "Close a page or two: this one still updates every few seconds, and goes live again by itself."
+)
+
+
+class EventStreamResponse(StreamingHttpResponse):
+    """An open stream, counted for its client's address until the server closes the response
+    (it does, however the stream ended: finished, the phone gone, the server stopping)."""
+
+    def __init__(self, streaming_content: AsyncIterator[bytes], *, address: str) -> None:
+        super().__init__(streaming_content, content_type="text/event-stream")
+        self._address: str | None = address
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self._address is not None:
+                open_streams.close(self._address)
+                self._address = None
 
 
 def _reading_the_log[T](function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
@@ -90,8 +154,9 @@ def event_stream_response(
     request: HttpRequest,
     channels: Sequence[str],
     snapshot: Callable[[], str],
-) -> StreamingHttpResponse:
-    """The SSE response for one phone following `channels`.
+) -> HttpResponse | StreamingHttpResponse:
+    """The SSE response for one phone following `channels`; 400 for a malformed Last-Event-ID, 429
+    when the client's address has too many streams open (settings.EVENTS_MAX_STREAMS_PER_ADDRESS).
 
     The view has already decided that this phone may follow every one of them (a private
     channel is the view's to authorise). One id sequence covers them all: the log's ids are
@@ -100,11 +165,22 @@ def event_stream_response(
     `snapshot` (synchronous, may query) renders the whole live region; it is sent on a fresh
     connection and after a gap too long to replay.
     """
-    last_event_id = parse_last_event_id(request)
-    _let_go_of_the_database()
-    response = StreamingHttpResponse(
-        _stream(tuple(channels), snapshot, last_event_id), content_type="text/event-stream"
-    )
+    try:
+        last_event_id = parse_last_event_id(request)
+    except BadNumber as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+    address = client_address(request)
+    most = settings.EVENTS_MAX_STREAMS_PER_ADDRESS
+    if not open_streams.open(address, most):
+        refused = HttpResponse(TOO_MANY_STREAMS.format(most=most), status=429, content_type="text/plain; charset=utf-8")
+        refused["Retry-After"] = "10"
+        return refused
+    try:
+        _let_go_of_the_database()
+        response = EventStreamResponse(_stream(tuple(channels), snapshot, last_event_id), address=address)
+    except BaseException:
+        open_streams.close(address)
+        raise
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response

@@ -114,7 +114,7 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
 
         def phone_of(name: str, table: int, **overrides: object) -> Page:
             page = browser.new_context(**{**PHONE, **overrides}).new_page()
-            page.goto(url + join_path(night.pk, table))
+            page.goto(url + join_path(night.code, table))
             page.get_by_role("button", name=name, exact=True).click()
             expect(page.locator("[data-live-badge]")).to_have_text("Live")
             return page

@@ -8,6 +8,7 @@ tests/conftest.py. Every draw and every played night is seeded, so a failure rep
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -193,12 +194,17 @@ def play_rounds(night: Night, rng: random.Random, rounds: int) -> None:
 
 def joined_phone(night: Night, player: Player | None = None) -> Client:
     """A phone with the session the night's QR code leaves (`joined:<night pk>`) and, given a
-    player, the one tapping their name leaves (`player:<code>`), without going through the pages."""
+    player, what tapping their name leaves (`player:<code>`, and the phone's token, which the
+    player's seat holds: `Player.claimed_by`), without going through the pages."""
     phone = Client()
     session = phone.session
     session[f"joined:{night.pk}"] = True
     if player is not None:
+        token = secrets.token_urlsafe(24)
+        session["phone-token"] = token
         session[f"player:{night.code}"] = player.pk
+        Player.objects.filter(pk=player.pk).update(claimed_by=token)
+        player.claimed_by = token
     session.save()
     return phone
 
@@ -215,7 +221,7 @@ def night_host_browser(night: Night) -> Client:
 def phone_of(night: Night, name: str) -> Client:
     """A phone that scanned the night's code and tapped `name`."""
     phone = Client()
-    assert phone.get(join_path(night.pk)).status_code == 200
+    assert phone.get(join_path(night.code)).status_code == 200
     player = night.players.get(name=name)
     response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
     assert response.status_code == 302

@@ -213,6 +213,8 @@ def start_server(
         **database_env(),
         "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
         "PYTHONUNBUFFERED": "1",
+        # This process's key (its secret file is beside another database): its join links and logins work there.
+        "SECRET_KEY": settings.SECRET_KEY,
         # Short streams: a browser test sees reconnects with Last-Event-ID within seconds.
         "EVENTS_HEARTBEAT_SECONDS": "2",
         "EVENTS_STREAM_MAX_SECONDS": "3",

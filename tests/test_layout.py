@@ -13,7 +13,7 @@ The layers:
                admin, apps, migrations, ...): never games or tournaments, never the wiring
 - games        games/: live and the club domain; never tournaments, never the wiring
 - tournaments  tournaments/: games, live and the club domain; never the wiring
-- wiring       bunco_club's settings, urls, asgi, wsgi, celery, clock, site_views, static, its
+- wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, site_views, static, its
                management commands and its __init__: anything
 
 A bunco_club file that is not named as wiring is club domain: a new file gets the stricter rules
@@ -55,6 +55,8 @@ WIRING_MODULES = frozenset(
         "bunco_club.clock",
         "bunco_club.site_views",
         "bunco_club.static",
+        "bunco_club.secrets_file",
+        "bunco_club.security",
     }
 )
 WIRING_PACKAGES = ("bunco_club.management",)  # load_demo and any other management command

@@ -29,6 +29,14 @@
     });
   }
 
+  // The buttons' answers are JSON; a refusal before the view runs (a phone whose seat the host
+  // handed over, one that never joined) is the 403 page, whose alert says why.
+  function readAnswer(text) {
+    try { return JSON.parse(text); } catch (error) { /* not JSON: a page */ }
+    var alert = new DOMParser().parseFromString(text, "text/html").querySelector("[role=alert]");
+    return alert ? { error: alert.textContent.trim() } : {};
+  }
+
   async function deliver(url, body, label) {
     var token = body.get("csrfmiddlewaretoken");
     for (var attempt = 0; attempt < 6; attempt++) {
@@ -39,7 +47,7 @@
           credentials: "same-origin",
           headers: { "X-CSRFToken": token, "Accept": "application/json" },
         });
-        var answer = await response.json().catch(function () { return {}; });
+        var answer = readAnswer(await response.text().catch(function () { return ""; }));
         if (response.ok) {
           showTotals(answer);
           say("✓ " + label, "ok");

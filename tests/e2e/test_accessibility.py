@@ -72,7 +72,7 @@ def test_every_page_of_a_night_passes_axe_without_serious_violations(
 
     head = seating_of(night, 1)[0]
     phone = new_phone()
-    phone.goto(url + join_path(night.pk, 1))
+    phone.goto(url + join_path(night.code, 1))
     check(phone, "join page", found)
     phone.get_by_role("button", name=head[0], exact=True).click()
     expect(phone.locator("[data-live-badge]")).to_have_text("Live")
@@ -118,7 +118,7 @@ def test_the_phone_pages_fit_a_360_px_wide_screen(live_site: ServerProcess, new_
         widths = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         assert widths[0] <= widths[1], f"{what}: the page is {widths[0]} px wide on a {widths[1]} px screen"
 
-    phone.goto(live_site.url + join_path(night.pk, 1))
+    phone.goto(live_site.url + join_path(night.code, 1))
     fits("join page")
     phone.get_by_role("button", name=head[0], exact=True).click()
     expect(phone.locator(".go-to")).to_be_visible()

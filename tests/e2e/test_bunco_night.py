@@ -181,11 +181,13 @@ def test_a_twelve_player_night_rings_the_bell_everywhere_moves_everyone_and_pays
     # Each phone scans its table's code and taps its own name.
     phones: dict[str, Page] = {}
     for table_number, names in enumerate(round_one, start=1):
-        link = url + join_path(night.pk, table_number)
+        link = url + join_path(night.code, table_number)
         for position, name in enumerate(names):
             page = new_phone(device_scale_factor=1)
             page.goto(link)
-            expect(page.locator("form.name-list button")).to_have_text(sorted(names))
+            # Only this table's names (a table's code), those already claimed marked taken.
+            expect(page.locator("form.name-list button .player-name")).to_have_text(sorted(names))
+            expect(page.locator("form.name-list button.is-taken")).to_have_count(position)
             page.get_by_role("button", name=name, exact=True).click()
             expect(page.locator(".go-to-line")).to_have_text(f"Go to Table {table_number}, seat {position + 1}.")
             partner = names[(position + 2) % 4]
@@ -403,7 +405,7 @@ def test_a_phone_whose_refresh_comes_back_late_still_shows_the_newest_scores_and
 
     def join(name: str, table: int) -> Page:
         page = new_phone(device_scale_factor=1)
-        page.goto(night_site.url + join_path(night.pk, table))
+        page.goto(night_site.url + join_path(night.code, table))
         page.get_by_role("button", name=name, exact=True).click()
         expect(page.locator("[data-live-badge]")).to_have_text("Live")
         return page

@@ -22,7 +22,7 @@ def test_an_undo_whose_answer_is_lost_is_retried_and_takes_back_one_entry(
     night = started_night(names=NAMES, seed=3)
     name = night.round_obj().seating()[1][0]  # someone at table 2
     phone = new_phone(device_scale_factor=1)
-    phone.goto(night_site.url + join_path(night.pk, 2))
+    phone.goto(night_site.url + join_path(night.code, 2))
     phone.get_by_role("button", name=name, exact=True).click()
     expect(phone.locator("#tally-form")).to_be_visible()
 

@@ -89,7 +89,7 @@ def in_round_2(rules: bunco.Rules) -> Night:
 def phone_of(night: Night, player: Player) -> Client:
     """A phone that scanned the night's code and tapped `player`'s name."""
     phone = Client()
-    assert phone.get(join_path(night.pk)).status_code == 200
+    assert phone.get(join_path(night.code)).status_code == 200
     assert phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk}).status_code == 302
     return phone
 

@@ -118,7 +118,7 @@ def test_a_phone_that_never_joined_cannot_post_a_tally(night):
 
 
 def test_a_forged_join_link_is_refused_with_403(night, client):
-    token = join_token(night.pk)
+    token = join_token(night.code)
     forged = token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")
     response = client.get(reverse("games:join", args=[forged]))
     assert response.status_code == 403
@@ -129,7 +129,7 @@ def test_a_forged_join_link_is_refused_with_403(night, client):
 def test_an_expired_join_link_is_refused_with_403(night, client, settings):
     settings.JOIN_LINK_MAX_AGE_SECONDS = 60
     with time_machine.travel("2026-11-22 19:00 +0000", tick=False):
-        path = join_path(night.pk)
+        path = join_path(night.code)
     with time_machine.travel("2026-11-22 19:05 +0000", tick=False):
         response = client.get(path)
     assert response.status_code == 403
@@ -228,41 +228,32 @@ def test_a_flag_is_not_a_number_of_points(night):
 
 
 def forged_path(night: Night) -> str:
-    token = join_token(night.pk)
+    token = join_token(night.code)
     return reverse("games:join", args=[token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")])
 
 
-def test_an_address_that_keeps_sending_forged_links_waits_even_with_a_good_one(night, settings):
+def test_an_address_that_keeps_sending_forged_links_waits_for_its_bad_links_but_not_its_good_ones(night, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/m"}
     for _ in range(3):
         assert Client().get(forged_path(night), REMOTE_ADDR="10.0.0.7").status_code == 403
-    phone = Client()
-    response = phone.get(join_path(night.pk), REMOTE_ADDR="10.0.0.7")
+    response = Client().get(forged_path(night), REMOTE_ADDR="10.0.0.7")
     assert response.status_code == 429
     assert "Wait a minute, then scan the code again" in response.content.decode()
-    assert not phone.session.get(f"joined:{night.pk}")
-    # Another phone in the room, on another address, is not held up.
-    assert Client().get(join_path(night.pk), REMOTE_ADDR="10.0.0.8").status_code == 200
+    # A genuine phone behind the same address still gets in (issue 8: a hall shares one address).
+    phone = Client()
+    assert phone.get(join_path(night.code), REMOTE_ADDR="10.0.0.7").status_code == 200
+    assert phone.session.get(f"joined:{night.pk}")
 
 
 def test_good_links_do_not_count_as_forged_ones(night, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/m"}
     for _ in range(5):
-        assert Client().get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 200
-
-
-def test_joins_over_the_limit_are_refused_with_429_and_start_no_session(night, settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": "4/m"}
-    for _ in range(4):
-        assert Client().get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 200
-    phone = Client()
-    assert phone.get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 429
-    assert not phone.session.get(f"joined:{night.pk}")
+        assert Client().get(join_path(night.code), REMOTE_ADDR="10.0.0.7").status_code == 200
 
 
 def test_claims_over_the_limit_are_refused_with_429_and_claim_nothing(night, settings):
     phone = Client()
-    assert phone.get(join_path(night.pk), REMOTE_ADDR="10.0.0.7").status_code == 200
+    assert phone.get(join_path(night.code), REMOTE_ADDR="10.0.0.7").status_code == 200
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "claim": "2/m"}
     players = list(night.players.real()[:3])
     for player in players[:2]:

@@ -66,7 +66,7 @@ def real_player_at(night: Night, table_number: int) -> Player:
 
 def phone_of(night: Night, player: Player) -> Client:
     phone = Client()
-    assert phone.get(join_path(night.pk)).status_code == 200
+    assert phone.get(join_path(night.code)).status_code == 200
     assert phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk}).status_code == 302
     return phone
 

@@ -67,8 +67,11 @@ def test_hosts_log_in_and_phones_join_when_the_rate_limits_cache_is_down(site_wi
         })
         assert response.status_code == 302
     with httpx.Client(base_url=site_with_dead_redis.url, timeout=10) as phone:
-        assert phone.get(join_path(night.pk)).status_code == 200
+        assert phone.get(join_path(night.code)).status_code == 200
+        # Only bad links are counted (issue 8): a forged one is refused as usual, not with a 500.
+        good = join_path(night.code)
+        assert phone.get(good[:-4] + ("aaa/" if not good.endswith("aaa/") else "bbb/")).status_code == 403
     log = site_with_dead_redis.log()
     assert "Rate limit login not checked, the cache is down" in log
-    assert "Rate limit join not checked, the cache is down" in log
+    assert "Rate limit bad-join not checked, the cache is down" in log
     assert "Traceback" not in log

@@ -1,0 +1,94 @@
+"""Lock-outs that a hall's shared address survives (issue 8), at the site's own limits: bad join
+links are counted, never good ones, and a good link is always admitted; wrong passwords lock out the
+pair of an address and a username (django-axes's [["ip_address", "username"]]), not the user
+everywhere nor everybody at the address."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.links import join_path, join_token
+from tests.builders import make_night
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+HALL = "203.0.113.10"  # the public address every phone in the hall shares
+
+
+def forged_path(code: str) -> str:
+    token = join_token(code)
+    return reverse("games:join", args=[token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")])
+
+
+def log_in(client: Client, address: str, username: str = "host", password: str = "wrong"):
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+# Join links
+
+
+def test_twenty_bad_links_from_one_address_do_not_block_a_genuine_link_from_it():
+    night = make_night()
+    for _ in range(20):
+        assert Client().get(forged_path(night.code), REMOTE_ADDR=HALL).status_code == 403
+    phone = Client()
+    assert phone.get(join_path(night.code, 1), REMOTE_ADDR=HALL).status_code == 200
+    assert phone.session.get(f"joined:{night.pk}")
+
+
+def test_a_genuine_link_is_admitted_even_while_its_address_is_refused_bad_ones():
+    night = make_night()
+    for _ in range(30):
+        Client().get(forged_path(night.code), REMOTE_ADDR=HALL)
+    assert Client().get(forged_path(night.code), REMOTE_ADDR=HALL).status_code == 429
+    for table in (1, 2, 3):
+        assert Client().get(join_path(night.code, table), REMOTE_ADDR=HALL).status_code == 200
+
+
+def test_genuine_links_are_never_counted_against_their_address():
+    night = make_night()
+    for _ in range(50):
+        assert Client().get(join_path(night.code), REMOTE_ADDR=HALL).status_code == 200
+    assert Client().get(forged_path(night.code), REMOTE_ADDR=HALL).status_code == 403  # not 429
+
+
+# Logging in
+
+
+def test_ten_wrong_passwords_for_a_user_from_one_address_do_not_block_that_user_from_another_address():
+    make_user("host", "bunco-night")
+    for _ in range(10):
+        assert log_in(Client(), "198.51.100.1").status_code == 200  # the form again
+    elsewhere = Client()
+    assert log_in(elsewhere, "198.51.100.2", password="bunco-night").status_code == 302
+    assert elsewhere.session["_auth_user_id"]
+    # The pair that guessed is locked out, even with the right password.
+    locked = Client()
+    response = log_in(locked, "198.51.100.1", password="bunco-night")
+    assert response.status_code == 429
+    assert "Too many attempts to log in" in response.content.decode()
+    assert "_auth_user_id" not in locked.session
+
+
+def test_wrong_passwords_for_one_user_do_not_lock_out_another_user_at_the_same_address():
+    make_user("host", "bunco-night")
+    make_user("dana", "bunco-night")
+    for _ in range(10):
+        log_in(Client(), HALL, username="host")
+    assert log_in(Client(), HALL, username="dana", password="bunco-night").status_code == 302
+
+
+def test_logging_in_successfully_is_not_counted_as_a_wrong_password():
+    make_user("host", "bunco-night")
+    for _ in range(12):
+        assert log_in(Client(), HALL, password="bunco-night").status_code == 302
+
+
+def test_the_username_is_one_pair_whatever_its_case_and_spaces():
+    make_user("host", "bunco-night")
+    for username in ["host", "Host", " HOST "] * 4:
+        log_in(Client(), HALL, username=username)
+    assert log_in(Client(), HALL, password="bunco-night").status_code == 429
