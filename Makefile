@@ -57,8 +57,10 @@ services-db:
 	@psql "$(dir $(SERVICES_DATABASE_URL))postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='$(notdir $(SERVICES_DATABASE_URL))'" | grep -q 1 \
 	  || psql "$(dir $(SERVICES_DATABASE_URL))postgres" -qc "CREATE DATABASE $(notdir $(SERVICES_DATABASE_URL))"
 
+# ruff, then mypy with django-stubs over the code, tests, benchmarks and scripts (pyproject.toml).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache

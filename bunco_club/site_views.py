@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
@@ -53,7 +54,7 @@ _login_view = auth_views.LoginView.as_view()
 
 
 @sensitive_post_parameters("password")
-def login(request: HttpRequest) -> HttpResponse:
+def login(request: HttpRequest) -> HttpResponseBase:
     """The host's log in. Wrong passwords lock out the pair of the address and the username they
     were typed for (bunco_club/limits.py), not the user everywhere nor the address for everyone."""
     if request.method == "POST" and _locked_out(request):
@@ -64,7 +65,7 @@ def login(request: HttpRequest) -> HttpResponse:
 
 
 @sensitive_post_parameters("password")
-def admin_login(request: HttpRequest) -> HttpResponse:
+def admin_login(request: HttpRequest) -> HttpResponseBase:
     """The admin's log in, under the same lock-outs as the host's."""
     if request.method == "POST" and _locked_out(request):
         return HttpResponse(TOO_MANY_LOGINS, status=429, content_type="text/plain; charset=utf-8")
@@ -76,7 +77,7 @@ def _locked_out(request: HttpRequest) -> bool:
     return used_up(request, "login", key=address_and_username)
 
 
-def _counting_failures(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+def _counting_failures(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     """Count a posted log in that did not log anybody in (the form again, not the redirect a
     successful log in answers with) as a failure of its address and username."""
     if request.method == "POST" and not (300 <= response.status_code < 400):

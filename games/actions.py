@@ -267,7 +267,7 @@ def record_tally(
         return existing
     roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
     kind = Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS
-    if is_bunco:
+    if bunco_player is not None:
         _check_bunco_player(table, team, bunco_player)
         points, kind = bunco.BUNCO_POINTS, Tally.Kind.BUNCO
     elif wipeout:
@@ -280,7 +280,7 @@ def record_tally(
         team=team,
         points=points,
         buncos=1 if is_bunco else 0,
-        bunco_player=_roller_for(table, bunco_player) if is_bunco else None,
+        bunco_player=_roller_for(table, bunco_player) if bunco_player is not None else None,
         roll_off=roll_off,
         entered_by=entered_by,
         by_host=by_host,
@@ -300,7 +300,10 @@ def record_tally(
     if recorded is None:
         # The key is taken under the table's lock: this tap was already counted (a retry, or a
         # copy of it that raced here first).
-        return _tally_with_key(night, key, table_number)
+        counted = _tally_with_key(night, key, table_number) if key else None
+        if counted is None:  # only a taken key skips the insert
+            raise BadTally("That tap could not be recorded: tap again.")
+        return counted
     tally.pk = recorded.tally_id
     tally._state.adding = False
     tally._state.db = "default"
@@ -533,7 +536,7 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
         raise BadTally("The undo's key is malformed.")
     # Only the table's row is locked (see _locked_table): an undo never closes a round. The lock
     # also makes two copies of one undo take turns, so the second finds the first's key.
-    table = _locked_table(night, table_number, with_round=False) if tally_id is None else None
+    locked = _locked_table(night, table_number, with_round=False) if tally_id is None else None
     if key:
         already = _tally_with_key(night, key, table_number if tally_id is None else None)
         if already is not None:
@@ -550,6 +553,8 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
             TableRound.objects.select_for_update(of=("self",)).select_related("round").get(pk=original.table_round_id)
         )
     else:
+        assert locked is not None  # locked above whenever no entry is named
+        table = locked
         if not by_host:
             _check_open_for_play(table)
         # During a roll-off only the cycle under way: the tie in main play was settled when the

@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, models
 from django.db.models.functions import Coalesce
 from django.utils.crypto import constant_time_compare
@@ -150,11 +151,11 @@ class Night(models.Model):
             return "Tonight's game is over. See the prizes on the host's screen."
         return None
 
-    def is_hosted_by(self, user: object, session: Any) -> bool:
+    def is_hosted_by(self, user: AbstractBaseUser | AnonymousUser, session: Any) -> bool:
         """The host: the creator's browser, the night's host user, or a host of its club."""
         if session.get(f"host:{self.pk}") == self.host_key:
             return True
-        if not getattr(user, "is_authenticated", False):
+        if not user.is_authenticated:
             return False
         if self.host_user_id == user.pk:
             return True
@@ -184,7 +185,8 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
     def standings(self) -> PlayerQuerySet:
         """The real players with their figures, most wins first, then most Buncos, then by name."""
-        return self.real().with_figures().order_by("-wins", "-bunco_count", "name")
+        # The stubs cannot follow with_figures()'s annotations through a method of its own.
+        return self.real().with_figures().order_by("-wins", "-bunco_count", "name")  # type: ignore[misc]
 
 
 class Player(models.Model):
@@ -197,6 +199,11 @@ class Player(models.Model):
     # The phone playing as this player: the random token its session keeps ("phone"), or "" while
     # nobody holds the seat. One phone per seat; the host hands a seat over by clearing it.
     claimed_by = models.CharField(max_length=64, blank=True, default="")
+
+    # Set on the players of PlayerQuerySet.with_figures() (derived, never stored).
+    wins: int
+    losses: int
+    bunco_count: int
 
     objects = PlayerQuerySet.as_manager()
 
@@ -332,6 +339,10 @@ class TableRound(models.Model):
     number = models.PositiveSmallIntegerField()  # 1 = the head table
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     roll_off = models.PositiveSmallIntegerField(default=0)  # the roll-off cycle under way, 0 = none
+
+    # Set on the tables of TableRoundQuerySet.with_totals() (derived, never stored).
+    points_a: int
+    points_b: int
     winner = models.CharField(max_length=1, choices=Team.choices, blank=True)
 
     objects = TableRoundQuerySet.as_manager()

@@ -184,7 +184,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
                 request.session[f"host:{night.pk}"] = night.host_key
                 return redirect("games:night_host", code=night.code)
     else:
-        initial = {"title": "Bunco night"}
+        initial: dict[str, object] = {"title": "Bunco night"}
         if party is not None:
             initial["names"] = "\n".join(
                 party.rsvps.filter(answer="yes").order_by("member__name").values_list("member__name", flat=True)
@@ -385,7 +385,7 @@ def _previous_result(night: Night, player: Player, round_: Round) -> dict[str, o
 
 
 @require_GET
-def play(request: HttpRequest, code: str) -> HttpResponse:
+def play(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night(code)
     player = _player_of(request, night)
     if player is None:
@@ -564,7 +564,7 @@ def standings(night: Night) -> list[Player]:
 
 @require_GET
 @never_cache
-def night_host(request: HttpRequest, code: str) -> HttpResponse:
+def night_host(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     context = {**tables_context(night), "is_host": True}
     if request.htmx:
@@ -750,7 +750,7 @@ def host_release(request: HtmxHttpRequest, code: str, player_id: int) -> HttpRes
 
 
 @require_GET
-def screen(request: HttpRequest, code: str, token: str) -> HttpResponse:
+def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """The projector: all tables live, standings, the traveler. Read-only, by unguessable link."""
     night = _night(code)
     if not constant_time_compare(token, night.screen_token):

@@ -138,7 +138,7 @@ def _official_points(a: int, b: int, c: int, target: int) -> int:
 
 # Every one of the 216 ordered rolls for each number up, scored once at import: the dictionary
 # lookup is both the score and most of the validation (a key that is not three faces is absent).
-_ALL_ROLLS: tuple[tuple[int, int, int], ...] = tuple(product(dice.FACES, repeat=3))
+_ALL_ROLLS: tuple[tuple[int, int, int], ...] = tuple(product(dice.FACES, dice.FACES, dice.FACES))
 _OFFICIAL_SCORES: tuple[dict[tuple[int, int, int], RollScore], ...] = tuple(
     {
         roll: RollScore(points, points == BUNCO_POINTS, points > 0)

@@ -110,7 +110,7 @@ def bot_card(hand: Sequence[Card], count: int) -> Card:
         raise IllegalPlay(f"No card of {_card_list(hand)} can be played on {count}.")
     numbers = [card for card in legal if _is_number(card)]
     if numbers:
-        return max(numbers)  # type: ignore[type-var]
+        return max(numbers)
     for special in ("hold", "reverse", "minus_10", "99"):
         if special in legal:
             return special
