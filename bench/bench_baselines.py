@@ -11,7 +11,6 @@ Run alone: `.venv/bin/python bench/bench_baselines.py` (or all benchmarks: `make
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
+    first_group,
     machine_line,
     open_phones,
     percentile,
@@ -61,7 +61,7 @@ async def fan_out(url: str, count: int, pid: int | None) -> dict[str, object]:
     missed = 0
     with httpx.Client(base_url=url, timeout=30) as sender:
         page = sender.get("/check/")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        token = first_group(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
         for number in range(PINGS_PER_RUN):
             marker = f"Bench{count}x{number}z".encode()
             waits = [asyncio.create_task(phone.wait_for(marker, timeout=20)) for phone in phones]

@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import (  # noqa: E402
     Phone,
     Site,
+    first_group,
     machine_line,
     percentile,
     raise_open_file_limit,
@@ -64,17 +65,18 @@ def start_night(site: Site, players: int) -> tuple[httpx.Client, str, str, str]:
     page = host.get("/nights/new/")
     names = "\n".join(f"Player {number:03d}" for number in range(1, players + 1))
     response = host.post("/nights/new/", data={"names": names, "buy_in": "5.00", "title": "Bench night",
-                                               "csrfmiddlewaretoken": CSRF.search(page.text).group(1)})
+                                               "csrfmiddlewaretoken": first_group(CSRF, page.text)})
     assert response.status_code == 302, response.text[:500]
     code = response.headers["location"].split("/")[2]
     host_page = host.get(f"/n/{code}/host/").text
-    join = re.search(r'href="(?:http://[^/]+)?(/j/[^"]+/)"', host_page).group(1)
-    screen_token = re.search(rf'/n/{re.escape(code)}/screen/([^/"]+)/', host_page).group(1)
+    join = first_group(r'href="(?:http://[^/]+)?(/j/[^"]+/)"', host_page)
+    screen_token = first_group(rf'/n/{re.escape(code)}/screen/([^/"]+)/', host_page)
     return host, code, join, screen_token
 
 
 def host_post(host: httpx.Client, path: str) -> None:
     token = host.cookies.get("csrftoken")
+    assert token is not None, "the host's client has no CSRF cookie"
     response = host.post(path, headers={"X-CSRFToken": token, "HX-Request": "true"})
     response.raise_for_status()
 
@@ -88,9 +90,9 @@ def claim_phones(site: Site, code: str, join: str, count: int) -> list[PhoneSess
     for player_id, name in players:
         with httpx.Client(base_url=site.url, timeout=60) as phone:
             page = phone.get(join)
-            phone.post(f"/n/{code}/claim/", data={"player": player_id, "csrfmiddlewaretoken": CSRF.search(page.text).group(1)})
+            phone.post(f"/n/{code}/claim/", data={"player": player_id, "csrfmiddlewaretoken": first_group(CSRF, page.text)})
             play = phone.get(f"/n/{code}/play/").text
-            table = int(re.search(r"Table (\d+)", play).group(1))
+            table = int(first_group(r"Table (\d+)", play))
             team = re.search(r'name="team" value="([AB])" checked', play) or re.search(r'id="r1-t\d+-([ab])">', play)
             sessions.append(PhoneSession(
                 name=name.strip(), cookie=f"sessionid={phone.cookies['sessionid']}; csrftoken={phone.cookies['csrftoken']}",

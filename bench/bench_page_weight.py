@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -24,8 +25,16 @@ CHROMIUM_ARGS = [
 ]
 
 
-def measure() -> list[dict[str, object]]:
-    from playwright.sync_api import sync_playwright
+class Transfer(TypedDict):
+    """One request of the page: what it fetched, its resource type, and the bytes transferred."""
+
+    url: str
+    bytes: int
+    type: str
+
+
+def measure() -> list[Transfer]:
+    from playwright.sync_api import Response, sync_playwright
 
     static_root = tempfile.mkdtemp(prefix="bunco-static-")
     env = {"STATIC_COLLECTED": "1", "STATIC_ROOT": static_root}
@@ -43,9 +52,9 @@ def measure() -> list[dict[str, object]]:
                 {"name": "csrftoken", "value": phone.csrf, "url": site.url},
             ])
             page = context.new_page()
-            rows: list[dict[str, object]] = []
+            rows: list[Transfer] = []
 
-            def record(response) -> None:  # noqa: ANN001
+            def record(response: Response) -> None:
                 if "/events/" in response.url:  # still open: its size is only known when it ends
                     rows.append({"url": response.url.replace(site.url, ""), "bytes": 0, "type": "event stream (open)"})
                     return

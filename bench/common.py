@@ -258,6 +258,14 @@ def time_ms(work: Callable[[], object], repeats: int) -> list[float]:
     return times
 
 
+def first_group(pattern: str | re.Pattern[str], text: str) -> str:
+    """The first group of `pattern`'s first match in `text`; a page without one is an error."""
+    found = re.search(pattern, text)
+    if found is None:
+        raise ValueError(f"Nothing matches {pattern if isinstance(pattern, str) else pattern.pattern!r} in the page.")
+    return found.group(1)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     if not ordered:

@@ -25,6 +25,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,8 +36,20 @@ sys.path.insert(0, str(ROOT))
 NAMES = ["Alice", "Mary-Beth", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou"]
 SEED = 11
 PASSWORD = "bunco-night"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
-         "has_touch": True, "reduced_motion": "reduce"}
+
+
+class PhoneContext(TypedDict, total=False):
+    """The options of a phone's browser context (Playwright's Browser.new_context)."""
+
+    viewport: ViewportSize
+    device_scale_factor: float
+    is_mobile: bool
+    has_touch: bool
+    reduced_motion: Literal["no-preference", "null", "reduce"]
+
+
+PHONE: PhoneContext = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+                       "has_touch": True, "reduced_motion": "reduce"}
 
 
 def main() -> int:
@@ -95,9 +111,9 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
     for table, team, points in ((2, "A", 5), (2, "B", 2), (2, "A", 1), (3, "B", 5), (3, "B", 5), (3, "A", 2)):
         actions.record_tally(night=night, table_number=table, team=team, points=points)
 
-    def shoot(page: Page, name: str, **options: object) -> None:
+    def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
         path = out / name
-        page.screenshot(path=str(path), **options)
+        page.screenshot(path=str(path), full_page=full_page)
         print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
 
     def fits(page: Page, what: str) -> None:
@@ -112,8 +128,9 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
         ])
 
-        def phone_of(name: str, table: int, **overrides: object) -> Page:
-            page = browser.new_context(**{**PHONE, **overrides}).new_page()
+        def phone_of(name: str, table: int, **overrides: Unpack[PhoneContext]) -> Page:
+            options: PhoneContext = {**PHONE, **overrides}
+            page = browser.new_context(**options).new_page()
             page.goto(url + join_path(night.code, table))
             page.get_by_role("button", name=name, exact=True).click()
             expect(page.locator("[data-live-badge]")).to_have_text("Live")
@@ -132,8 +149,8 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
         # The head table, mid-round: the phone taps its own points.
         roller = phone_of(head[0], 1)
         partner = phone_of(head[2], 1)
-        for points in ("5", "2", "1", "2"):
-            roller.locator(f"[data-points='{points}']").click()
+        for tap in ("5", "2", "1", "2"):
+            roller.locator(f"[data-points='{tap}']").click()
             expect(roller.locator("#tap-status")).to_contain_text("for us")
         expect(roller.locator(".team-mine .team-points")).to_have_text("10")
         actions.record_tally(night=night, table_number=1, team="B", points=5)
@@ -152,8 +169,8 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
 
         # The deciding tap at the head table: the bell everywhere.
         table_two = phone_of(second[0], 2)
-        for points in ("5", "5", "1"):
-            partner.locator(f"[data-points='{points}']").click()
+        for tap in ("5", "5", "1"):
+            partner.locator(f"[data-points='{tap}']").click()
         expect(table_two.locator(".bell-banner")).to_be_visible()
         expect(table_two.get_by_role("button", name="Our turn is over")).to_be_visible()
         expect(host.locator(".bell-banner")).to_be_visible()

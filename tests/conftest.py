@@ -114,7 +114,7 @@ def player_client(night):
     `player_client.player` is that player."""
     player = seated(night, 2, 0)
     phone = joined_phone(night, player)
-    phone.player = player
+    vars(phone)["player"] = player  # (an attribute Client does not declare, so not `phone.player =`)
     return phone
 
 

@@ -124,6 +124,7 @@ def _host_table_verb(verb: str) -> Callable[[Night], Send]:
 def _night_new(method: str) -> Callable[[Night], Send]:
     def prepare(night: Night) -> Send:
         club_host = Client()
+        assert night.club is not None
         club_host.force_login(night.club.hosts.get())
         url = f"{reverse('games:night_new')}?party="
         if method == "GET":

@@ -57,11 +57,13 @@ def table(night: Night, number: int, round_number: int | None = None) -> TableRo
 
 def player_at(night: Night, table_number: int, team: str) -> Player:
     """A real player of `team` at the table this round."""
-    return (
+    seat = (
         Seat.objects.filter(round__night=night, round__number=fresh(night).current_round,
                             table_round__number=table_number, team=team, player__is_ghost=False)
-        .select_related("player").first().player
+        .select_related("player").first()
     )
+    assert seat is not None
+    return seat.player
 
 
 def tied_at_table_2(rules: bunco.Rules) -> Night:

@@ -55,7 +55,7 @@ def test_a_link_names_its_night_by_its_code_and_never_by_its_id(night):
     assert payload_of(join_token(night.code)) == {"c": night.code}
     assert payload_of(join_token(night.code, 2)) == {"c": night.code, "t": 2}
     with pytest.raises(TypeError):
-        join_token(night.pk)  # type: ignore[arg-type]
+        join_token(night.pk)
 
 
 def test_a_link_whose_readable_payload_is_edited_to_another_night_is_refused(night, client):

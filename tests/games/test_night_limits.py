@@ -8,6 +8,7 @@ happened in for settings.NIGHT_RETENTION_DAYS is deleted with all its rows by a 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 import time_machine
@@ -30,7 +31,7 @@ def names(count: int) -> str:
     return "\n".join(f"Player {number}" for number in range(1, count + 1))
 
 
-def start(client: Client, count: int = 12, **headers: str):
+def start(client: Client, count: int = 12, **headers: Any):
     return client.post(reverse("games:night_new"), {"names": names(count), "buy_in": "5.00"}, **headers)
 
 
@@ -189,6 +190,7 @@ def test_the_in_process_clock_purges_at_most_hourly(monkeypatch):
     tasks.purge_abandoned_nights_when_due()  # a second later: not yet
     assert Night.objects.count() == 1
 
+    assert tasks._last_purge is not None
     monkeypatch.setattr(tasks, "_last_purge", tasks._last_purge - django_settings.NIGHT_PURGE_INTERVAL_SECONDS)
     tasks.purge_abandoned_nights_when_due()  # an hour later
     assert not Night.objects.exists()

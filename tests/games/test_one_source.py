@@ -57,11 +57,13 @@ def play_round_1(night: Night) -> Night:
 
 
 def real_player_at(night: Night, table_number: int) -> Player:
-    return (
+    seat = (
         Seat.objects.filter(round__night=night, round__number=night.current_round,
                             table_round__number=table_number, player__is_ghost=False)
-        .select_related("player").order_by("position").first().player
+        .select_related("player").order_by("position").first()
     )
+    assert seat is not None
+    return seat.player
 
 
 def phone_of(night: Night, player: Player) -> Client:

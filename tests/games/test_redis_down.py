@@ -27,7 +27,9 @@ def test_pages_load_posts_save_and_streams_catch_up_from_the_log_when_redis_is_d
     with httpx.Client(base_url=url, timeout=10) as phone:
         page = phone.get("/check/")
         assert page.status_code == 200
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        assert found is not None
+        token = found.group(1)
 
         with httpx.stream("GET", url + "/events/check/", timeout=10) as stream:
             lines = stream.iter_lines()
@@ -61,7 +63,9 @@ def test_hosts_log_in_and_phones_join_when_the_rate_limits_cache_is_down(site_wi
     night = make_night(names=["Alice", "Bea", "Carmen", "Dana"], seed=1)
     with httpx.Client(base_url=site_with_dead_redis.url, timeout=10) as host:
         page = host.get("/accounts/login/")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        assert found is not None
+        token = found.group(1)
         response = host.post("/accounts/login/", data={
             "username": "host", "password": "bunco-night", "csrfmiddlewaretoken": token,
         })

@@ -26,6 +26,7 @@ def test_it_finds_a_phones_player_and_current_table_in_one_statement(django_asse
     night = started_night()
     seat = Seat.objects.select_related("table_round", "player").filter(
         round__night=night, round__number=1, player__is_ghost=False).first()
+    assert seat is not None
     Player.objects.filter(pk=seat.player_id).update(claimed_by="phone-1")
     with django_assert_num_queries(1):
         phone = taps.phone_seat(seat.player_id, night.code, "phone-1")
@@ -41,6 +42,7 @@ def test_it_finds_no_phone_for_a_ghost_or_for_another_nights_code():
     ghost = Player.objects.filter(night=night, is_ghost=True).first()
     player = Player.objects.filter(night=night, is_ghost=False).first()
     assert ghost is not None
+    assert player is not None
     Player.objects.filter(pk__in=[ghost.pk, player.pk]).update(claimed_by="phone-1")
     assert taps.phone_seat(ghost.pk, night.code, "phone-1") is None
     assert taps.phone_seat(player.pk, other.code, "phone-1") is None
@@ -49,6 +51,7 @@ def test_it_finds_no_phone_for_a_ghost_or_for_another_nights_code():
 def test_it_finds_no_phone_for_a_seat_another_phone_holds_or_nobody_does():
     night = started_night()
     player = Player.objects.filter(night=night, is_ghost=False).first()
+    assert player is not None
     assert taps.phone_seat(player.pk, night.code, "phone-1") is None  # nobody holds it
     Player.objects.filter(pk=player.pk).update(claimed_by="phone-2")
     assert taps.phone_seat(player.pk, night.code, "phone-1") is None
@@ -58,6 +61,7 @@ def test_it_finds_no_phone_for_a_seat_another_phone_holds_or_nobody_does():
 def test_a_player_not_seated_in_the_current_round_has_no_table():
     night = started_night()
     player = Player.objects.filter(night=night, is_ghost=False).first()
+    assert player is not None
     Seat.objects.filter(player=player, round__number=1).delete()
     Player.objects.filter(pk=player.pk).update(claimed_by="phone-1")
     phone = taps.phone_seat(player.pk, night.code, "phone-1")

@@ -80,7 +80,7 @@ def test_a_roll_score_is_frozen():
 # --- every roll for every number up, against the rule table of §4.2 ---
 
 
-def rule_table(roll: tuple[int, int, int], number_up: int) -> tuple[int, bool]:
+def rule_table(roll: tuple[int, ...], number_up: int) -> tuple[int, bool]:
     """The table of §4.2 read row by row: (team points, Bunco?)."""
     faces = Counter(roll)
     if faces[number_up] == 3:

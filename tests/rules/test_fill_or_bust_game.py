@@ -199,6 +199,7 @@ def test_a_vengeance_drawn_by_the_sole_leader_is_discarded_and_another_card_draw
     game = game.draw(random.Random(0))
     assert game.phase is Phase.DRAW
     assert game.card is None
+    assert game.deck is not None
     assert game.deck.discards == (Card.VENGEANCE_2500,)
     assert game.draw(random.Random(0)).card is Card.BONUS_300
     after = play_turn(
@@ -682,6 +683,7 @@ def test_a_game_with_a_deck_discards_every_card_it_is_done_with():
     for _ in range(30):
         game = play_bot_turn(game, rng)
         in_play = 0 if game.card is None else 1
+        assert game.deck is not None
         assert len(game.deck) + in_play == 54
 
 

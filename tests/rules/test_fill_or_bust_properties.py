@@ -224,7 +224,8 @@ def test_bot_games_end_with_the_winners_the_rules_name(seed, seats, options):
 @given(seed=st.integers(0, 2**32), moves=st.lists(st.booleans(), max_size=400))
 def test_the_deck_always_holds_54_cards_across_draws_and_reshuffles(seed, moves):
     rng = random.Random(seed)
-    deck, in_play = Deck.shuffled(rng), []
+    deck = Deck.shuffled(rng)
+    in_play: list[Card] = []
     for draw in moves:
         if (draw and len(in_play) < 3) or not in_play:
             card, deck = deck.draw(rng)

@@ -417,6 +417,7 @@ def test_a_game_needs_players_with_different_names():
 def test_a_first_kismet_is_an_ordinary_score():
     game = make_game().score("kismet", dice=[3, 3, 3, 3, 3])
     assert game.sheet("ann")["kismet"] == 65
+    assert game.last is not None
     assert not game.last.second_kismet
     assert game.player == "bob"
     assert game.sheet("bob").open_boxes == BOXES
@@ -431,6 +432,7 @@ def test_a_second_kismet_zeroes_every_other_sheet():
     assert game.sheet("ann")["sixes"] == 30
     assert game.sheet("bob")["twos"] == 0
     assert game.sheet("cy")["threes"] == 0
+    assert game.last is not None
     assert game.last.second_kismet
     assert game.last.zeroed == (("bob", "twos"), ("cy", "threes"))
 
@@ -463,6 +465,7 @@ def test_a_second_kismet_with_only_unqualified_boxes_open_writes_zero_and_still_
 
 def test_five_alike_after_a_zero_in_the_kismet_box_is_no_second_kismet():
     game = make_game(sheets={"ann": make_sheet(kismet=0)}).score("fives", dice=[5, 5, 5, 5, 5])
+    assert game.last is not None
     assert not game.last.second_kismet
     assert game.sheet("bob").open_boxes == BOXES
     assert game.player == "bob"
@@ -472,6 +475,7 @@ def test_a_second_kismet_skips_a_sheet_that_is_already_full():
     full = Sheet.from_scores(dict.fromkeys(BOXES, 0))
     game = make_game(sheets={"ann": full, "bob": make_sheet(kismet=60)}, current=1)
     game = game.score("yarborough", dice=[2, 2, 2, 2, 2])
+    assert game.last is not None
     assert game.last.zeroed == (("cy", "ones"),)
     assert game.sheet("ann") == full
 
@@ -519,11 +523,14 @@ def test_a_game_played_with_rolled_dice_fills_every_box_and_adds_up(seed, player
     while not game.is_over:
         game = game.roll(dice_module.roll(rng, 5))
         for _ in range(dice_module.choice(rng, [0, 1, 2])):
+            assert game.turn is not None
             kept = [face for face in game.turn.dice if rng.random() < 0.5][:4]
             game = game.roll_again(kept, dice_module.roll(rng, 5 - len(kept)))
+        assert game.player is not None
         game = game.score(dice_module.choice(rng, game.sheet(game.player).open_boxes))
     for name in names:
         sheet = game.sheet(name)
         assert sheet.is_full
-        assert sheet.total == sum(sheet.boxes) + basic_bonus(sum(sheet.boxes[:6]))
+        boxes = [box for box in sheet.boxes if box is not None]  # every box: the sheet is full
+        assert sheet.total == sum(boxes) + basic_bonus(sum(boxes[:6]))
     assert game.winners()

@@ -62,15 +62,18 @@ def play_whole_game(
         if game.phase == ROUND_OVER:
             game = game.next_deal(rng)
         else:
+            assert game.turn is not None
             game = game.play(game.turn, choose(game, rng), rng)
     raise AssertionError(f"no winner after {limit} actions")
 
 
 def by_bot(game: Game, rng: random.Random):
+    assert game.turn is not None
     return bot_card(game.hand(game.turn), game.count)
 
 
 def at_random(game: Game, rng: random.Random):
+    assert game.turn is not None
     return dice.choice(rng, legal_cards(game.hand(game.turn), game.count))
 
 
@@ -145,6 +148,7 @@ def test_a_player_who_goes_out_leaves_the_others_playing():
     game = game.next_deal(random.Random(1))
     assert game.hand(1) == ()
     assert (game.dealer, game.turn) == (0, 2)  # seat 1, out, neither deals nor starts
+    assert game.turn is not None
     game = game.play(game.turn, game.hand(game.turn)[0], random.Random(1))
     assert game.turn == 3
 
@@ -351,6 +355,7 @@ def test_there_is_no_seat_beyond_the_table():
 def play_whole_game_until(game: Game, phase: str) -> Game:
     rng = random.Random(0)
     while game.phase != phase:
+        assert game.turn is not None
         game = game.play(game.turn, by_bot(game, rng), rng)
     return game
 
@@ -426,6 +431,7 @@ def check_invariants(game: Game) -> None:
     assert all(len(hand) <= 3 for hand in game.hands)
     assert all(0 <= markers <= game.rules.markers for markers in game.markers)
     if game.phase == PLAYING:
+        assert game.turn is not None
         assert game.markers[game.turn] > 0
         assert legal_cards(game.hand(game.turn), game.count)  # else the round would be over
 

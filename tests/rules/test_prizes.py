@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -227,8 +228,9 @@ def test_every_prize_goes_to_a_player_who_qualifies_for_it(night, seed):
         ([], 6000, None, "at least one"),
         (sheets(("Ann", 1, 1, 0), ("Ann", 2, 0, 0)), 6000, None, "two sheets"),
         (sheets(("Ann", -1, 1, 0)), 6000, None, "wins"),
-        (sheets(("Ann", 1, 1.5, 0)), 6000, None, "losses"),
-        (sheets(("Ann", 1, 1, None)), 6000, None, "buncos"),
+        # (cast: a value that is not a whole number, on purpose)
+        (sheets(("Ann", 1, cast(Any, 1.5), 0)), 6000, None, "losses"),
+        (sheets(("Ann", 1, 1, cast(Any, None))), 6000, None, "buncos"),
         (sheets(("", 1, 1, 0)), 6000, None, "name"),
         (sheets(("Ann", 1, 1, 0)), -1, None, "pot"),
         (sheets(("Ann", 1, 1, 0)), 60.0, None, "pot"),

@@ -23,6 +23,7 @@ def test_a_phone_undoes_its_own_last_entry_and_nobody_elses():
     tally(night, 2, "A", 5, entered_by=dot)
     theirs = tally(night, 2, "B", 1, entered_by=eve)
     undo = actions.undo_tally(night=night, table_number=2, entered_by=dot)
+    assert undo.undoes is not None
     assert (undo.kind, undo.points, undo.undoes.points) == (Tally.Kind.UNDO, -5, 5)
     assert table(night, 2).totals() == {"A": 2, "B": 1}
     actions.undo_tally(night=night, table_number=2, entered_by=dot)
