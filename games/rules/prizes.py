@@ -12,7 +12,10 @@ Decisions the rule text leaves open, made here:
 - "Wins equal losses" is read literally, as the contract states it: a 0-0 sheet qualifies for
   the 50/50 (a real night gives every player 24 results, so this only matters for odd input).
 - Under the house rule "split ties", a tied prize is shared in whole cents; the odd cents go
-  one each to the tied players in sheet order.
+  one each to the tied players in sheet order (in whole dollars under "whole dollars").
+- "Whole dollars" (PrizeRules.whole_dollars, what a club night starts with) rounds every prize
+  down to a whole dollar and gives what is left over to the draw or to Most Buncos: nobody is
+  handed coins at the end of the night. `allocate`'s own default stays whole cents (the contract).
 """
 
 from __future__ import annotations
@@ -62,9 +65,21 @@ class PrizeRules:
 
     one_prize_each: bool = False  # a player who already won is passed over for later prizes
     split_ties: bool = False  # tied players share a prize instead of rolling off for it
+    # Whole dollars: every prize is its share rounded down to a whole dollar, and what rounding
+    # leaves over goes to `remainder_to` ("draw" or "most_buncos"); nobody is handed coins.
+    whole_dollars: bool = False
+    remainder_to: str = "draw"
+
+    def __post_init__(self) -> None:
+        if self.remainder_to not in REMAINDER_PRIZES:
+            raise PrizeError(f"What rounding leaves over goes to the draw or to Most Buncos, not {self.remainder_to!r}.")
 
 
+REMAINDER_PRIZES = ("draw", "most_buncos")
 OFFICIAL_PRIZE_RULES = PrizeRules()
+# What a new night offers first (issue 9): whole-dollar prizes, the odd dollars to the draw.
+CLUB_PRIZE_RULES = PrizeRules(whole_dollars=True)
+DOLLAR = 100  # cents
 
 
 @dataclass(frozen=True)
@@ -75,12 +90,18 @@ class RollOff:
     rounds: tuple[tuple[tuple[str, int], ...], ...]  # per round: (name, total of three dice)
 
 
-def prize_amounts(pot: int) -> dict[str, int]:
-    """Each prize's money in cents: floor(pot * share / 60), and Most Buncos takes the rest,
-    so the amounts always add up to the pot exactly."""
+def prize_amounts(pot: int, rules: PrizeRules = OFFICIAL_PRIZE_RULES) -> dict[str, int]:
+    """Each prize's money in cents, always adding up to the pot exactly.
+
+    Officially floor(pot * share / 60), and Most Buncos takes the rest. With whole dollars every
+    prize is its share rounded down to a dollar, and the rest goes to `rules.remainder_to`."""
     _check_pot(pot)
-    amounts = {prize: pot * SHARES[prize] // SHARE_DENOMINATOR for prize in PRIZES[1:]}
-    return {"most_buncos": pot - sum(amounts.values()), **amounts}
+    if not rules.whole_dollars:
+        amounts = {prize: pot * SHARES[prize] // SHARE_DENOMINATOR for prize in PRIZES[1:]}
+        return {"most_buncos": pot - sum(amounts.values()), **amounts}
+    amounts = {prize: pot * SHARES[prize] // SHARE_DENOMINATOR // DOLLAR * DOLLAR for prize in PRIZES}
+    amounts[rules.remainder_to] += pot - sum(amounts.values())
+    return amounts
 
 
 def roll_off(names: Sequence[str], rng: random.Random) -> RollOff:
@@ -105,6 +126,8 @@ class Allocation:
 
     awards: list[Award]
     roll_offs: dict[str, tuple[tuple[tuple[str, int], ...], ...]]
+    # The prizes nobody qualified for, each with the money it added to the draw (in PRIZES order).
+    unclaimed: tuple[Award, ...] = ()
 
 
 def allocate(
@@ -139,9 +162,11 @@ def allocate_detailed(
     if traveler is not None and traveler not in {sheet.name for sheet in players}:
         raise PrizeError(f"The traveler's holder {traveler!r} has no sheet (ghosts cannot hold it).")
 
-    amounts = prize_amounts(pot)
+    amounts = prize_amounts(pot, rules)
+    unit = DOLLAR if rules.whole_dollars else 1
     draw_amount = amounts["draw"]
     awards: list[Award] = []
+    unclaimed: list[Award] = []
     roll_offs: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = {}
     prize_winners: set[str] = set()
     for prize in PRIZES[:-1]:
@@ -149,18 +174,19 @@ def allocate_detailed(
         leaders = _leaders(prize, candidates, traveler)
         if not leaders:
             draw_amount += amounts[prize]  # nobody qualifies: the money goes to the draw
+            unclaimed.append(Award(prize, "", amounts[prize]))
             continue
         if len(leaders) > 1 and not rules.split_ties:
             decided = roll_off(leaders, rng)
             roll_offs[prize] = decided.rounds
             leaders = [decided.winner]
-        for name, amount in zip(leaders, _split(amounts[prize], len(leaders)), strict=True):
+        for name, amount in zip(leaders, _split(amounts[prize], len(leaders), unit), strict=True):
             awards.append(Award(prize, name, amount))
         prize_winners.update(leaders)
 
     pool = [s.name for s in players if s.name not in prize_winners] or [s.name for s in players]
     awards.append(Award("draw", dice.choice(rng, pool), draw_amount))
-    return Allocation(awards=awards, roll_offs=roll_offs)
+    return Allocation(awards=awards, roll_offs=roll_offs, unclaimed=tuple(unclaimed))
 
 
 def _leaders(prize: str, candidates: Sequence[Sheet], traveler: str | None) -> list[str]:
@@ -176,9 +202,12 @@ def _leaders(prize: str, candidates: Sequence[Sheet], traveler: str | None) -> l
     return [s.name for s in candidates if getattr(s, figure) == best]
 
 
-def _split(amount: int, ways: int) -> list[int]:
-    share, odd_cents = divmod(amount, ways)
-    return [share + (1 if i < odd_cents else 0) for i in range(ways)]
+def _split(amount: int, ways: int, unit: int = 1) -> list[int]:
+    """`amount` shared `ways` ways in whole `unit`s (cents, or dollars), the odd units one each to
+    the first; cents below a unit go to the first share."""
+    units, below = divmod(amount, unit)
+    share, odd = divmod(units, ways)
+    return [(share + (1 if i < odd else 0)) * unit + (below if i == 0 else 0) for i in range(ways)]
 
 
 def _check_pot(pot: int) -> None:

@@ -18,6 +18,7 @@ from games.rules.prizes import (
     PrizeRules,
     Sheet,
     allocate,
+    allocate_detailed,
     prize_amounts,
     roll_off,
 )
@@ -165,6 +166,50 @@ def test_with_split_ties_tied_players_share_the_prize_and_odd_cents_go_in_sheet_
     assert sum(a.amount for a in awards) == 6100
 
 
+# --- whole dollars (the house option new nights start with) ---
+
+
+def test_whole_dollars_round_each_share_down_and_give_the_odd_dollars_to_the_draw():
+    # 13 players at $5: the official shares would be $21.67, $16.25, $10.83, $8.67, $5.42, $2.17.
+    assert prize_amounts(6500, PrizeRules(whole_dollars=True)) == {
+        "most_buncos": 2100, "most_wins": 1600, "traveling": 1000, "fifty_fifty": 800, "most_losses": 500,
+        "draw": 200 + 300,
+    }
+
+
+def test_whole_dollars_can_give_the_odd_dollars_to_most_buncos_instead():
+    amounts = prize_amounts(6500, PrizeRules(whole_dollars=True, remainder_to="most_buncos"))
+    assert (amounts["most_buncos"], amounts["draw"]) == (2400, 200)
+    assert sum(amounts.values()) == 6500
+
+
+def test_the_contracts_default_stays_in_whole_cents():
+    assert prize_amounts(6500)["most_buncos"] == 6500 - (1625 + 1083 + 866 + 541 + 216)
+    assert allocate(EXAMPLE, pot=6500, traveler="P6", rng=random.Random(1))[0].amount == 2169
+
+
+def test_a_tie_split_in_whole_dollars_hands_out_no_coins():
+    tied = sheets(("Ann", 15, 9, 0), ("Bea", 15, 9, 0), ("Cy", 9, 15, 0))
+    awards = allocate(tied, pot=6000, traveler=None, rng=random.Random(0),
+                      rules=PrizeRules(whole_dollars=True, split_ties=True))
+    assert [(a.name, a.amount) for a in awards if a.prize == "most_wins"] == [("Ann", 800), ("Bea", 700)]
+
+
+def test_every_prize_nobody_qualified_for_is_listed_with_the_money_it_gave_the_draw():
+    nobody_rolled_a_bunco = sheets(("Ann", 15, 9, 0), ("Bea", 13, 11, 0), ("Cy", 8, 16, 0))
+    allocation = allocate_detailed(nobody_rolled_a_bunco, pot=6000, traveler=None, rng=random.Random(0),
+                                   rules=PrizeRules(whole_dollars=True))
+    assert [(a.prize, a.amount) for a in allocation.unclaimed] == [
+        ("most_buncos", 2000), ("traveling", 1000), ("fifty_fifty", 800)]
+    draw = allocation.awards[-1]
+    assert (draw.prize, draw.amount) == ("draw", 200 + 2000 + 1000 + 800)
+
+
+def test_the_odd_dollars_go_only_to_the_draw_or_most_buncos():
+    with pytest.raises(PrizeError, match="the draw or to Most Buncos"):
+        PrizeRules(whole_dollars=True, remainder_to="most_wins")
+
+
 # --- properties ---
 
 
@@ -177,7 +222,8 @@ def nights(draw: st.DrawFn) -> tuple[list[Sheet], int, str | None, PrizeRules]:
     ]
     traveler = draw(st.none() | st.sampled_from([s.name for s in rows]))
     pot = draw(st.integers(min_value=0, max_value=10**7))
-    rules = PrizeRules(one_prize_each=draw(st.booleans()), split_ties=draw(st.booleans()))
+    rules = PrizeRules(one_prize_each=draw(st.booleans()), split_ties=draw(st.booleans()),
+                       whole_dollars=draw(st.booleans()), remainder_to=draw(st.sampled_from(["draw", "most_buncos"])))
     return rows, pot, traveler, rules
 
 
@@ -199,6 +245,16 @@ def test_prizes_pay_out_exactly_the_pot_and_each_given_prize_has_one_winner(nigh
         assert awards[-1].name not in winners
     if rules.one_prize_each:
         assert len(winners) == len(awards) - 1
+
+
+@given(nights(), st.integers(min_value=0, max_value=2**32))
+def test_with_whole_dollars_a_whole_dollar_pot_pays_whole_dollars_only(night, seed):
+    rows, pot, traveler, rules = night
+    rules = PrizeRules(one_prize_each=rules.one_prize_each, split_ties=rules.split_ties, whole_dollars=True,
+                       remainder_to=rules.remainder_to)
+    awards = allocate(rows, pot=pot // 100 * 100, traveler=traveler, rng=random.Random(seed), rules=rules)
+    assert all(a.amount % 100 == 0 for a in awards)
+    assert sum(a.amount for a in awards) == pot // 100 * 100
 
 
 @given(nights(), st.integers(min_value=0, max_value=2**32))
