@@ -54,10 +54,24 @@ class WrongState(NightError):
     status = 409
 
 
+class StepAlreadyEnded(NightError):
+    """A request to end a step (start a round, finish a turn, end a roll-off, resume after the
+    break, end the night) naming a step that has already ended: a double tap, a second phone at
+    the table, a late retry. Nothing changes; a view answers with the current state, no error."""
+
+    status = 409
+
+
 class KeyOfAnotherTable(NightError):
     """A tap's key already recorded at another table: never answered with that table's totals."""
 
     status = 409
+
+
+class NoSuchNight(NightError):
+    """A request for a night that does not exist (deleted, or a mistyped link)."""
+
+    status = 404
 
 
 class SeatTaken(NightError):
@@ -69,14 +83,18 @@ class SeatTaken(NightError):
 # --- Starting a night -------------------------------------------------------------------------
 
 
+NAME_MAX = Player._meta.get_field("name").max_length or 40  # what a Player's name column holds
+
+
 def clean_names(raw_names: Sequence[str]) -> list[str]:
-    """Trimmed, non-empty names; BadTally-free validation for the start form."""
+    """Trimmed, non-empty names, or BadTally for a name too long or on the list twice (in any
+    letter case): the rule the start action, its form and the form's live hint all ask."""
     names = [" ".join(name.split()) for name in raw_names]
     names = [name for name in names if name]
     seen: set[str] = set()
     for name in names:
-        if len(name) > 40:
-            raise BadTally(f"“{name[:40]}…” is too long for a name (40 letters at most).")
+        if len(name) > NAME_MAX:
+            raise BadTally(f"“{name[:NAME_MAX]}…” is too long for a name ({NAME_MAX} letters at most).")
         if name.casefold() in seen:
             raise BadTally(f"“{name}” is on the list twice: give one of them a surname or initial.")
         seen.add(name.casefold())
@@ -189,16 +207,33 @@ def _locked_round(night: Night, number: int | None = None) -> Round:
     return Round.objects.select_for_update().get(night=night, number=number or night.current_round)
 
 
+def _check_named_round(night: Night, round_number: int | None, what: str) -> None:
+    """A step-ending request names the round it ends a step of (None: an action called from code,
+    for the current round). An earlier round than the night's current one: that step is long
+    over (StepAlreadyEnded); a later one: the request is ahead of the night (WrongState)."""
+    if round_number is None or round_number == night.current_round:
+        return
+    if round_number < night.current_round or night.status == Night.Status.FINISHED:
+        raise StepAlreadyEnded(f"Round {round_number} is over: {what} changes nothing now.")
+    raise WrongState(f"Round {round_number} has not been seated yet: reload the page.")
+
+
 @transaction.atomic
-def start_round(night: Night) -> Round:
-    """The head table starts the round (the bell that opens it)."""
+def start_round(night: Night, *, round_number: int | None = None) -> Round:
+    """The head table starts the round (the bell that opens it). `round_number` is the round the
+    request starts: a second tap, or a late one after that round, starts nothing."""
     night = Night.objects.select_for_update().get(pk=night.pk)
+    if round_number is not None and round_number < night.current_round:
+        raise StepAlreadyEnded(f"Round {round_number} has already been played.")
     if night.status == Night.Status.FINISHED:
         raise WrongState("The night is over.")
     if night.status == Night.Status.BREAK:
         raise WrongState("It's the break: the host resumes the night first.")
+    _check_named_round(night, round_number, "starting it")
     round_ = _locked_round(night)
     if round_.status != Round.Status.READY:
+        if round_number is not None:
+            raise StepAlreadyEnded(f"Round {round_.number} has already started.")
         raise WrongState(f"Round {round_.number} has already started.")
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
@@ -266,6 +301,8 @@ def record_tally(
             raise
         return existing
     roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
+    if by_host and not is_bunco and points < 0:
+        _refuse_below_zero(table, team, roll_off, points)
     kind = Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS
     if bunco_player is not None:
         _check_bunco_player(table, team, bunco_player)
@@ -333,6 +370,21 @@ def _check_open_for_play(table: TableRound, *, by_host: bool = False) -> None:
     refusal = table.tally_refusal(by_host=by_host)
     if refusal is not None:
         raise WrongState(refusal) if by_host else RoundClosed(refusal)
+
+
+def _refuse_below_zero(table: TableRound, team: str, roll_off: int, change: int, *, undo: bool = False) -> None:
+    """BadTally when `change` would leave `team` below 0 at `table` (in main play, or in the
+    roll-off cycle `roll_off`): the engine's `keeps_points_at_or_above_zero`."""
+    has = table.totals(roll_off)[team]
+    if bunco.keeps_points_at_or_above_zero(has, change):
+        return
+    where = f"team {team} at table {table.number}" + (f" (roll-off {roll_off})" if roll_off else "")
+    points = f"{has} point{'s' if has != 1 else ''}"
+    if undo:
+        raise BadTally(f"Undoing that entry would leave {where} below 0: it has only {points} now. "
+                       "Nothing was changed; the host can correct the score.")
+    raise BadTally(f"{where[0].upper()}{where[1:]} has only {points}: a correction can take off at most "
+                   f"{has}, never below 0. Nothing was changed.")
 
 
 def _check_bunco_player(table: TableRound, team: str, player: Player) -> None:
@@ -432,13 +484,19 @@ def _decide_table(table: TableRound, totals: dict[str, int]) -> None:
 
 
 @transaction.atomic
-def finish_turn(*, night: Night, table_number: int) -> TableRound:
-    """After the bell, a secondary table says the turn under way is over: decide its winner."""
+def finish_turn(*, night: Night, table_number: int, round_number: int | None = None) -> TableRound:
+    """After the bell, a secondary table says the turn under way is over: decide its winner.
+
+    `round_number` is the round whose turn the request ends: a second tap (or the other phone's),
+    or a late one from an earlier round, changes nothing (StepAlreadyEnded)."""
+    night.refresh_from_db(fields=["current_round", "status"])
+    _check_named_round(night, round_number, "finishing its turn")
     table = _locked_table(night, table_number)
-    if table.round.status != Round.Status.BELL:
+    if table.round.status != Round.Status.BELL and table.status != TableRound.Status.DONE:
         raise WrongState("The bell hasn't rung yet: keep playing.")
     if table.status != TableRound.Status.FINISHING:
-        raise WrongState(f"Table {table.number} has already finished its turn.")
+        message = f"Table {table.number} has already finished its turn."
+        raise StepAlreadyEnded(message) if round_number is not None else WrongState(message)
     _decide_table(table, table.totals())
     log_event(night.channel, "state", {"round": table.round.number, "table": table.number, "what": "table_done"})
     _close_round_if_resolved(night, table.round)
@@ -446,13 +504,23 @@ def finish_turn(*, night: Night, table_number: int) -> TableRound:
 
 
 @transaction.atomic
-def finish_roll_off(*, night: Night, table_number: int) -> TableRound:
+def finish_roll_off(*, night: Night, table_number: int, round_number: int | None = None,
+                    roll_off: int | None = None) -> TableRound:
     """Every seat has taken its roll-off turn: the higher roll-off total wins, or roll again.
 
-    Not under sudden death: there the first tally that breaks the tie decides the table."""
+    Not under sudden death: there the first tally that breaks the tie decides the table.
+    `round_number` and `roll_off` name the roll-off the request ends: a second tap on the same
+    roll-off (or the other phone's) finds it over and changes nothing (StepAlreadyEnded), where it
+    used to end the next roll-off before anyone had rolled in it."""
+    night.refresh_from_db(fields=["current_round", "status"])
+    _check_named_round(night, round_number, "ending its roll-off")
     table = _locked_table(night, table_number)
+    if roll_off is not None and (table.status == TableRound.Status.DONE or table.roll_off > roll_off):
+        raise StepAlreadyEnded(f"Roll-off {roll_off} at table {table.number} is already over.")
     if table.status != TableRound.Status.ROLL_OFF:
         raise WrongState(f"Table {table.number} is not rolling off.")
+    if roll_off is not None and roll_off != table.roll_off:
+        raise WrongState(f"Table {table.number} is in roll-off {table.roll_off}, not {roll_off}: reload the page.")
     rules = night.bunco_rules()
     if rules.sudden_death:
         raise WrongState("Sudden death: the first team to score wins. Keep rolling.")
@@ -556,7 +624,9 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
         assert locked is not None  # locked above whenever no entry is named
         table = locked
         if not by_host:
-            _check_open_for_play(table)
+            refusal = table.undo_refusal()
+            if refusal is not None:
+                raise RoundClosed(refusal)
         # During a roll-off only the cycle under way: the tie in main play was settled when the
         # turn was finished, and taking a point off it would leave a winner the totals contradict.
         cycle = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
@@ -572,6 +642,8 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
         raise BadTally("That entry was already undone.")
     if table.status == TableRound.Status.DONE and not by_host:
         raise RoundClosed("This table's round is over: ask the host to correct it.")
+    if original.points > 0:
+        _refuse_below_zero(table, original.team, original.roll_off, -original.points, undo=True)
     undo = Tally.objects.create(
         night=night,
         table_round=table,
@@ -622,29 +694,45 @@ def correct_tally(*, night: Night, table_number: int, team: str, points: int,
 
 
 @transaction.atomic
-def reopen_last_round(night: Night) -> Round:
-    """Undo the last movement: the next round is removed (if nobody has scored in it yet) and
-    the previous round's tables wait for their winners again."""
+def reopen_last_round(night: Night, *, table_number: int | None = None, round_number: int | None = None) -> Round:
+    """Undo the last movement to correct one table: the next round is removed (if nobody has
+    scored in it yet) and the table the host picked (`table_number`) waits for its winner again;
+    every other table keeps its winner and the roll-offs that decided it. Picking the head table
+    (decided at the bell, its winner follows the corrections) re-opens no table: the round closes
+    again at once and the next round is seated from the corrected record. `table_number=None`
+    (code only) re-opens every table but the head.
+
+    `round_number` names the round to re-open: a second tap finds it re-opened already and
+    changes nothing (StepAlreadyEnded)."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     current = night.round_obj()
+    if round_number is not None and round_number == current.number and current.status != Round.Status.READY \
+            and night.status != Night.Status.FINISHED:
+        raise StepAlreadyEnded(f"Round {round_number} is already re-opened.")
     refusal = night.reopen_refusal(current)
     if refusal is not None:
         raise WrongState(refusal)
-    if night.status == Night.Status.FINISHED:
-        previous = current
-    else:
-        previous = night.round_obj(current.number - 1)
+    previous = current if night.status == Night.Status.FINISHED else night.round_obj(current.number - 1)
+    if round_number is not None and round_number != previous.number:
+        raise WrongState(f"Round {previous.number} is the one that can be re-opened now, not round {round_number}: "
+                         "reload the page.")
+    reopened = previous.tables.exclude(number=1)
+    if table_number is not None:
+        if not previous.tables.filter(number=table_number).exists():
+            raise BadTally(f"There is no table {table_number} in round {previous.number}.")
+        reopened = reopened.filter(number=table_number)
+    if previous is not current:
         current.delete()
     previous.status = Round.Status.BELL
     previous.closed_at = None
     previous.save(update_fields=["status", "closed_at"])
-    previous.tables.filter(~Q(number=1)).update(status=TableRound.Status.FINISHING, winner="")
+    reopened.update(status=TableRound.Status.FINISHING, winner="")
     Night.objects.filter(pk=night.pk).update(current_round=previous.number, status=Night.Status.PLAYING,
                                              finished_at=None)
     night.awards.all().delete()
-    log_event(night.channel, "state", {"round": previous.number, "what": "reopened"})
-    # With a single table there is nothing left to finish (the head table keeps its winner), and
-    # no action could ever close the round again: close it now, seating the next round from the
+    log_event(night.channel, "state", {"round": previous.number, "table": table_number, "what": "reopened"})
+    # With the head table picked (or a single table) there is nothing left to finish, and no
+    # action could ever close the round again: close it now, seating the next round from the
     # corrected record.
     _close_round_if_resolved(night, previous)
     previous.refresh_from_db(fields=["status", "closed_at"])
@@ -652,8 +740,13 @@ def reopen_last_round(night: Night) -> Round:
 
 
 @transaction.atomic
-def resume_after_break(night: Night) -> Night:
+def resume_after_break(night: Night, *, round_number: int | None = None) -> Night:
+    """The host ends the break. `round_number` is the round the break comes before: a second tap
+    finds the night playing again and changes nothing (StepAlreadyEnded)."""
     night = Night.objects.select_for_update().get(pk=night.pk)
+    if round_number is not None and night.status != Night.Status.BREAK and round_number <= night.current_round:
+        raise StepAlreadyEnded("The break is already over.")
+    _check_named_round(night, round_number, "resuming")
     if night.status != Night.Status.BREAK:
         raise WrongState("The night is not on a break.")
     night.status = Night.Status.PLAYING
@@ -666,12 +759,20 @@ def resume_after_break(night: Night) -> Night:
 
 
 @transaction.atomic
-def end_night(night: Night) -> Night:
+def end_night(night: Night, *, round_number: int | None = None) -> Night:
     """The host ends the night early (the sitter is waiting): the rounds played so far count.
 
     Only between rounds: a round under way is finished first, so no table loses its result.
+    `round_number` is the seated round the host saw when ending: a second tap finds the night
+    over and changes nothing (StepAlreadyEnded); a page from before a round that has been played
+    since is refused (WrongState), so the host sees that round's result before ending.
     """
     night = Night.objects.select_for_update().get(pk=night.pk)
+    if round_number is not None and night.status == Night.Status.FINISHED:
+        raise StepAlreadyEnded("The night is already over.")
+    if round_number is not None and round_number != night.current_round:
+        raise WrongState(f"Round {night.current_round - 1} has been played since this page was shown: "
+                         "look at its results, then end the night.")
     current = night.round_obj()
     refusal = night.end_refusal(current)
     if refusal is not None:

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
 
-from games.actions import MAX_CORRECTION
+from games.actions import MAX_CORRECTION, NightError, clean_names
 from games.models import max_tables, night_size_refusal
 from games.rules import bunco
 from live.forms import WholeNumberField
@@ -47,9 +49,9 @@ class NewNightForm(forms.Form):
 
     def clean_names(self) -> str:
         names: str = self.cleaned_data["names"]
-        too_many = night_size_refusal(len(names_in(names)))
-        if too_many is not None:
-            raise forms.ValidationError(too_many, code="too_many_players")
+        refusal = names_refusal(names_in(names))
+        if refusal is not None:
+            raise forms.ValidationError(refusal, code="names")
         return names
 
     def name_list(self) -> list[str]:
@@ -72,20 +74,53 @@ def names_in(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
 
 
-def shape_of(count: int) -> str:
-    """What a number of players means tonight, in words ("3 tables · 1 ghost seat")."""
-    if count == 0:
-        return "Add the players' names."
-    too_many = night_size_refusal(count)
+def names_refusal(names: Sequence[str]) -> str | None:
+    """Why tonight cannot start with these names (one a line, as typed); None if it can. The one
+    check the form's validation and its live hint share, made of the start action's own rules:
+    `actions.clean_names` (a name twice, a name too long), `night_size_refusal` (this site's
+    limit) and the engine's `night_shape` (fewer than 3 players)."""
+    try:
+        players = clean_names(names)
+    except NightError as error:
+        return str(error)
+    too_many = night_size_refusal(len(players))
     if too_many is not None:
         return too_many
     try:
-        tables, ghosts = bunco.night_shape(count)
+        bunco.night_shape(len(players))
     except bunco.BuncoError as error:
         return str(error)
-    table_text = f"{tables} table{'s' if tables != 1 else ''}"
-    ghost_text = f"{ghosts} ghost seat{'s' if ghosts != 1 else ''}" if ghosts else "no ghosts"
-    return f"{count} players · {table_text} · {ghost_text}"
+    return None
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 table", "3 tables"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The live hint under the names: what the list means tonight, or why it cannot start."""
+
+    text: str
+    problem: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def shape_of(names: Sequence[str]) -> Shape:
+    """What a list of names means tonight, in words ("13 players · 4 tables · 3 ghost seats"), or
+    the reason the form would refuse it (`names_refusal`), flagged as a problem."""
+    if not names:
+        return Shape("Add the players' names.")
+    refusal = names_refusal(names)
+    if refusal is not None:
+        return Shape(refusal, problem=True)
+    count = len(clean_names(names))
+    tables, ghosts = bunco.night_shape(count)
+    ghost_text = plural(ghosts, "ghost seat") if ghosts else "no ghosts"
+    return Shape(f"{plural(count, 'player')} · {plural(tables, 'table')} · {ghost_text}")
 
 
 class TallyForm(forms.Form):

@@ -52,6 +52,18 @@ class NightQuerySet(models.QuerySet["Night"]):
             return self.none()
         return self.filter(models.Q(host_user=user) | models.Q(club__hosts=user)).distinct()
 
+    def listed(self) -> NightQuerySet:
+        """Newest first, each with its real players counted (`real_players`), its pot in cents
+        (`pot`, as `Night.pot_cents` works it out) and its prizes with their winners: a host's
+        list of nights in three queries, however many nights."""
+        real = models.Count("players", filter=models.Q(players__is_ghost=False), distinct=True)
+        return (
+            self.annotate(real_players=real, pot=models.F("buy_in_cents") * real)
+            .select_related("club")
+            .prefetch_related(models.Prefetch("awards", queryset=PrizeAward.objects.select_related("player")))
+            .order_by("-created_at", "-pk")
+        )
+
 
 class Night(models.Model):
     """One Bunco night: 24 rounds at ceil(players / 4) tables."""
@@ -80,6 +92,10 @@ class Night(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = NightQuerySet.as_manager()
+
+    # Set on the nights of NightQuerySet.listed() (derived, never stored).
+    real_players: int
+    pot: int
 
     def __str__(self) -> str:
         return f"{self.title} ({self.code})"
@@ -143,6 +159,13 @@ class Night(models.Model):
 
     def can_reopen_last_round(self) -> bool:
         return self.reopen_refusal() is None
+
+    def round_to_reopen(self) -> int | None:
+        """The number of the round "Re-open" would re-open (the last one played); None when no
+        round can be re-opened now (`reopen_refusal`)."""
+        if not self.can_reopen_last_round():
+            return None
+        return self.current_round if self.status == Night.Status.FINISHED else self.current_round - 1
 
     def join_refusal(self) -> str | None:
         """Why a join link of this night admits no new phone now; None while it does. A link
@@ -381,7 +404,23 @@ class TableRound(models.Model):
             return None
         if self.is_head and round_.status == Round.Status.BELL:
             return "The bell has rung: the head table stops at once. That tally was not added."
-        return f"Round {round_.number} is over at table {self.number}: that tally was not added."
+        return (f"Round {round_.number} is over at table {self.number}: that tally was not added. "
+                "If it should count, ask the host to correct the score.")
+
+    def undo_refusal(self) -> str | None:
+        """Why a phone cannot undo its entry at this table now; None if it can: the moments a
+        phone takes a tally (`tally_refusal`), said of an undo, with what to do instead. Uses
+        `self.round` (select it with the table)."""
+        if self.tally_refusal() is None:
+            return None
+        round_ = self.round
+        if round_.status == Round.Status.READY:
+            return f"Round {round_.number} hasn't started: there is nothing to undo yet."
+        if self.is_head and round_.status == Round.Status.BELL:
+            return ("The bell has rung: the head table's score stands, so that undo was not made. "
+                    "If an entry was wrong, ask the host to correct it.")
+        return (f"Round {round_.number} is over at table {self.number}: its score stands, so that undo "
+                "was not made. If an entry was wrong, ask the host to correct it.")
 
     def seated(self) -> list[Player]:
         """The table's players (ghosts too) in seat order: `seated()[position]`."""

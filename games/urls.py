@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     # A Bunco night
+    path("nights/", views.host_nights, name="host_nights"),
     path("nights/new/", views.night_new, name="night_new"),
     path("nights/shape/", views.night_shape, name="night_shape"),
     path("j/<str:token>/", views.join, name="join"),

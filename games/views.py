@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import NoReturn
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -22,7 +25,7 @@ from games import actions, taps
 from games.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
 from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
 from games.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally, max_tables
-from games.rules import prizes
+from games.rules import bunco, prizes
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
 from live.streams import event_stream_response, read_for_a_stream
 
@@ -106,12 +109,19 @@ def _why_not_playing(request: HttpRequest, night: Night) -> str:
 
 
 def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
-    """`_night_for_player` for the hot path of a tap: one statement, the player's table with it."""
+    """`_night_for_player` for the hot path of a tap: one statement, the player's table with it.
+
+    Its refusals are NightErrors, so the scoring buttons get them as JSON through `refusal`
+    like any other (the page's script shows the message): an unknown night, a phone that never
+    joined, a phone whose seat the host handed over."""
     player_id = request.session.get(_player_key(code))
     token = _phone_token(request)
     phone = taps.phone_seat(player_id, code, token) if isinstance(player_id, int) and token else None
     if phone is None:
-        _refuse_a_phone_not_playing(request, code)
+        night = Night.objects.filter(code=code).first()
+        if night is None:
+            raise actions.NoSuchNight("That game no longer exists: ask the host for tonight's QR code.")
+        raise actions.NotYourTable(_why_not_playing(request, night))
     return phone
 
 
@@ -120,12 +130,16 @@ def _error_response(request: HttpRequest, error: Exception, status: int) -> Http
 
 
 def refusal(request: HtmxHttpRequest, error: actions.NightError, *, as_json: bool = False,
-            back_to_host: Night | None = None) -> HttpResponse:
+            back_to_host: Night | None = None, current: Callable[[], HttpResponse] | None = None) -> HttpResponse:
     """The one way an action's refusal reaches a phone or the host: its message, with its status.
 
     The phone's scoring buttons read JSON; htmx buttons get the message partial; a plain form
-    post on the host's page goes back to that page with the message on top.
+    post on the host's page goes back to that page with the message on top. A step-ending
+    request for a step already ended (a double tap, the other phone's tap, a late retry) changed
+    nothing and is no mistake: it gets `current`, the page's state as it is, without an error.
     """
+    if current is not None and isinstance(error, actions.StepAlreadyEnded):
+        return current()
     if as_json:
         return _json_error(str(error), error.status)
     if back_to_host is not None and not request.htmx:
@@ -194,12 +208,27 @@ def night_new(request: HttpRequest) -> HttpResponse:
         form = NewNightForm(initial=initial)
         status = 200
     names = form.data.get("names", form.initial.get("names", "")) or ""
-    count = len(names_in(names))
     return render(request, "games/night_new.html",
-                  {"form": form, "party": party, "shape": shape_of(count)}, status=status)
+                  {"form": form, "party": party, "shape": shape_of(names_in(names))}, status=status)
 
 
 TOO_MANY_NIGHTS = "Too many nights started from here just now. Wait a while, then try again."
+
+NIGHTS_A_PAGE = 20
+
+
+@require_GET
+@login_required
+def host_nights(request: HttpRequest) -> HttpResponse:
+    """A host's nights: every night they host (their own and their clubs'), newest first, the
+    finished ones with their prizes; older ones a page further (`?page=2`)."""
+    try:
+        number = parse_int(request.GET.get("page", "1"), low=1, high=ID_MAX, what="the page number")
+    except BadNumber as error:
+        return render(request, "games/refused.html", {"title": "No such page", "message": str(error)}, status=400)
+    paginator = Paginator(Night.objects.hosted_by(request.user).listed(), NIGHTS_A_PAGE)
+    page = paginator.get_page(number)
+    return render(request, "games/nights.html", {"page": page, "nights": page.object_list})
 
 
 def _too_many_nights(request: HttpRequest) -> bool:
@@ -231,9 +260,7 @@ def _party_for_new_night(request: HttpRequest) -> Party | None:
 @require_POST
 def night_shape(request: HttpRequest) -> HttpResponse:
     """The live hint under the names: "13 players · 4 tables · 3 ghost seats"."""
-    names = request.POST.get("names", "")
-    count = len(names_in(names))
-    return render(request, "games/night_new.html#shape", {"shape": shape_of(count)})
+    return render(request, "games/night_new.html#shape", {"shape": shape_of(names_in(request.POST.get("names", "")))})
 
 
 # Joining from a QR code
@@ -409,7 +436,10 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     The hot path of a night: a few indexed queries and a small JSON answer (the table's new
     totals). Everything else on the phone follows from the night's stream.
     """
-    phone = _phone_seat(request, code)
+    try:
+        phone = _phone_seat(request, code)
+    except actions.NightError as error:
+        return refusal(request, error, as_json=True)
     night, player = phone.night, phone.player
     form = TallyForm(request.POST)
     if not form.is_valid():
@@ -464,9 +494,12 @@ def _posted_table(request: HttpRequest) -> int | None:
 @require_POST
 def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo my last entry. Like a tap it carries a key: a retry after a lost answer undoes once."""
-    phone = _phone_seat(request, code)
+    try:
+        phone = _phone_seat(request, code)
+    except actions.NightError as error:
+        return refusal(request, error, as_json=True)
     if phone.table_number is None:
-        return _json_error("You're not seated this round.", 403)
+        return _json_error("You're not seated this round: there is nothing of yours to undo. Ask the host.", 403)
     form = UndoForm(request.POST)
     if not form.is_valid():
         return _json_error("That undo was malformed: tap Undo again.", 400)
@@ -501,6 +534,25 @@ def _phone_state(request: HttpRequest, night: Night, player: Player) -> HttpResp
     return render(request, "games/play.html#phone-state", phone_context(night, player))
 
 
+def _named_round(request: HttpRequest) -> int:
+    """The round a step-ending request names (its page's round): BadTally when it names none."""
+    try:
+        return parse_int(request.POST.get("round"), low=1, high=bunco.ROUNDS, what="the round this button ends")
+    except BadNumber as error:
+        raise actions.BadTally(f"{error} Reload the page and tap again.") from None
+
+
+ROLL_OFF_MAX = 999  # far more roll-offs than a table ever needs: the bound of a number read
+
+
+def _named_roll_off(request: HttpRequest) -> int:
+    """The roll-off a "roll-off done" request ends: BadTally when it names none."""
+    try:
+        return parse_int(request.POST.get("roll_off"), low=1, high=ROLL_OFF_MAX, what="the roll-off this button ends")
+    except BadNumber as error:
+        raise actions.BadTally(f"{error} Reload the page and tap again.") from None
+
+
 @require_POST
 def table_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The head table starts the round."""
@@ -508,9 +560,9 @@ def table_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         if table_number != 1:
             raise actions.NotYourTable("The head table starts each round.")
-        actions.start_round(night)
+        actions.start_round(night, round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error)
+        return refusal(request, error, current=lambda: _phone_state(request, night, player))
     return _phone_state(request, night, player)
 
 
@@ -519,9 +571,9 @@ def table_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """After the bell, this table's turn under way is over: its winner is decided."""
     night, player, table_number = _phone_at_its_table(request, code)
     try:
-        actions.finish_turn(night=night, table_number=table_number)
+        actions.finish_turn(night=night, table_number=table_number, round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error)
+        return refusal(request, error, current=lambda: _phone_state(request, night, player))
     return _phone_state(request, night, player)
 
 
@@ -530,9 +582,10 @@ def table_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Every seat at this table has taken its roll-off turn."""
     night, player, table_number = _phone_at_its_table(request, code)
     try:
-        actions.finish_roll_off(night=night, table_number=table_number)
+        actions.finish_roll_off(night=night, table_number=table_number, round_number=_named_round(request),
+                                roll_off=_named_roll_off(request))
     except actions.NightError as error:
-        return refusal(request, error)
+        return refusal(request, error, current=lambda: _phone_state(request, night, player))
     return _phone_state(request, night, player)
 
 
@@ -619,9 +672,9 @@ def _posted_table_or_refuse(request: HttpRequest) -> int:
 def host_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
-        actions.start_round(night)
+        actions.start_round(night, round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
     return _host_state(request, night)
 
 
@@ -629,9 +682,9 @@ def host_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def host_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
-        actions.resume_after_break(night)
+        actions.resume_after_break(night, round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
     return _host_state(request, night)
 
 
@@ -639,9 +692,10 @@ def host_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def host_reopen(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
-        actions.reopen_last_round(night)
+        actions.reopen_last_round(night, table_number=_posted_table_or_refuse(request),
+                                  round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
     return _host_state(request, night)
 
 
@@ -650,9 +704,10 @@ def host_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The host finishes the turn for a table whose phone is not answering."""
     night = _night_for_host(request, code)
     try:
-        actions.finish_turn(night=night, table_number=_posted_table_or_refuse(request))
+        actions.finish_turn(night=night, table_number=_posted_table_or_refuse(request),
+                            round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
     return _host_state(request, night)
 
 
@@ -660,9 +715,10 @@ def host_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def host_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
-        actions.finish_roll_off(night=night, table_number=_posted_table_or_refuse(request))
+        actions.finish_roll_off(night=night, table_number=_posted_table_or_refuse(request),
+                                round_number=_named_round(request), roll_off=_named_roll_off(request))
     except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
     return _host_state(request, night)
 
 
@@ -670,9 +726,9 @@ def host_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def host_end(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
-        actions.end_night(night)
+        actions.end_night(night, round_number=_named_round(request))
     except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
     return _host_state(request, night)
 
 
@@ -756,7 +812,10 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     if not constant_time_compare(token, night.screen_token):
         raise PermissionDenied("This screen link isn't valid.")
     context = {**tables_context(night), "standings": standings(night)[:20], "traveler": night.traveler(),
-               "screen_token": token}
+               "screen_token": token,
+               # The night's code for late arrivals, while its link still admits phones.
+               "join_qr": qr_svg(request.build_absolute_uri(join_path(night.code)), scale=4)
+               if night.join_refusal() is None else None}
     if request.htmx:
         return render(request, "games/screen.html#screen-state", context)
     return render(request, "games/screen.html", context)

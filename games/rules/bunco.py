@@ -17,10 +17,12 @@ Decisions on points the rule text leaves open (each also noted where it is imple
 - A roll-off starts with seat 0. Points and Buncos rolled in it count like any other roll.
   Sudden death ends at the first roll that breaks the tie (with the official scoring, the first
   scoring roll), so the winner always has more points.
-- 1, 2 or 5 players cannot be seated with at most one ghost per table: the draw refuses them.
+- Fewer than 3 players is no Bunco night: the draw refuses 1 or 2. Five players sit at two
+  tables with three ghosts (RULES.md §4.1): one table holds two ghosts, one in each team.
 - Movement may bring two ghosts to one table (each came with a different pair); they are kept
   from partnering, but are not moved across tables, because that would move a real player off
-  the table the official rule sends them to.
+  the table the official rule sends them to. Since ghosts never partner, every pair holds at
+  most one ghost, and a table (two pairs) at most two.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ ROUNDS_PER_SET = 6
 SETS = ROUNDS // ROUNDS_PER_SET
 BREAK_AFTER_ROUND = 2 * ROUNDS_PER_SET  # the break comes after set 2
 SEATS = 4
+MIN_PLAYERS = 3  # fewer is no Bunco night (RULES.md §4.1)
+MAX_GHOSTS_A_TABLE = 2  # one in each team, never partners (only 5 players need it)
 BUNCO_POINTS = 21
 BABY_BUNCO_POINTS = 5
 BELL_POINTS = 21  # a head-table team reaching this rings the bell
@@ -216,6 +220,13 @@ def rings_bell(team_points: int, bunco: bool) -> bool:
     return bunco or team_points >= BELL_POINTS
 
 
+def keeps_points_at_or_above_zero(team_points: int, change: int) -> bool:
+    """Whether a change to a team's points in a round (a host's correction, an undo) leaves them
+    at 0 or more: points are counted up from 0 and a team never has fewer than none. (A wipeout
+    takes a team back to 0 exactly, never below.)"""
+    return team_points + change >= 0
+
+
 # --- Seats, teams and who wins a table ---------------------------------------------------------
 
 
@@ -272,17 +283,26 @@ def roll_off_winner(rules: Rules, points_a: int, points_b: int, *, cycle_over: b
 
 def night_shape(players: int) -> tuple[int, int]:
     """(tables, ghosts) for a number of real players: ceil(players / 4) tables, the empty seats
-    ghosts. IllegalSeating where a table would need two ghosts (1, 2 or 5 players)."""
+    ghosts. IllegalSeating for fewer than 3 players. At most one ghost a table wherever the count
+    allows it; only 5 players (2 tables, 3 ghosts) put two ghosts at one table, one in each team."""
     if type(players) is not int or players < 1:
         raise IllegalSeating(f"A Bunco night needs players; {players!r} is not a number of players.")
+    if players < MIN_PLAYERS:
+        raise IllegalSeating(
+            f"A Bunco night needs at least {MIN_PLAYERS} players; with {players} "
+            f"{'there is' if players == 1 else 'there are'} not enough to make two teams."
+        )
     tables = -(-players // SEATS)
     ghosts = tables * SEATS - players
-    if ghosts > tables:
-        raise IllegalSeating(
-            f"{players} players would leave {ghosts} ghosts at {tables} table(s), but a table takes at "
-            "most one ghost: Bunco needs 3, 4 or at least 6 players."
-        )
     return tables, ghosts
+
+
+def ghosts_per_table(tables: int, ghosts: int) -> list[int]:
+    """How many ghosts each table gets in the draw, by table: one at as many tables as there are
+    ghosts, and only when there are more ghosts than tables (5 players) a second one at some."""
+    if ghosts > tables * MAX_GHOSTS_A_TABLE:
+        raise IllegalSeating(f"{ghosts} ghosts cannot sit at {tables} table(s) without two being partners.")
+    return [1 + (t < ghosts - tables) if t < ghosts else 0 for t in range(tables)]
 
 
 def ghost_names(real_names: Collection[str], count: int) -> tuple[str, ...]:
@@ -320,21 +340,26 @@ def draw_seating(names: Sequence[str], rng: random.Random) -> Draw:
 
     One shuffle decides who sits where: the first four drawn hold the starred sheets and start at
     the head table (for 12 players that is exactly the star rule of §4.1). Ghosts fill the empty
-    seats, one each at distinct random tables, and each table's seat order (hence its teams) is
-    drawn at random. With at most one ghost a table, no ghost can have a ghost partner.
+    seats, one each at distinct random tables (with 5 players, two at one of the two tables), and
+    each table's seat order (hence its teams) is drawn at random; two ghosts at a table are then
+    seated in different teams (`separate_ghosts`), so no ghost has a ghost partner.
     """
     players = _check_names(names)
     tables, ghost_count = night_shape(len(players))
     ghosts = ghost_names(players, ghost_count)
     order = iter(dice.shuffled(rng, players))
-    ghost_at = dict(zip(dice.shuffled(rng, range(tables))[:ghost_count], ghosts, strict=True))
+    spare = iter(ghosts)
+    # Which tables get a ghost (and, with 5 players, which one gets two): drawn at random.
+    ghosts_at = {
+        t: [next(spare) for _ in range(count)]
+        for t, count in zip(dice.shuffled(rng, range(tables)), ghosts_per_table(tables, ghost_count), strict=True)
+    }
     seated: list[tuple[str, ...]] = []
     for t in range(tables):
-        ghost = ghost_at.get(t)
-        people = [next(order) for _ in range(SEATS - (ghost is not None))]
-        if ghost is not None:
-            people.append(ghost)
-        seated.append(tuple(dice.shuffled(rng, people)))
+        table_ghosts = ghosts_at[t]
+        people = [next(order) for _ in range(SEATS - len(table_ghosts))]
+        drawn = dice.shuffled(rng, people + table_ghosts)
+        seated.append(tuple(separate_ghosts([drawn], table_ghosts)[0]) if len(table_ghosts) > 1 else tuple(drawn))
     return Draw(tables=tuple(seated), ghosts=ghosts)
 
 

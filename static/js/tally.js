@@ -1,6 +1,7 @@
 // The phone's scoring buttons. Each tap gets its own key, so a tap retried after a dropped
 // connection is counted once by the server; taps are sent one after another, in order, and every
 // tap says whether it was taken. No inline script (CSP); htmx does everything else on the page.
+// Also loaded on the host's page, for the guard on the buttons that end a step (below).
 (function () {
   "use strict";
 
@@ -29,8 +30,23 @@
     });
   }
 
-  // The buttons' answers are JSON; a refusal before the view runs (a phone whose seat the host
-  // handed over, one that never joined) is the 403 page, whose alert says why.
+  // What to say when a refusal carries no message of its own (a page from a proxy, the CSRF
+  // check's page): what happened and what to do, by status. The server's refusals are JSON with
+  // their own message ({"error": ...}), which is always shown first.
+  var WITHOUT_A_MESSAGE = {
+    400: "Not saved: the page is out of date. Reload it and tap again.",
+    403: "Not saved: this phone isn't playing at this table now. Reload the page, or scan your table's QR code.",
+    404: "Not saved: this game no longer exists. Ask the host for tonight's QR code.",
+    409: "Not saved: the round has moved on. Reload the page to see where you are.",
+    429: "Not saved: too many taps from this network just now. Wait a moment, then tap again.",
+  };
+
+  function refusalMessage(status, answer) {
+    if (answer && answer.error) return answer.error;
+    return WITHOUT_A_MESSAGE[status] || "Not saved (error " + status + "). Reload the page and tap again.";
+  }
+
+  // The buttons' answers are JSON; anything else (a page) may still carry an alert saying why.
   function readAnswer(text) {
     try { return JSON.parse(text); } catch (error) { /* not JSON: a page */ }
     var alert = new DOMParser().parseFromString(text, "text/html").querySelector("[role=alert]");
@@ -54,7 +70,7 @@
           return;
         }
         if (response.status < 500) {
-          say(answer.error || "Not saved.", "error");
+          say(refusalMessage(response.status, answer), "error");
           return;
         }
       } catch (error) {
@@ -65,6 +81,53 @@
     }
     say("Not saved: no connection. Check the Wi-Fi and tap again.", "error");
   }
+
+  // Buttons that end a step (start a round, "our turn is over", "every seat has rolled off", the
+  // host's turn over / roll-off done / resume / end) name the step they end, so the other phone's
+  // tap on the same step changes nothing. A double tap on one phone is another matter: the first
+  // tap's answer puts the next step's button in the same place, and the second tap would end that
+  // step before anyone played it. So for a moment after one, step buttons take no tap (and look
+  // it). No real second step follows that fast at one table: every seat rolls in between. The
+  // lock is per place (data-ends-step="table-2"): the host finishing table 2's turn and then table
+  // 3's is two real taps.
+  var STEP_LOCK_MS = 1200;
+  var lastStepAt = {};
+
+  function lockSteps(place, locked) {
+    document.querySelectorAll("[data-ends-step]").forEach(function (button) {
+      if (button.getAttribute("data-ends-step") === place) button.classList.toggle("is-locked", locked);
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-ends-step]");
+    if (!button) return;
+    var place = button.getAttribute("data-ends-step");
+    var now = Date.now();
+    if (now - (lastStepAt[place] || 0) < STEP_LOCK_MS) {
+      event.preventDefault();
+      event.stopPropagation();  // capturing on the document: htmx never sees this tap
+      return;
+    }
+    lockStepsFor(place);
+  }, true);
+
+  function lockStepsFor(place) {
+    lastStepAt[place] = Date.now();
+    lockSteps(place, true);
+    setTimeout(function () {
+      if (Date.now() - lastStepAt[place] >= STEP_LOCK_MS) lockSteps(place, false);
+    }, STEP_LOCK_MS);
+  }
+
+  // The lock runs from the answer too: on a slow network the next step's button appears late,
+  // and the finger's second tap comes right after it appears.
+  document.addEventListener("htmx:after:request", function (event) {
+    var button = event.target;
+    if (button && button.hasAttribute && button.hasAttribute("data-ends-step")) {
+      lockStepsFor(button.getAttribute("data-ends-step"));
+    }
+  });
 
   function chooser(form) { return form.querySelector("#bunco-chooser"); }
 

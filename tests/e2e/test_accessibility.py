@@ -66,7 +66,7 @@ def test_every_page_of_a_night_passes_axe_without_serious_violations(
 
     night = Night.objects.get()
     projector = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    live_screen = host.get_by_role("link", name="open the live screen").get_attribute("href")
+    live_screen = host.get_by_role("link", name="Projector screen").get_attribute("href")
     assert live_screen is not None
     projector.goto(live_screen)
     expect(projector.locator("[data-live-badge]")).to_have_text("Live")

@@ -136,7 +136,7 @@ class Bots:
 # --- Pages ---------------------------------------------------------------------------------------
 
 
-def log_in_as_host(browser: Browser, url: str, night: Night) -> Page:
+def log_in_as_host(browser: Browser, url: str, night: Night, round_label: str = "Round 1 of 24") -> Page:
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     host_path = f"/n/{night.code}/host/"
     page.goto(f"{url}/accounts/login/?next={host_path}")
@@ -144,7 +144,7 @@ def log_in_as_host(browser: Browser, url: str, night: Night) -> Page:
     page.fill("#id_password", HOST_PASSWORD)
     page.get_by_role("button", name="Log in").click()
     expect(page).to_have_url(url + host_path)
-    expect(page.locator("#host-state .round-label")).to_contain_text("Round 1 of 24")
+    expect(page.locator("#host-state .round-label")).to_contain_text(round_label)
     return page
 
 
@@ -492,3 +492,117 @@ def test_a_phone_whose_refresh_comes_back_late_still_shows_the_newest_scores_and
     expect(watcher.locator(".result")).to_contain_text("Waiting for the other tables", timeout=3000)
     expect(watcher.get_by_role("button", name="Our turn is over")).to_have_count(0)
     watcher.unroute_all()
+
+
+# --- Issue 9: double taps that end a step, and refusals a phone can read -------------------------
+
+
+def test_two_phones_tapping_every_seat_has_rolled_off_at_once_end_one_roll_off_without_an_error(
+    night_site: ServerProcess, new_phone
+) -> None:
+    """Fault 4: the button names the roll-off it ends, so the second tap (the other phone's, or a
+    double tap) finds roll-off 1 over and changes nothing, instead of ending roll-off 2 unplayed."""
+    night = make_night(names=NAMES, seed=SEED)
+    head, second, third = seating_of(night, 1)
+    actions.start_round(night)
+    for number, team, points in ((2, "A", 3), (3, "A", 2), (3, "B", 2), (1, "A", 21)):
+        for _ in range(points // 5):
+            actions.record_tally(night=night, table_number=number, team=team, points=5)
+        for _ in range(points % 5):
+            actions.record_tally(night=night, table_number=number, team=team, points=1)
+    actions.finish_turn(night=night, table_number=3)  # 2-2: roll-off 1, and it ties again (0-0)
+
+    pages = []
+    for name in third[:2]:
+        page = new_phone(device_scale_factor=1)
+        page.goto(night_site.url + join_path(night.code, 3))
+        page.get_by_role("button", name=name, exact=True).click()
+        expect(page.locator(".roll-off")).to_contain_text("Tie! Roll-off 1.")
+        pages.append(page)
+    buttons = [page.get_by_role("button", name="Every seat has rolled off") for page in pages]
+
+    # Two phones at once: the first phone's request is held on its way until the second one's
+    # has ended roll-off 1; then it arrives, names roll-off 1, and changes nothing.
+    held: list[Route] = []
+    pages[0].route("**/table/roll-off-done/", lambda route: held.append(route))
+    buttons[0].click()
+    for _ in range(100):
+        if held:
+            break
+        pages[0].wait_for_timeout(50)
+    buttons[1].click()
+    expect(pages[1].locator(".roll-off")).to_contain_text("Tie! Roll-off 2.")
+    held.pop().continue_()
+    pages[0].unroute_all()
+    for page in pages:
+        expect(page.locator(".roll-off")).to_contain_text("Tie! Roll-off 2.")
+        expect(page.locator(".notice-error")).to_have_count(0)
+    assert TableRound.objects.get(round__night=night, round__number=1, number=3).roll_off == 2
+
+    # A quick double tap on one phone: the answer to the first tap puts roll-off 3's button where
+    # the finger is, and the second tap lands on it; it must not end roll-off 3 unplayed. (Well
+    # after this phone's last step tap.)
+    pages[0].wait_for_timeout(1500)
+    buttons[0].click()
+    expect(pages[0].locator(".roll-off")).to_contain_text("Tie! Roll-off 3.")
+    buttons[0].click()
+    pages[0].wait_for_timeout(1500)
+    assert TableRound.objects.get(round__night=night, round__number=1, number=3).roll_off == 3
+    expect(pages[0].locator(".notice-error")).to_have_count(0)
+
+
+def test_a_refused_tap_shows_what_happened_and_what_to_do(night_site: ServerProcess, new_phone) -> None:
+    """Fault 10: the server's refusals are JSON with a message, which the phone shows; a refusal
+    without one (a proxy's page, the CSRF check's) still says what to do, never a bare "Not saved."."""
+    night = make_night(names=NAMES, seed=SEED)
+    _, second, _ = seating_of(night, 1)
+    actions.start_round(night)
+    page = new_phone(device_scale_factor=1)
+    page.goto(night_site.url + join_path(night.code, 2))
+    page.get_by_role("button", name=second[0], exact=True).click()
+    expect(page.locator("#tally-form")).to_be_visible()
+    status = page.locator("#tap-status")
+
+    # The server's own refusal: a stale page that believes it sits at table 3.
+    page.evaluate("document.querySelector('#tally-form input[name=table]').value = '3'")
+    tap(page, "+1")
+    expect(status).to_have_text("You're not at that table this round: scores go in at your own table.")
+
+    # A refusal that is a page, not JSON.
+    page.route("**/tally/", lambda route: route.fulfill(status=403, content_type="text/html",
+                                                        body="<html><body><h1>Forbidden</h1></body></html>"))
+    tap(page, "+2")
+    expect(status).to_contain_text("this phone isn't playing at this table now")
+    expect(status).to_contain_text("Reload the page")
+    assert not night.tallies.exists()
+
+
+def test_the_host_reopens_one_table_of_the_last_round_and_the_others_keep_their_roll_offs(
+    night_site: ServerProcess, browser: Browser
+) -> None:
+    """Fault 5: "Re-open last round" re-opens the table the host picks, nothing else."""
+    user = make_user("host", password=HOST_PASSWORD)
+    night = make_night(names=NAMES, seed=SEED, host_user=user)
+    actions.start_round(night)
+    for number in (2, 3):  # both tie 1-1, then roll off: table 2 for B, table 3 for A
+        actions.record_tally(night=night, table_number=number, team="A", points=1)
+        actions.record_tally(night=night, table_number=number, team="B", points=1)
+    for _ in range(5):
+        actions.record_tally(night=night, table_number=1, team="A", points=5)
+    for number, winner in ((2, "B"), (3, "A")):
+        actions.finish_turn(night=night, table_number=number)
+        actions.record_tally(night=night, table_number=number, team=winner, points=2)
+        actions.finish_roll_off(night=night, table_number=number)
+    night.refresh_from_db()
+    assert night.current_round == 2
+
+    host = log_in_as_host(browser, night_site.url, night, "Round 2 of 24")
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.locator("#reopen-table").select_option("3")
+    host.get_by_role("button", name="Re-open last round").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of 24")
+    cards = host.locator(".table-card")
+    expect(cards.nth(2).locator(".table-status")).to_have_text("Finishing the turn")
+    expect(cards.nth(1).locator(".table-status")).to_contain_text("Won by")
+    tables = {t.number: (t.status, t.winner) for t in TableRound.objects.filter(round__night=night, round__number=1)}
+    assert tables == {1: ("done", "A"), 2: ("done", "B"), 3: ("finishing", "")}

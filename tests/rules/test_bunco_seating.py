@@ -200,9 +200,9 @@ def test_a_night_has_ceil_players_over_four_tables_and_ghosts_in_the_empty_seats
     assert night_shape(players) == (tables, ghosts)
 
 
-@pytest.mark.parametrize("players", [1, 2, 5])
-def test_player_counts_that_would_put_two_ghosts_at_a_table_are_refused(players):
-    with pytest.raises(IllegalSeating, match="at most one ghost"):
+@pytest.mark.parametrize("players", [1, 2])
+def test_fewer_than_three_players_are_refused(players):
+    with pytest.raises(IllegalSeating, match="at least 3 players"):
         draw_seating([f"P{i}" for i in range(players)], random.Random(0))
 
 
@@ -246,19 +246,21 @@ def test_the_draw_refuses_duplicate_or_empty_names(names, message):
 
 
 @given(
-    players=st.integers(min_value=3, max_value=400).filter(lambda n: n != 5),
+    players=st.integers(min_value=3, max_value=400),
     seed=st.integers(min_value=0, max_value=2**32),
 )
 @settings(max_examples=60)
-def test_the_draw_seats_everyone_once_with_at_most_one_ghost_a_table_and_no_ghost_partners(players, seed):
+def test_the_draw_seats_everyone_once_with_at_most_one_ghost_a_table_but_for_five_and_no_ghost_partners(
+    players, seed
+):
     names = [f"P{i}" for i in range(players)]
     draw = draw_seating(names, random.Random(seed))
     tables, ghosts = night_shape(players)
     assert len(draw.tables) == tables and len(draw.ghosts) == ghosts
     assert all(len(table) == 4 for table in draw.tables)
     assert sorted(n for table in draw.tables for n in table) == sorted(names + list(draw.ghosts))
-    for table in draw.tables:
-        assert sum(name in draw.ghosts for name in table) <= 1
+    for table in draw.tables:  # five players: 3 ghosts at 2 tables, so two at one of them
+        assert sum(name in draw.ghosts for name in table) <= (2 if players == 5 else 1)
     where = places(draw.seating())
     assert all(where[ghost].partner not in draw.ghosts for ghost in draw.ghosts)
 
@@ -286,7 +288,7 @@ def test_three_ghosts_at_one_table_cannot_be_kept_apart():
 
 
 @given(
-    players=st.integers(min_value=3, max_value=120).filter(lambda n: n != 5 and n % 4),
+    players=st.integers(min_value=3, max_value=120).filter(lambda n: n % 4),
     seed=st.integers(min_value=0, max_value=2**32),
     house=st.booleans(),
     data=st.data(),

@@ -182,7 +182,7 @@ class Command(BaseCommand):
     help = "Play a whole 24-round Bunco night of N players by bots through the real actions."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, required=True, help="real players (3, 4 or 6 and more)")
+        parser.add_argument("--players", type=int, required=True, help="real players (3 or more; 5 sit with two ghosts at one table)")
         parser.add_argument(
             "--seed", type=int, required=True, help="seeds the draw, every roll and the prizes"
         )

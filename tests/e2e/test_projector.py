@@ -1,0 +1,73 @@
+"""The projector (issue 9): read across a room at 1920×1080, scores at least 48 px however many
+tables the night has, the round and the number up, the night's join code for late arrivals, and a
+link to it at the top of the host's page (not inside "Join codes and links")."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from games.rules import bunco
+from tests.conftest import ServerProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PROJECTOR: ViewportSize = {"width": 1920, "height": 1080}
+
+
+def start_night(browser: Browser, url: str, players: int) -> Page:
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    host.goto(url + "/nights/new/")
+    host.fill("#id_names", "\n".join(f"Player {number}" for number in range(1, players + 1)))
+    host.get_by_role("button", name="Draw the seats and start").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    return host
+
+
+def open_projector(browser: Browser, host: Page) -> Page:
+    link = host.locator(".host-links").get_by_role("link", name="Projector screen")
+    href = link.get_attribute("href")
+    assert href is not None
+    projector = browser.new_context(viewport=PROJECTOR).new_page()
+    projector.goto(href)
+    expect(projector.locator("[data-live-badge]")).to_have_text("Live")
+    return projector
+
+
+def smallest_score_px(page: Page) -> float:
+    sizes: list[float] = page.locator(".table-card .points").evaluate_all(
+        "nodes => nodes.map(node => parseFloat(getComputedStyle(node).fontSize))")
+    assert sizes, "no scores on the screen"
+    return min(sizes)
+
+
+def test_the_host_opens_the_projector_from_the_top_of_the_host_page(live_site: ServerProcess, browser: Browser):
+    host = start_night(browser, live_site.url, 12)
+
+    expect(host.locator(".host-links").get_by_role("link", name="Projector screen")).to_be_visible()
+    expect(host.locator("details").get_by_role("link", name="Projector screen")).to_have_count(0)
+    top_of_link = host.locator(".host-links").bounding_box()
+    top_of_tables = host.locator("#host-state").bounding_box()
+    assert top_of_link is not None and top_of_tables is not None
+    assert top_of_link["y"] < top_of_tables["y"]
+
+
+def test_a_small_nights_projector_shows_big_scores_the_round_the_number_up_and_the_join_code(
+    live_site: ServerProcess, browser: Browser
+):
+    projector = open_projector(browser, start_night(browser, live_site.url, 12))
+
+    assert smallest_score_px(projector) >= 48
+    expect(projector.locator(".projector-round")).to_contain_text(f"Round 1 of {bunco.ROUNDS}")
+    expect(projector.locator(".projector-target")).to_contain_text(f"{bunco.target_for_round(1)}s up")
+    expect(projector.locator(".projector-join svg")).to_be_visible()
+    expect(projector.locator(".projector-join")).to_contain_text("Scan to join")
+    assert projector.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"]
+
+
+def test_a_charity_nights_projector_keeps_every_score_at_48_px_or_more(live_site: ServerProcess, browser: Browser):
+    projector = open_projector(browser, start_night(browser, live_site.url, 100))
+
+    expect(projector.locator(".table-card")).to_have_count(25)
+    assert smallest_score_px(projector) >= 48
+    assert projector.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"]
