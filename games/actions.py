@@ -804,7 +804,7 @@ def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAw
     traveler = night.traveler()
     allocation = prizes.allocate_detailed(
         sheets, pot=night.pot_cents(), traveler=traveler.name if traveler else None,
-        rng=rng or dice.system_rng(), rules=night.prize_house_rules(),
+        rng=rng or night.prize_rng(), rules=night.prize_house_rules(),
     )
     awards = PrizeAward.objects.bulk_create(
         [

@@ -9,13 +9,19 @@ from django import forms
 
 from games.actions import MAX_CORRECTION, NightError, clean_names
 from games.models import max_tables, night_size_refusal
-from games.rules import bunco
+from games.rules import bunco, prizes
 from live.forms import WholeNumberField
 from live.http import ID_MAX
 
 TIE_BREAKS: list[tuple[bunco.TieBreak, str]] = [
     ("roll_off", "Ties: roll off a full turn each"),
     ("sudden_death", "Ties: sudden death (the first team to score wins)"),
+]
+# How the pot is cut (prizes.PrizeRules): whole dollars unless the club asks for the official cents.
+PRIZE_AMOUNTS: list[tuple[str, str]] = [
+    ("dollars_to_draw", "Whole dollars; the odd dollars go to the draw"),
+    ("dollars_to_most_buncos", "Whole dollars; the odd dollars go to Most Buncos"),
+    ("cents", "Exact shares, to the cent (the official rules)"),
 ]
 
 
@@ -37,6 +43,10 @@ class NewNightForm(forms.Form):
     )
     one_prize_each = forms.BooleanField(required=False, label="One prize per player")
     split_ties = forms.BooleanField(required=False, label="Split tied prizes instead of rolling off")
+    prize_amounts = forms.ChoiceField(
+        choices=PRIZE_AMOUNTS, required=False, initial="dollars_to_draw", widget=forms.RadioSelect,
+        label="Prize amounts",
+    )
 
     def clean_buy_in(self) -> Decimal:
         # Django's DecimalField reads what Decimal() reads: "٣", "1_000", "1e2". Only ASCII digits here.
@@ -59,6 +69,15 @@ class NewNightForm(forms.Form):
 
     def buy_in_cents(self) -> int:
         return int(self.cleaned_data["buy_in"] * 100)
+
+    def prize_rules(self) -> prizes.PrizeRules:
+        amounts = self.cleaned_data["prize_amounts"] or "dollars_to_draw"
+        return prizes.PrizeRules(
+            one_prize_each=self.cleaned_data["one_prize_each"],
+            split_ties=self.cleaned_data["split_ties"],
+            whole_dollars=amounts != "cents",
+            remainder_to="most_buncos" if amounts == "dollars_to_most_buncos" else "draw",
+        )
 
     def rules(self) -> bunco.Rules:
         return bunco.Rules(

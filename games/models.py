@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.db import connection, models
 from django.db.models.functions import Coalesce
 from django.utils.crypto import constant_time_compare
 
-from games.rules import bunco, prizes
+from games.rules import bunco, dice, prizes
 
 # --- A Bunco night ----------------------------------------------------------------------------
 
@@ -109,6 +110,21 @@ class Night(models.Model):
 
     def prize_house_rules(self) -> prizes.PrizeRules:
         return prizes.PrizeRules(**self.prize_rules)
+
+    def prize_rng(self) -> random.Random:
+        """The dice of the night's prize roll-offs and draw, seeded by the night's own secret (so
+        nobody can work the draw out beforehand): working the prizes out again from the same record,
+        after a re-opened round changed nothing, gives the same winners."""
+        return dice.seeded_rng(f"prizes:{self.host_key}")
+
+    def unclaimed_prizes(self) -> list[tuple[str, int]]:
+        """Each prize that went to nobody, with the money it added to the draw (prizes.PRIZES order),
+        read off the awards given: a prize nobody qualified for has no award."""
+        given = set(self.awards.values_list("prize", flat=True))
+        if not given:
+            return []
+        amounts = prizes.prize_amounts(self.pot_cents(), self.prize_house_rules())
+        return [(prize, amounts[prize]) for prize in prizes.PRIZES[:-1] if prize not in given]
 
     def pot_cents(self) -> int:
         return self.buy_in_cents * self.players.filter(is_ghost=False).count()

@@ -25,7 +25,7 @@ from games import actions, taps
 from games.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
 from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
 from games.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally, max_tables
-from games.rules import bunco, prizes
+from games.rules import bunco
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
 from live.streams import event_stream_response, read_for_a_stream
 
@@ -181,10 +181,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
                     names=form.name_list(),
                     buy_in_cents=form.buy_in_cents(),
                     rules=form.rules(),
-                    prize_rules=prizes.PrizeRules(
-                        one_prize_each=form.cleaned_data["one_prize_each"],
-                        split_ties=form.cleaned_data["split_ties"],
-                    ),
+                    prize_rules=form.prize_rules(),
                     title=form.cleaned_data["title"] or "Bunco night",
                     club=party.club if party else None,
                     party=party,
@@ -830,7 +827,7 @@ def night_prizes(request: HttpRequest, code: str) -> HttpResponse:
     awards = list(night.awards.select_related("player"))
     return render(request, "games/prizes.html", {
         "night": night, "awards": awards, "is_host": is_host, "standings": standings(night),
-        "pot": night.pot_cents(), "traveler": night.traveler(),
+        "pot": night.pot_cents(), "traveler": night.traveler(), "unclaimed": night.unclaimed_prizes(),
     })
 
 

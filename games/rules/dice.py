@@ -22,6 +22,12 @@ def system_rng() -> random.Random:
     return secrets.SystemRandom()
 
 
+def seeded_rng(seed: str) -> random.Random:
+    """A generator that gives the same throws for the same seed: for dice that must come out the
+    same when something is worked out again (a night's prize roll-offs and draw)."""
+    return random.Random(seed)
+
+
 def roll(rng: random.Random, count: int) -> list[int]:
     """Roll `count` six-sided dice."""
     if count < 0:

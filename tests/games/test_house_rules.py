@@ -213,6 +213,30 @@ def test_a_new_night_refuses_an_unknown_tie_break(client):
     assert not Night.objects.exists()
 
 
+# --- Prize amounts ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("choice", "whole_dollars", "remainder_to"), [
+    (None, True, "draw"),
+    ("dollars_to_most_buncos", True, "most_buncos"),
+    ("cents", False, "draw"),
+])
+def test_a_new_night_pays_whole_dollars_unless_the_host_asks_for_cents(client, choice, whole_dollars, remainder_to):
+    form = {"names": "\n".join(NAMES), "buy_in": "5.00", "title": "Prize night"}
+    if choice:
+        form["prize_amounts"] = choice
+    assert client.post(reverse("games:night_new"), form).status_code == 302
+    rules = Night.objects.get(title="Prize night").prize_house_rules()
+    assert (rules.whole_dollars, rules.remainder_to) == (whole_dollars, remainder_to)
+
+
+def test_a_new_night_refuses_an_unknown_way_of_cutting_the_pot(client):
+    response = client.post(reverse("games:night_new"), {"names": "\n".join(NAMES), "buy_in": "5.00",
+                                                        "prize_amounts": "pennies"})
+    assert response.status_code == 400
+    assert not Night.objects.exists()
+
+
 # --- Wipeout ----------------------------------------------------------------------------------
 
 

@@ -6,12 +6,22 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.urls import reverse
 
 from games import actions
 from games.actions import WrongState
 from games.models import Player, PrizeAward
 from games.rules import prizes
-from tests.builders import PLAYERS_ALL_NIGHT, figures, fresh, make_night, play_round
+from games.templatetags.bunco import dollars
+from tests.builders import (
+    PLAYERS_ALL_NIGHT,
+    figures,
+    fresh,
+    make_night,
+    night_host_browser,
+    play_round,
+    played_night,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +86,48 @@ def test_the_prizes_after_a_whole_night_share_the_pot_one_award_a_prize_ties_rol
         (a.pk, a.prize, a.player_id, a.amount_cents, a.roll_off) for a in awards
     ]
     assert PrizeAward.objects.filter(night=night).count() == len(awards)
+
+
+# --- Whole dollars, the prizes nobody won, a draw that stays put (issue 9) ---
+
+
+def test_a_night_in_whole_dollars_pays_whole_dollar_prizes_adding_up_to_the_pot():
+    night = played_night(PLAYERS_ALL_NIGHT, seed=7, buy_in_cents=550, prize_rules=prizes.CLUB_PRIZE_RULES)
+    awards = actions.award_prizes(night)
+
+    assert sum(award.amount_cents for award in awards) == 550 * PLAYERS_ALL_NIGHT
+    assert all(award.amount_cents % 100 == 0 for award in awards)
+
+
+def test_working_the_prizes_out_again_from_the_same_record_draws_the_same_winners(finished_night):
+    night = finished_night
+    first = [(a.prize, a.player.name, a.amount_cents, a.roll_off) for a in actions.award_prizes(night)]
+
+    # The host re-opens the head table of the last round to look, changes nothing, and the night
+    # ends again: the prizes are worked out anew, from the same record (four times: a draw among
+    # three players that came out the same by chance would not, four times running).
+    for _ in range(4):
+        actions.reopen_last_round(fresh(night), table_number=1)
+        night = fresh(night)
+        assert night.status == night.Status.FINISHED and not night.awards.exists()
+        again = [(a.prize, a.player.name, a.amount_cents, a.roll_off) for a in actions.award_prizes(night)]
+        assert again == first
+
+
+def test_the_prizes_page_says_where_the_money_of_each_prize_nobody_won_went():
+    # Ended after one round: one result each, so nobody has wins equal to losses.
+    night = make_night(12, seed=3)
+    play_round(night, random.Random(3))
+    actions.end_night(fresh(night))
+    night = fresh(night)
+    awards = actions.award_prizes(night)
+    given = {award.prize for award in awards}
+    unclaimed = [prize for prize in prizes.PRIZES[:-1] if prize not in given]
+    assert "fifty_fifty" in unclaimed
+    amounts = prizes.prize_amounts(night.pot_cents(), night.prize_house_rules())
+
+    page = night_host_browser(night).get(reverse("games:prizes", args=[night.code])).content.decode()
+
+    for prize in unclaimed:
+        assert f"Nobody qualified: its {dollars(amounts[prize])} went to the draw." in page
+    assert night.unclaimed_prizes() == [(prize, amounts[prize]) for prize in unclaimed]
