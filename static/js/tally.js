@@ -53,33 +53,87 @@
     return alert ? { error: alert.textContent.trim() } : {};
   }
 
+  // A connection can stall without failing (a phone moving from the Wi-Fi to mobile data keeps a
+  // socket that nothing passes through): without a time limit a tap would say "Sending…" forever
+  // and every later tap would wait behind it. So each try has a few seconds; a try that gets no
+  // answer is sent again with the same key (a tap that did arrive counts once), and after the last
+  // try the phone says plainly which tap was not saved. Later taps wait their turn, and are sent.
+  var TRY_TIMEOUT_MS = 5000;
+  var TRIES = 5;
+  var waiting = 0; // taps queued behind the one being sent
+  var notSaved = []; // labels of the taps given up on, said until the player has read them
+
+  function tryTimeout() {
+    var form = document.getElementById("tally-form");
+    var ms = form && parseInt(form.getAttribute("data-try-timeout-ms") || "", 10);
+    return ms > 0 ? ms : TRY_TIMEOUT_MS;
+  }
+
+  function connectionLost(lost) {
+    // The live badge can't see a stalled stream; an unanswered tap is proof enough.
+    var badge = document.querySelector("[data-live-badge]");
+    if (!badge) return;
+    if (lost) {
+      badge.setAttribute("data-tap-lost", "");
+      badge.textContent = "No connection";
+      badge.classList.remove("is-live");
+    } else if (badge.hasAttribute("data-tap-lost")) {
+      badge.removeAttribute("data-tap-lost");
+      badge.textContent = "Live";
+      badge.classList.add("is-live");
+    }
+  }
+
+  async function postOnce(url, body, token) {
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, tryTimeout());
+    try {
+      var response = await fetch(url, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        headers: { "X-CSRFToken": token, "Accept": "application/json" },
+        signal: controller.signal,
+      });
+      // The body is read within the same time limit: a stall can come after the headers.
+      var text = await response.text();
+      return { status: response.status, ok: response.ok, answer: readAnswer(text) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function sayNotSaved(extra) {
+    var earlier = notSaved.length === 1 ? "1 tap was not saved (" + notSaved[0] + ")"
+      : notSaved.length + " taps were not saved (" + notSaved.join(", ") + ")";
+    say(extra + " " + earlier + ": check the score above, then tap again what is missing.", "error");
+  }
+
   async function deliver(url, body, label) {
     var token = body.get("csrfmiddlewaretoken");
-    for (var attempt = 0; attempt < 6; attempt++) {
+    for (var attempt = 0; attempt < TRIES; attempt++) {
       try {
-        var response = await fetch(url, {
-          method: "POST",
-          body: body,
-          credentials: "same-origin",
-          headers: { "X-CSRFToken": token, "Accept": "application/json" },
-        });
-        var answer = readAnswer(await response.text().catch(function () { return ""; }));
-        if (response.ok) {
-          showTotals(answer);
-          say("✓ " + label, "ok");
+        var result = await postOnce(url, body, token);
+        connectionLost(false);
+        if (result.ok) {
+          showTotals(result.answer);
+          if (notSaved.length) sayNotSaved("✓ " + label + " saved, but earlier");
+          else say("✓ " + label, "ok");
           return;
         }
-        if (response.status < 500) {
-          say(refusalMessage(response.status, answer), "error");
+        if (result.status < 500) {
+          say(refusalMessage(result.status, result.answer), "error");
           return;
         }
       } catch (error) {
-        /* no answer: the same key is sent again, so a tap that did arrive counts once */
+        /* no answer in time: the same key is sent again, so a tap that did arrive counts once */
+        connectionLost(true);
       }
-      say("No connection — trying again…", "warn");
-      await sleep(400 * Math.pow(2, attempt));
+      say("No answer yet — sending " + label + " again…" + (waiting ? " (" + waiting + " more waiting)" : ""), "warn");
+      await sleep(Math.min(500 * Math.pow(2, attempt), 4000));
     }
-    say("Not saved: no connection. Check the Wi-Fi and tap again.", "error");
+    notSaved.push(label);
+    sayNotSaved("Not saved: no connection.");
   }
 
   // Buttons that end a step (start a round, "our turn is over", "every seat has rolled off", the
@@ -185,7 +239,11 @@
     }
     button.classList.add("is-tapped");
     setTimeout(function () { button.classList.remove("is-tapped"); }, 250);
-    say("Sending…", "pending");
-    queue = queue.then(function () { return deliver(url, body, label); });
+    say("Sending…" + (waiting ? " (" + waiting + " waiting)" : ""), "pending");
+    waiting++;
+    queue = queue.then(function () {
+      waiting--;
+      return deliver(url, body, label);
+    });
   });
 })();
