@@ -20,6 +20,14 @@
     if (event.target.closest("[data-print]")) window.print();
   });
 
+  // A form whose refusals show in a slot of its own (data-message-slot, filled by its hx-status
+  // swap) clears that slot when it is sent again: an old error must not sit beside a success.
+  document.addEventListener("htmx:before:request", function (event) {
+    var form = event.target.closest && event.target.closest("[data-message-slot]");
+    var slot = form && document.querySelector(form.getAttribute("data-message-slot"));
+    if (slot) slot.textContent = "";
+  });
+
   // Show the state of the live connection, so nobody wonders whether the page is current.
   document.addEventListener("htmx:after:sse:connection", function (event) {
     setLive(event.target, true);

@@ -1,0 +1,84 @@
+"""The host's page in a browser (issue 9): a refused correction shows its message beside the form
+and leaves the tables whole (fault 1); the error goes once a correction succeeds (fault 9); the
+host can run the night from a phone without sideways scrolling (fault 8)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from games import actions
+from games.models import Night
+from tests.builders import real_seat, tally
+from tests.conftest import ServerProcess
+from tests.e2e.test_bunco_night import NAMES
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def start_night(browser: Browser, url: str, *, width: int = 1280, height: int = 900) -> Page:
+    host = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1).new_page()
+    host.goto(url + "/nights/new/")
+    host.fill("#id_names", "\n".join(NAMES))
+    host.get_by_role("button", name="Draw the seats and start").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    expect(host.locator("[data-live-badge]")).to_have_text("Live")
+    return host
+
+
+def correct(host: Page, table: str, points: str) -> None:
+    form = host.locator("form.correction")
+    form.locator("#c-table").fill(table)
+    form.locator("#c-points").fill(points)
+    form.get_by_role("button", name="Apply correction").click()
+
+
+def test_a_refused_correction_shows_beside_the_form_and_leaves_the_page_whole(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    host = start_night(browser, live_site.url)
+    host.get_by_role("button", name="Start round 1").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Playing")
+    host.get_by_text("Correct a tally").click()
+    tables = host.locator("#host-state .table-card")
+    expect(tables).to_have_count(3)
+
+    correct(host, "9", "2")
+
+    expect(host.locator("#correction-message")).to_contain_text("table 9")
+    expect(tables).to_have_count(3)
+    expect(host.locator("form.correction .table-card")).to_have_count(0)
+
+    correct(host, "2", "3")
+
+    expect(host.locator("#host-state #r1-t2-a")).to_have_text("3")
+    expect(host.locator("#correction-message")).to_have_text("")
+    expect(tables).to_have_count(3)
+    expect(host.locator("form.correction .table-card")).to_have_count(0)
+    night = Night.objects.get()
+    assert night.round_obj(1).tables.get(number=2).totals()["A"] == 3
+
+
+@pytest.mark.parametrize("page_name", ["host", "entries"])
+def test_the_host_can_run_the_night_from_a_phone_without_sideways_scrolling(
+    live_site: ServerProcess, browser: Browser, page_name: str
+) -> None:
+    host = start_night(browser, live_site.url, **PHONE)
+    if page_name == "entries":
+        # A table's entries as a busy round leaves them: points, a Bunco with its roller's name,
+        # an entry struck out, the host's correction.
+        night = Night.objects.get()
+        actions.start_round(night)
+        for points in (1, 2, 5, 1):
+            tally(night, 2, "A", points)
+        roller = real_seat(night, 2, "B")
+        tally(night, 2, "B", 0, bunco_player=roller)
+        actions.undo_tally(night=night, table_number=2, tally_id=tally(night, 2, "A", 2).pk, by_host=True)
+        tally(night, 2, "B", -3, by_host=True)
+        host.locator("#host-state .table-card").nth(1).get_by_role("link", name="Entries").click()
+        expect(host.locator("h1")).to_contain_text("Table 2")
+        expect(host.locator("table.entries tbody tr")).to_have_count(8)
+
+    assert host.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
