@@ -368,3 +368,8 @@ if IN_PROCESS_CLOCK:
 CELERY_BEAT_SCHEDULE["purge-abandoned-nights"] = {
     "task": "games.tasks.purge_abandoned_nights", "schedule": 24 * 60 * 60.0,
 }
+# Tournament rounds end on time (issue 11): the in-process clock every second; scaled, an ETA task
+# per round (tournaments.actions.start_round) and this beat sweep every 5 s. Idempotent.
+if IN_PROCESS_CLOCK:
+    CLOCK_TICKERS.append("tournaments.tasks.close_rounds_when_due")
+CELERY_BEAT_SCHEDULE["close-tournament-rounds"] = {"task": "tournaments.tasks.close_rounds", "schedule": 5.0}

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import NamedTuple
 
-from games.rules import dice
+from games.rules import dice, fill_or_bust
 
 MIN_GROUP_SIZE = 2
 MAX_GROUP_SIZE = 6
@@ -398,3 +398,52 @@ def _check_int(value: object, what: str) -> None:
     # bool is an int subclass; True players is a mistake, not 1.
     if type(value) is not int:
         raise ValueError(f"{what.capitalize()} must be a whole number, not {value!r}.")
+
+
+# --- a group's scoresheet (RULES.md §1.4, as a tournament group enters it) ----------------------
+
+
+def vengeance_targets(scores: Mapping[str, int], drawer: str) -> list[str]:
+    """Who loses the Vengeance penalty when `drawer` plays one, from the scoresheet as it stood
+    when the card was drawn: the leaders other than the drawer (a drawer tied for the lead hits
+    the others tied with them). ValueError for a sole leader, who must discard the card."""
+    _check_scores(scores)
+    if drawer not in scores:
+        raise ValueError(f"{drawer} is not on this scoresheet.")
+    top = fill_or_bust.leaders(scores)
+    if list(top) == [drawer]:
+        raise ValueError(f"{drawer} leads alone: a sole leader discards a Vengeance and draws again.")
+    return [name for name in top if name != drawer]
+
+
+def apply_turn(
+    scores: Mapping[str, int], player: str, points: int, *, vengeance: bool = False, penalty: int = 2500
+) -> dict[str, int]:
+    """The scoresheet after one entered turn: `points` banked by `player` (0 for a bust, negative
+    only for a Must Bust penalty), and, when a Vengeance was played, `penalty` off each target
+    as the leaders stood before the turn. No score goes below 0."""
+    _check_scores(scores)
+    _check_int(points, "the points")
+    _check_int(penalty, "the Vengeance penalty")
+    targets = vengeance_targets(scores, player) if vengeance else []
+    if player not in scores:
+        raise ValueError(f"{player} is not on this scoresheet.")
+    after = dict(scores)
+    after[player] = max(0, after[player] + points)
+    for name in targets:
+        after[name] = max(0, after[name] - penalty)
+    return after
+
+
+class TurnEntry(NamedTuple):
+    player: str
+    points: int
+    vengeance: bool = False
+
+
+def replay_turns(players: Sequence[str], turns: Sequence[TurnEntry], *, penalty: int = 2500) -> dict[str, int]:
+    """A group's scores from its entered turns, in order (every round starts from 0)."""
+    scores = dict.fromkeys(_check_names(players), 0)
+    for turn in turns:
+        scores = apply_turn(scores, turn.player, turn.points, vengeance=turn.vengeance, penalty=penalty)
+    return scores

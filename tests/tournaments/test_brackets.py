@@ -80,7 +80,7 @@ def test_no_split_leaves_a_player_alone():
     with pytest.raises(ValueError, match="at least 2"):
         group_sizes(5, max_size=1)
     with pytest.raises(ValueError, match="whole number"):
-        group_sizes(5.0)
+        group_sizes(5.0)  # type: ignore[arg-type]
 
 
 @given(n=st.integers(2, 2000))
@@ -233,7 +233,7 @@ def test_a_cut_must_let_some_but_not_all_through(advance):
 
 def test_a_cut_needs_whole_number_scores():
     with pytest.raises(ValueError, match="whole number"):
-        cut({"a": 1.5, "b": 2}, 1)
+        cut({"a": 1.5, "b": 2}, 1)  # type: ignore[dict-item]
     with pytest.raises(ValueError, match="no scores"):
         cut({}, 1)
 
@@ -432,3 +432,26 @@ def test_a_double_elimination_tournament_always_reaches_a_face_off_of_two(n, see
         alive = [name for name in alive if name not in result.eliminated]
         assert len(alive) >= 2
     assert len(alive) == 2
+
+
+# --- a group's scoresheet -------------------------------------------------------------------------
+
+
+def test_a_vengeance_never_takes_a_score_below_zero():
+    from tournaments.brackets import apply_turn
+
+    assert apply_turn({"A": 0, "B": 1000}, "A", 900, vengeance=True) == {"A": 900, "B": 0}
+
+
+def test_a_drawer_tied_for_the_lead_hits_the_others_tied_with_them():
+    from tournaments.brackets import vengeance_targets
+
+    assert vengeance_targets({"A": 8000, "B": 8000, "C": 8000, "D": 10}, "B") == ["A", "C"]
+
+
+def test_replaying_the_rules_worked_example_gives_its_scores():
+    from tournaments.brackets import TurnEntry, replay_turns
+
+    turns = [TurnEntry("A", 6000), TurnEntry("B", 8000), TurnEntry("C", 8000), TurnEntry("D", 3000),
+             TurnEntry("A", 900, vengeance=True)]
+    assert replay_turns("ABCD", turns) == {"A": 6900, "B": 5500, "C": 5500, "D": 3000}

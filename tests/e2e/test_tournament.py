@@ -1,0 +1,139 @@
+"""A Fill or Bust tournament round in real browsers (issue 11, acceptance 3).
+
+The director and three group phones run a round on a shortened clock (20 s, grace 3 s): the phones
+open their table's signed QR link, see the countdown and its warnings, enter turns (a Vengeance
+among them), and the round ends by itself (the server's in-process clock); the projector's bracket
+follows every turn live, without a reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from tests.builders import make_user
+from tests.conftest import ServerProcess
+from tests.tournaments.conftest import groups_of, make_tournament
+from tournaments import actions
+from tournaments.links import group_path
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "fill-or-bust"
+
+
+@pytest.fixture(autouse=True)
+def patient_expect() -> Iterator[None]:
+    previous = expect._timeout
+    expect.set_options(timeout=10_000)
+    yield
+    expect.set_options(timeout=previous)
+
+
+def log_in_as_director(browser: Browser, url: str, path: str) -> Page:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{url}/accounts/login/?next={path}")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(url + path)
+    return page
+
+
+def enter_turn(phone: Page, name: str, points: int, *, vengeance: bool = False) -> None:
+    phone.get_by_label(name, exact=True).check()
+    phone.fill("#t-points", str(points))
+    if vengeance:
+        phone.get_by_label("Played a Vengeance", exact=False).check()
+    phone.get_by_role("button", name="Bank").click()
+
+
+def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
+    night_site: ServerProcess, browser: Browser, new_phone
+):
+    url = night_site.url
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, 13, grace_seconds=3)
+    dashboard_path = f"/t/{tournament.code}/director/"
+    desk = log_in_as_director(browser, url, dashboard_path)
+    expect(desk.locator("#dashboard-state")).to_contain_text("13 players")
+
+    projector = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    projector.goto(f"{url}/t/{tournament.code}/screen/{tournament.screen_token}/")
+    expect(projector.locator("[data-live-badge]")).to_have_text("Live")
+    projector.evaluate("() => { window.__sameLoad = true; }")
+
+    round_ = actions.start_round(tournament, length=timedelta(seconds=20))
+    groups = groups_of(tournament)
+    assert len(groups) == 3
+    phones = []
+    for group in groups:
+        phone = new_phone()
+        phone.goto(url + group_path(group.code))
+        expect(phone.locator("#group-state")).to_contain_text("Table")
+        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+        phones.append(phone)
+    # The projector shows the round without a reload (the start reached it by its stream or poll).
+    expect(projector.locator("#screen-state")).to_contain_text("Round 1", timeout=15_000)
+
+    first, second, *_ = groups[0].players()
+    phone = phones[0]
+    expect(phone.locator("[data-countdown]")).to_be_visible()
+    expect(phone.locator("[data-clock-warning]")).to_contain_text("One minute left")
+    enter_turn(phone, first.name, 3000)
+    expect(phone.locator(f"#tg{groups[0].pk}-e{first.pk}")).to_have_text("3000")
+    enter_turn(phone, second.name, 600, vengeance=True)
+    expect(phone.locator(f"#tg{groups[0].pk}-e{first.pk}")).to_have_text("500")
+    expect(phone.locator(f"#tg{groups[0].pk}-e{second.pk}")).to_have_text("600")
+    # The projector got both turns pushed.
+    expect(projector.locator(f"#tg{groups[0].pk}-e{first.pk}")).to_have_text("500")
+    other = groups[1].players()[0]
+    enter_turn(phones[1], other.name, 1250)
+    expect(projector.locator(f"#tg{groups[1].pk}-e{other.pk}")).to_have_text("1250")
+
+    buster = groups[2].players()[0]
+    phones[2].get_by_label(buster.name, exact=True).check()
+    phones[2].get_by_role("button", name="Bust (0)").click()
+    expect(phones[2].get_by_role("button", name=f"Undo the last entry ({buster.name} 0)")).to_be_visible()
+    for each in phones:
+        expect(each.locator("[data-clock-warning]")).to_contain_text("Ten seconds left", timeout=25_000)
+    # Nobody clicks: at ends_at + grace the server's clock makes every group's scores final.
+    for each in phones:
+        expect(each.locator("#group-state")).to_contain_text("final", timeout=20_000)
+    round_.refresh_from_db()
+    assert round_.status in ("decided", "play_off")
+    expect(projector.locator("#screen-state")).to_contain_text("Through:" if round_.status == "decided" else "Tied")
+    assert projector.evaluate("() => window.__sameLoad") is True
+
+
+def serious_violations(page: Page) -> list[str]:
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}" for v in violations
+            if v["impact"] in ("serious", "critical")]
+
+
+def test_the_tournament_pages_pass_axe_and_fit_a_phone(night_site: ServerProcess, browser: Browser, new_phone):
+    url = night_site.url
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, 7, grace_seconds=3)
+    desk = log_in_as_director(browser, url, "/t/new/")
+    assert serious_violations(desk) == []
+    desk.goto(f"{url}/t/{tournament.code}/director/")
+    assert serious_violations(desk) == []
+    actions.start_round(tournament)
+    group = groups_of(tournament)[0]
+    actions.record_turn(group=group, entrant=group.players()[0], points=1000)
+    desk.reload()
+    assert serious_violations(desk) == []
+    phone = new_phone(viewport={"width": 360, "height": 740})
+    phone.goto(url + group_path(group.code))
+    expect(phone.locator("#group-state")).to_be_visible()
+    assert serious_violations(phone) == []
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+    projector = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    projector.goto(f"{url}/t/{tournament.code}/screen/{tournament.screen_token}/")
+    assert serious_violations(projector) == []

@@ -1,0 +1,637 @@
+"""Workflows of a Fill or Bust tournament (RULES.md §1.7): atomic, logged, published on commit.
+
+A director `create_tournament`s, `register`s players, `check_in`s them and `start_round`s; each
+group's phone `record_turn`s (and `undo_last_turn`s); the clock's one idempotent
+`close_round_if_due` makes groups final when their time and grace are over and decides the round
+(brackets.cut / brackets.double_elimination); players tied at the line play off
+(`record_turn` in a play-off group) or the director decides (`decide_tie`); at two players the
+face-off; then a champion and everyone's final place.
+
+Every function takes `now` where time matters, so the simulation and the tests run on a clock of
+their own. Errors are `TournamentError`s carrying the HTTP status a view answers with; they change
+nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from live.log import log_event
+from tournaments import brackets
+from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound, Turn, round_length
+
+MAX_POINTS = 1_000_000  # far beyond any Fill or Bust turn: a typo, not a score
+POINT_STEP = 50  # every Fill or Bust score is a multiple of 50
+MAX_EXTENSION_MINUTES = 30
+
+
+class TournamentError(Exception):
+    """A request the tournament cannot take; `status` is the HTTP answer, the message is for people."""
+
+    status = 400
+
+
+class BadEntry(TournamentError):
+    status = 400
+
+
+class NotYourGroup(TournamentError):
+    status = 403
+
+
+class WrongMoment(TournamentError):
+    status = 409
+
+
+# --- Setting up -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    director: Any,
+    name: str,
+    format: str = Tournament.Format.SINGLE,
+    round_minutes: int = 20,
+    per_player_minutes: int | None = None,
+    face_off_minutes: int = 15,
+    grace_seconds: int = 120,
+    ties: str = Tournament.Ties.PLAY_OFF,
+    grouping: str = Tournament.Grouping.RANDOM,
+    seed: int | None = None,
+    point_goal: int = 10000,
+    vengeance_penalty: int = 2500,
+    must_bust_penalty: bool = False,
+    date: date | None = None,
+    club: Any = None,
+) -> Tournament:
+    name = " ".join(name.split())
+    if not name or len(name) > 80:
+        raise BadEntry("Give the tournament a name (80 letters at most).")
+    if format not in Tournament.Format.values:
+        raise BadEntry("Choose single or double elimination.")
+    if ties not in Tournament.Ties.values:
+        raise BadEntry("Choose play-offs or the director's decision for ties.")
+    if grouping not in Tournament.Grouping.values:
+        raise BadEntry("Choose a random or a seeded draw.")
+    if round_minutes not in brackets.ROUND_MINUTES:
+        raise BadEntry(f"A round lasts {brackets.ROUND_MINUTES.start} to {brackets.ROUND_MINUTES.stop - 1} minutes.")
+    if per_player_minutes is not None and per_player_minutes not in brackets.PER_PLAYER_MINUTES:
+        raise BadEntry(f"Minutes per player are {brackets.PER_PLAYER_MINUTES.start} to "
+                       f"{brackets.PER_PLAYER_MINUTES.stop - 1}.")
+    if not 1 <= face_off_minutes <= 60:
+        raise BadEntry("The face-off lasts 1 to 60 minutes (officially 15).")
+    if not 0 <= grace_seconds <= 15 * 60:
+        raise BadEntry("The grace period for the turn under way is 0 to 15 minutes.")
+    if not 1000 <= point_goal <= 100000:
+        raise BadEntry("The point goal on the sheets is 1,000 to 100,000 (usually 5,000 or 10,000).")
+    if not 0 <= vengeance_penalty <= 10000 or vengeance_penalty % POINT_STEP:
+        raise BadEntry("The Vengeance penalty is a multiple of 50 up to 10,000 (officially 2,500).")
+    tournament = Tournament.objects.create(
+        director=director, name=name, format=format, round_minutes=round_minutes,
+        per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
+        ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
+        date=date, club=club,
+    )
+    log_event(tournament.channel, "tournament_state", {"what": "created"})
+    return tournament
+
+
+def clean_name(raw: str) -> str:
+    name = " ".join(str(raw).split())
+    if not name:
+        raise BadEntry("Type the player's name.")
+    if len(name) > 40:
+        raise BadEntry(f"“{name[:40]}…” is too long for a name (40 letters at most).")
+    return name
+
+
+@transaction.atomic
+def register(
+    tournament: Tournament, name: str, *, member: Any = None, seed_rank: int | None = None, checked_in: bool = False
+) -> Entrant:
+    """A player from the club roster or a walk-in; late arrivals are welcome until round 1 starts."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refusal = tournament.registration_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    name = clean_name(name)
+    if tournament.entrants.filter(name__iexact=name).exists():
+        raise BadEntry(f"“{name}” is already registered: give one of them a surname or initial.")
+    entrant = Entrant.objects.create(tournament=tournament, name=name, member=member, seed_rank=seed_rank,
+                                     checked_in=checked_in)
+    log_event(tournament.channel, "tournament_state", {"what": "registered"})
+    return entrant
+
+
+@transaction.atomic
+def register_member(tournament: Tournament, member: Any) -> Entrant:
+    """A player from the tournament's club roster (by the member's name)."""
+    if tournament.club_id is None or member.club_id != tournament.club_id:
+        raise BadEntry("That member isn't on this tournament's club roster.")
+    return register(tournament, member.name[:40], member=member)
+
+
+@transaction.atomic
+def check_in(tournament: Tournament, entrant: Entrant, *, present: bool = True) -> Entrant:
+    """The player is here on the day (or, with present=False, not after all)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_entrant(tournament, entrant)
+    refusal = tournament.registration_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    Entrant.objects.filter(pk=entrant.pk).update(checked_in=present)
+    entrant.checked_in = present
+    log_event(tournament.channel, "tournament_state", {"what": "checked_in"})
+    return entrant
+
+
+@transaction.atomic
+def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
+    """A player leaves: before round 1, or between rounds (never during one: their group plays on).
+    A dropped player is never counted as eliminated by score and gets no place."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_entrant(tournament, entrant)
+    entrant = Entrant.objects.get(pk=entrant.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongMoment("The tournament is over.")
+    if entrant.status not in (Entrant.Status.REGISTERED, Entrant.Status.IN):
+        raise WrongMoment(f"{entrant.name} is already out of the tournament.")
+    current = tournament.current_round()
+    if current is not None and current.status != TournamentRound.Status.DECIDED:
+        raise WrongMoment(f"{current} is under way: {entrant.name} can drop once it is decided.")
+    entrant.status = Entrant.Status.DROPPED
+    entrant.out_in_round = current.number if current else None
+    entrant.save(update_fields=["status", "out_in_round"])
+    log_event(tournament.channel, "tournament_state", {"what": "dropped"})
+    left = list(tournament.players_in()) if tournament.status == Tournament.Status.PLAYING else []
+    if len(left) == 1:  # everyone else has gone: the last player standing wins
+        _finish(tournament, left[0], None, timezone.now())
+    return entrant
+
+
+def _check_entrant(tournament: Tournament, entrant: Entrant) -> None:
+    if entrant.tournament_id != tournament.pk:
+        raise BadEntry("That player isn't in this tournament.")
+
+
+# --- A round --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def start_round(
+    tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None,
+) -> TournamentRound:
+    """Draw the next round's groups (brackets.group_sizes; random or seeded snake order) and start
+    its clock: each group's `ends_at`, then the grace period for the turn under way.
+
+    Before round 1, checked-in players are in and the others are no-shows. With two players
+    left the round is the face-off. `length` overrides the tournament's round length (a
+    shortened clock for a demonstration or a test).
+    """
+    now = now or timezone.now()
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise WrongMoment("The tournament is over.")
+    current = tournament.current_round()
+    if current is not None and current.status != TournamentRound.Status.DECIDED:
+        raise WrongMoment(f"{current} is still under way.")
+    if tournament.status == Tournament.Status.REGISTRATION:
+        if tournament.entrants.filter(checked_in=True).count() < 2:
+            raise WrongMoment("Check in at least two players first.")
+        tournament.entrants.filter(status=Entrant.Status.REGISTERED, checked_in=True).update(status=Entrant.Status.IN)
+        tournament.entrants.filter(status=Entrant.Status.REGISTERED).update(status=Entrant.Status.NO_SHOW)
+        tournament.status = Tournament.Status.PLAYING
+        tournament.save(update_fields=["status"])
+    players = list(tournament.players_in().order_by("seed_rank", "name"))
+    number = current.number + 1 if current else 1
+    if len(players) < 2:  # (a drop that leaves one player finishes the tournament)
+        raise WrongMoment("Fewer than two players are left.")
+    by_name = {entrant.name: entrant for entrant in players}
+    names = list(by_name)
+    face_off = len(players) == 2
+    if face_off:
+        groups = [names]
+        lengths = [length or timedelta(minutes=tournament.face_off_minutes)]
+    else:
+        if tournament.grouping == Tournament.Grouping.SEEDED:
+            groups = brackets.seeded_groups(names)
+        else:
+            groups = brackets.random_groups(names, random.Random(f"{tournament.seed}:{number}"))
+        sizes = [len(group) for group in groups]
+        lengths = [length] * len(groups) if length else round_length(tournament, sizes)
+    grace = timedelta(seconds=tournament.grace_seconds)
+    round_ = TournamentRound.objects.create(
+        tournament=tournament, number=number,
+        kind=TournamentRound.Kind.FACE_OFF if face_off else TournamentRound.Kind.ROUND,
+        started_at=now, ends_at=now + max(lengths),
+    )
+    created = Group.objects.bulk_create([
+        Group(round=round_, number=index + 1, ends_at=now + span, final_at=now + span + grace)
+        for index, span in enumerate(lengths)
+    ])
+    GroupSeat.objects.bulk_create([
+        GroupSeat(group=group, entrant=by_name[name], position=position)
+        for group, group_names in zip(created, groups, strict=True)
+        for position, name in enumerate(group_names)
+    ])
+    log_event(tournament.channel, "tournament_state", {"what": "round_started", "round": number})
+    _schedule_close(round_)
+    return round_
+
+
+def _schedule_close(round_: TournamentRound) -> None:
+    """Scaled layout: a Celery task at the round's end plus grace, enqueued after commit (beat's
+    sweep covers a lost task). The embedded default's in-process clock needs nothing queued."""
+    if not settings.REDIS_URL:
+        return
+    from tournaments.tasks import close_round_at  # the task module imports these actions
+
+    eta = round_.ends_at + timedelta(seconds=round_.tournament.grace_seconds)
+    transaction.on_commit(lambda: close_round_at.apply_async(eta=eta))
+
+
+def _locked_group(group: Group) -> Group:
+    return Group.objects.select_for_update().select_related("round__tournament").get(pk=group.pk)
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and (not key or len(key) > 64):
+        raise BadEntry("The entry's key is malformed.")
+
+
+def _turn_with_key(tournament: Tournament, key: str | None, group: Group) -> Turn | None:
+    if not key:
+        return None
+    turn = Turn.objects.filter(tournament=tournament, key=key).first()
+    if turn is not None and turn.group_id != group.pk:
+        raise NotYourGroup("That entry's key was already used by another group: enter the turn again.")
+    return turn
+
+
+@transaction.atomic
+def record_turn(
+    *,
+    group: Group,
+    entrant: Entrant,
+    points: int,
+    vengeance: bool = False,
+    now: datetime | None = None,
+    key: str | None = None,
+) -> Turn:
+    """A turn entered on the group's phone: points banked (0 for a bust; negative only for a Must
+    Bust penalty, where the tournament plays it), and whether a Vengeance was played (the
+    tournament's penalty off the leaders as they stood, brackets.apply_turn).
+
+    At `ends_at` no new turn may start: the turn under way may still be entered until the grace
+    period ends, and entering it makes the group's scores final. A key already recorded returns
+    its turn (a retried request).
+    """
+    now = now or timezone.now()
+    _check_key(key)
+    if type(points) is not int or abs(points) > MAX_POINTS or points % POINT_STEP:
+        raise BadEntry("Points are a whole multiple of 50 (0 for a bust).")
+    group = _locked_group(group)
+    tournament = group.round.tournament
+    existing = _turn_with_key(tournament, key, group)
+    if existing is not None:
+        return existing
+    refusal = group.turn_refusal(now)
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    players = group.players()
+    if entrant.pk not in {player.pk for player in players}:
+        raise BadEntry(f"{entrant.name} doesn't play at {group}.")
+    if points < 0 and not tournament.must_bust_penalty:
+        raise BadEntry("Points can't be negative: this tournament plays no Must Bust penalty.")
+    if points < 0 and vengeance:
+        raise BadEntry("A turn that played a Vengeance banked points: they can't be negative.")
+    scores = group.scores(players)
+    if group.play_off and vengeance:
+        raise BadEntry("A play-off turn is scored alone: no Vengeance.")
+    try:
+        after = brackets.apply_turn(scores, entrant.name, points, vengeance=vengeance,
+                                    penalty=tournament.vengeance_penalty)
+    except ValueError as error:
+        raise BadEntry(str(error)) from error
+    if group.play_off and group.live_turns().filter(entrant=entrant).exists():
+        raise BadEntry(f"{entrant.name} has played their play-off turn.")
+    turn = Turn.objects.create(tournament=tournament, group=group, entrant=entrant, points=points,
+                               vengeance=vengeance, key=key or None, created_at=now)
+    _log_totals(group, players, after)
+    overtime = group.ends_at is not None and now >= group.ends_at
+    if overtime or (group.play_off and group.turn_refusal(now) is not None):
+        _make_final(group, now)
+    return turn
+
+
+@transaction.atomic
+def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None = None) -> Turn:
+    """The group's phone takes back its last entry with a new row; the same key undoes once."""
+    now = now or timezone.now()
+    _check_key(key)
+    group = _locked_group(group)
+    tournament = group.round.tournament
+    existing = _turn_with_key(tournament, key, group)
+    if existing is not None:
+        if existing.kind != Turn.Kind.UNDO:
+            raise BadEntry("That key belongs to a turn, not an undo.")
+        return existing
+    if group.status == Group.Status.FINAL or (group.final_at is not None and now >= group.final_at):
+        raise WrongMoment(f"{group}'s scores are final: ask the director to correct them.")
+    last = group.live_turns().order_by("-id").first()
+    if last is None:
+        raise BadEntry("There is nothing to undo.")
+    return _undo(group, last, now, key=key)
+
+
+def _undo(group: Group, original: Turn, now: datetime, *, key: str | None = None, by_director: bool = False) -> Turn:
+    undo = Turn.objects.create(tournament_id=group.round.tournament_id, group=group, entrant_id=original.entrant_id,
+                               kind=Turn.Kind.UNDO, points=-original.points, undoes=original, key=key or None,
+                               by_director=by_director, created_at=now)
+    _log_totals(group, group.players())
+    return undo
+
+
+@transaction.atomic
+def correct_turn(*, turn: Turn, now: datetime | None = None) -> Turn:
+    """The director strikes out any entry of a group whose round is not decided yet (its scores
+    are replayed without it, Vengeances re-scored from the leaders as they then stood)."""
+    now = now or timezone.now()
+    group = _locked_group(turn.group)
+    round_ = TournamentRound.objects.select_for_update().get(pk=group.round_id)
+    _check_correctable(group, round_)
+    turn = Turn.objects.get(pk=turn.pk)
+    if turn.kind == Turn.Kind.UNDO or Turn.objects.filter(undoes=turn).exists():
+        raise BadEntry("That entry was already undone.")
+    undo = _undo(group, turn, now, by_director=True)
+    log_event(group.round.tournament.channel, "tournament_state", {"what": "corrected", "round": round_.number})
+    return undo
+
+
+def _check_correctable(group: Group, round_: TournamentRound) -> None:
+    """A table's scores change until its round is ranked (the cut is made from them); a play-off's
+    until it is final (it is resolved from them)."""
+    if group.play_off and group.status == Group.Status.FINAL:
+        raise WrongMoment(f"{group} is resolved: its scores can no longer change.")
+    if not group.play_off and round_.status != TournamentRound.Status.PLAYING:
+        raise WrongMoment(f"{round_} is ranked: its scores can no longer change.")
+
+
+@transaction.atomic
+def add_correction(*, group: Group, entrant: Entrant, points: int, now: datetime | None = None) -> Turn:
+    """The director adds or takes off points for a player (a mistaken entry), before the round
+    is decided."""
+    now = now or timezone.now()
+    if type(points) is not int or points == 0 or abs(points) > MAX_POINTS or points % POINT_STEP:
+        raise BadEntry("A correction is a multiple of 50, not 0.")
+    group = _locked_group(group)
+    _check_correctable(group, group.round)
+    players = group.players()
+    if entrant.pk not in {player.pk for player in players}:
+        raise BadEntry(f"{entrant.name} doesn't play at {group}.")
+    turn = Turn.objects.create(tournament=group.round.tournament, group=group, entrant=entrant,
+                               kind=Turn.Kind.CORRECTION, points=points, by_director=True, created_at=now)
+    _log_totals(group, players)
+    return turn
+
+
+@transaction.atomic
+def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> Group:
+    """The director gives a group more time (a dispute, a spilled drink)."""
+    now = now or timezone.now()
+    if type(minutes) is not int or not 1 <= minutes <= MAX_EXTENSION_MINUTES:
+        raise BadEntry(f"Extend by 1 to {MAX_EXTENSION_MINUTES} minutes.")
+    group = _locked_group(group)
+    if group.status == Group.Status.FINAL or not group.is_timed:
+        raise WrongMoment(f"{group}'s scores are final." if group.is_timed else "A play-off has no clock.")
+    assert group.ends_at is not None and group.final_at is not None
+    if now >= group.final_at:
+        raise WrongMoment(f"{group}'s time and grace period are over.")
+    extra = timedelta(minutes=minutes)
+    group.ends_at = max(group.ends_at, now) + extra
+    group.final_at = group.ends_at + timedelta(seconds=group.round.tournament.grace_seconds)
+    group.save(update_fields=["ends_at", "final_at"])
+    TournamentRound.objects.filter(pk=group.round_id, ends_at__lt=group.ends_at).update(ends_at=group.ends_at)
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "extended", "round": group.round.number, "group": group.number})
+    return group
+
+
+def _log_totals(group: Group, players: list[Entrant], scores: dict[str, int] | None = None) -> None:
+    """The group's new totals to every page showing them (`scores`: when the caller has them)."""
+    scores = group.scores(players) if scores is None else scores
+    log_event(group.round.tournament.channel, "tournament_turn", {
+        "round": group.round.number, "group": group.pk,
+        "totals": [[entrant.pk, scores[entrant.name]] for entrant in players],
+    })
+
+
+def _make_final(group: Group, now: datetime) -> bool:
+    """The group's scores are final: once, whoever gets here first (a conditional update)."""
+    made = Group.objects.filter(pk=group.pk, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
+    if not made:
+        return False
+    group.status = Group.Status.FINAL
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "group_final", "round": group.round.number, "groups": [group.number]})
+    if group.play_off:
+        _play_off_final(group.round_id, group, now)
+    else:
+        _decide_round_if_final(group.round_id, now)
+    return True
+
+
+# --- The clock ------------------------------------------------------------------------------------
+
+
+def close_round_if_due(now: datetime | None = None) -> int:
+    """Make final every group whose time and grace period are over, and decide every round whose
+    groups are all final. The one function every trigger calls (the in-process clock, Celery's
+    ETA task and beat's sweep): idempotent, duplicates harmless. Returns how many groups it closed.
+    """
+    now = now or timezone.now()
+    closed = 0
+    due: dict[int, list[int]] = {}
+    for round_id, group_id in Group.objects.due(now).values_list("round_id", "pk"):
+        due.setdefault(round_id, []).append(group_id)
+    for round_id, group_ids in due.items():
+        with transaction.atomic():
+            closed += _make_final_together(round_id, group_ids, now)
+    # A round whose groups were all made final but that was not decided (a crash in between).
+    stuck = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING).exclude(
+        groups__status=Group.Status.PLAYING)
+    for round_id in list(stuck.values_list("pk", flat=True)):
+        with transaction.atomic():
+            _decide_round_if_final(round_id, now)
+    return closed
+
+
+def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> int:
+    """The clock makes a round's due tables final at once: one statement and one event for them
+    all, then the round is decided. The groups are locked before the round, in id order, as
+    `record_turn` locks its group before the round: neither waits for the other in a circle."""
+    locked = list(Group.objects.select_for_update().filter(pk__in=group_ids, status=Group.Status.PLAYING)
+                  .order_by("pk").values_list("pk", "number"))
+    if not locked:
+        return 0
+    Group.objects.filter(pk__in=[pk for pk, _ in locked]).update(status=Group.Status.FINAL)
+    round_ = TournamentRound.objects.select_related("tournament").get(pk=round_id)
+    log_event(round_.tournament.channel, "tournament_state",
+              {"what": "group_final", "round": round_.number, "groups": sorted(number for _, number in locked)})
+    _decide_round_if_final(round_id, now)
+    return len(locked)
+
+
+# --- Deciding a round -----------------------------------------------------------------------------
+
+
+def _strikes_before(round_: TournamentRound) -> dict[str, int]:
+    """Strikes carried into this round: those the last decided round left."""
+    previous = (TournamentRound.objects.filter(tournament_id=round_.tournament_id, number__lt=round_.number,
+                                               status=TournamentRound.Status.DECIDED)
+                .order_by("-number").first())
+    if previous is None:
+        return {}
+    return {name: count for name, count in previous.outcome.get("strikes", {}).items() if count < brackets.MAX_STRIKES}
+
+
+def _decide_round_if_final(round_id: int, now: datetime) -> None:
+    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    if round_.status != TournamentRound.Status.PLAYING:
+        return
+    if round_.groups.filter(play_off=0, status=Group.Status.PLAYING).exists():
+        return
+    scores = round_.table_scores()
+    # Ranked across groups: names in score order, ties kept in table order (brackets.rank).
+    round_.scores = scores
+    tournament = round_.tournament
+    if round_.is_face_off:
+        winner = brackets.face_off_winner(scores)
+        outcome: dict[str, Any] = {"tied": [] if winner else list(scores), "winner": winner}
+    elif tournament.format == Tournament.Format.SINGLE:
+        advance = brackets.advance_count(len(scores))
+        cut = brackets.cut(scores, advance)
+        outcome = {"advancing": cut.advancing, "eliminated": cut.eliminated, "tied": cut.tied, "advance": advance}
+    else:
+        before = _strikes_before(round_)
+        struck = brackets.double_elimination(scores, before)
+        outcome = {"strikes": struck.strikes, "eliminated": struck.eliminated, "tied": struck.tied,
+                   "strikes_before": {name: before.get(name, 0) for name in scores}}
+    round_.outcome = outcome
+    round_.save(update_fields=["scores", "outcome"])
+    _settle(round_, now)
+
+
+def _settle(round_: TournamentRound, now: datetime) -> None:
+    """Apply the round's outcome, or open a play-off (or wait for the director) while tied."""
+    tournament = round_.tournament
+    if round_.outcome.get("tied"):
+        round_.status = TournamentRound.Status.PLAY_OFF
+        round_.save(update_fields=["status", "outcome", "scores"])
+        if tournament.ties == Tournament.Ties.PLAY_OFF:
+            _open_play_off(round_)
+        log_event(tournament.channel, "tournament_state", {"what": "tied", "round": round_.number})
+        return
+    round_.status = TournamentRound.Status.DECIDED
+    round_.decided_at = now
+    round_.save(update_fields=["status", "decided_at", "outcome", "scores"])
+    entrants = {entrant.name: entrant for entrant in tournament.players_in()}
+    if round_.is_face_off:
+        winner = entrants[round_.outcome["winner"]]
+        loser = next(entrant for name, entrant in entrants.items() if name != winner.name)
+        _finish(tournament, winner, loser, now, round_)
+        return
+    out = [entrants[name].pk for name in round_.outcome["eliminated"]]
+    Entrant.objects.filter(pk__in=out).update(status=Entrant.Status.ELIMINATED, out_in_round=round_.number)
+    log_event(tournament.channel, "tournament_state", {"what": "round_decided", "round": round_.number})
+
+
+def _open_play_off(round_: TournamentRound) -> Group:
+    """A play-off group of the players tied at the line: one turn each, untimed."""
+    tied = round_.tied()
+    cycle = round_.groups.filter(play_off__gt=0).count() + 1
+    number = (round_.groups.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    group = Group.objects.create(round=round_, number=number, play_off=cycle)
+    by_name = {entrant.name: entrant for entrant in round_.tournament.players_in().filter(name__in=tied)}
+    GroupSeat.objects.bulk_create(
+        [GroupSeat(group=group, entrant=by_name[name], position=position) for position, name in enumerate(tied)]
+    )
+    return group
+
+
+def _resolve(round_: TournamentRound, playoff: dict[str, int], now: datetime) -> None:
+    """Apply play-off scores (or the director's order) among the tied players (brackets)."""
+    outcome = dict(round_.outcome)
+    try:
+        if round_.is_face_off:
+            winner = brackets.face_off_winner(playoff)
+            outcome.update(tied=[] if winner else list(playoff), winner=winner)
+        elif round_.tournament.format == Tournament.Format.SINGLE:
+            cut = brackets.resolve_cut(
+                brackets.Cut(outcome["advancing"], outcome["eliminated"], outcome["tied"]), playoff, outcome["advance"])
+            outcome.update(advancing=cut.advancing, eliminated=cut.eliminated, tied=cut.tied)
+        else:
+            struck = brackets.resolve_strikes(
+                brackets.Strikes(outcome["strikes"], outcome["eliminated"], outcome["tied"]), playoff,
+                outcome["strikes_before"])
+            outcome.update(strikes=struck.strikes, eliminated=struck.eliminated, tied=struck.tied)
+    except ValueError as error:
+        raise BadEntry(str(error)) from error
+    outcome.setdefault("play_offs", []).append(playoff)
+    round_.outcome = outcome
+    round_.status = TournamentRound.Status.PLAYING  # _settle decides it, or opens the next play-off
+    _settle(round_, now)
+
+
+@transaction.atomic
+def decide_tie(*, round_: TournamentRound, order: Sequence[Entrant], now: datetime | None = None) -> TournamentRound:
+    """The director decides the players tied at the line: `order` lists exactly them, best first."""
+    now = now or timezone.now()
+    list(Group.objects.select_for_update().filter(round_id=round_.pk, play_off__gt=0, status=Group.Status.PLAYING)
+         .order_by("pk").values_list("pk", flat=True))
+    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status != TournamentRound.Status.PLAY_OFF:
+        raise WrongMoment("Nobody is tied at the line in this round.")
+    names = [entrant.name for entrant in order]
+    if sorted(names) != sorted(round_.tied()) or len(set(names)) != len(names):
+        raise BadEntry("Put every tied player in order, each once: " + ", ".join(round_.tied()) + ".")
+    # Close any play-off group still open: the director's decision replaces it. (Its rows were
+    # locked before the round's, as record_turn locks them.)
+    round_.groups.filter(play_off__gt=0, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
+    _resolve(round_, {name: len(names) - index for index, name in enumerate(names)}, now)
+    return round_
+
+
+def _play_off_final(round_id: int, group: Group, now: datetime) -> None:
+    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    if round_.status != TournamentRound.Status.PLAY_OFF:
+        return
+    group.round = round_
+    _resolve(round_, group.scores(), now)
+
+
+def _finish(tournament: Tournament, winner: Entrant, loser: Entrant | None, now: datetime,
+            face_off: TournamentRound | None = None) -> None:
+    """A champion, and a final place for everyone who played: the face-off's loser second, then
+    by the round each was eliminated in (later is better) and their rank in it."""
+    places = [winner.pk] + ([loser.pk] if loser else [])
+    by_name = {entrant.name: entrant.pk for entrant in tournament.entrants.all()}
+    for decided in tournament.rounds.filter(kind=TournamentRound.Kind.ROUND).order_by("-number"):
+        places.extend(by_name[name] for name in decided.outcome.get("eliminated", []) if by_name[name] not in places)
+    for place, entrant_id in enumerate(places, 1):
+        Entrant.objects.filter(pk=entrant_id).update(final_place=place)
+    if loser is not None:
+        Entrant.objects.filter(pk=loser.pk).update(status=Entrant.Status.ELIMINATED,
+                                                   out_in_round=face_off.number if face_off else None)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED, finished_at=now)
+    tournament.status = Tournament.Status.FINISHED
+    log_event(tournament.channel, "tournament_state", {"what": "finished", "champion": winner.name})

@@ -1,0 +1,80 @@
+"""The director's and the group phone's forms. Numbers go through live.forms.WholeNumberField
+(live.http.parse_int); which values are allowed is the actions' rule and message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from bunco_club.models import Club
+from live.forms import WholeNumberField
+from live.http import ID_MAX
+from tournaments import brackets
+from tournaments.actions import MAX_EXTENSION_MINUTES, MAX_POINTS
+from tournaments.models import Tournament
+
+
+class NewTournamentForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE,
+                               widget=forms.RadioSelect)
+    round_minutes = WholeNumberField(low=brackets.ROUND_MINUTES.start, high=brackets.ROUND_MINUTES.stop - 1,
+                                     what="the round length", initial=20, label="Round length (minutes)")
+    per_player_minutes = WholeNumberField(
+        low=brackets.PER_PLAYER_MINUTES.start, high=brackets.PER_PLAYER_MINUTES.stop - 1, what="the minutes per player",
+        required=False, label="Or, when group sizes differ, minutes per player (5-10)")
+    face_off_minutes = WholeNumberField(low=1, high=60, what="the face-off length", initial=15,
+                                        label="Face-off (minutes)")
+    grace_seconds = WholeNumberField(low=0, high=900, what="the grace period", initial=120,
+                                     label="Grace period for the turn under way (seconds)")
+    ties = forms.ChoiceField(choices=Tournament.Ties.choices, initial=Tournament.Ties.PLAY_OFF,
+                             widget=forms.RadioSelect, label="Ties at the cut line")
+    grouping = forms.ChoiceField(choices=Tournament.Grouping.choices, initial=Tournament.Grouping.RANDOM,
+                                 widget=forms.RadioSelect, label="Groups")
+    point_goal = WholeNumberField(low=1000, high=100000, what="the point goal", initial=10000,
+                                  label="Point goal shown on the group sheets")
+    vengeance_penalty = WholeNumberField(low=0, high=10000, what="the Vengeance penalty", initial=2500)
+    must_bust_penalty = forms.BooleanField(required=False, label="Must Bust penalty (RULES.md §1.5)")
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False,
+                                  label="Register players from a club you host (optional)")
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if user is not None and user.is_authenticated:
+            self.fields["club"].queryset = Club.objects.filter(hosts=user)  # type: ignore[attr-defined]
+
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(max_length=200, required=False, strip=False)  # the action says what a name needs
+    seed_rank = WholeNumberField(low=1, high=100000, what="the seed", required=False)
+    checked_in = forms.BooleanField(required=False)
+
+
+class TurnForm(forms.Form):
+    entrant = WholeNumberField(low=1, high=ID_MAX, what="the player")
+    points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what="the points banked", required=False)
+    bust = forms.BooleanField(required=False)  # the Bust button: 0 points, whatever was typed
+    vengeance = forms.BooleanField(required=False)
+    key = forms.CharField(max_length=64, required=False)
+
+    def banked(self) -> int | None:
+        """The points to enter: 0 for a bust, the typed points otherwise (None: nothing typed)."""
+        if self.cleaned_data["bust"]:
+            return 0
+        points: int | None = self.cleaned_data["points"]
+        return points
+
+
+class KeyForm(forms.Form):
+    key = forms.CharField(max_length=64, required=False)
+
+
+class ExtendForm(forms.Form):
+    minutes = WholeNumberField(low=1, high=MAX_EXTENSION_MINUTES, what="the extra minutes")
+
+
+class CorrectionForm(forms.Form):
+    entrant = WholeNumberField(low=1, high=ID_MAX, what="the player")
+    points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what="the points")

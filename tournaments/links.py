@@ -1,0 +1,45 @@
+"""Signed links to a group's page (shown as a QR code on its table), as the night's join links.
+
+A link carries the group's unguessable code (never its id) and is signed with the site's secret
+(django.core.signing, its own salt), so a forged or altered link gets a clear refusal. It lives as
+long as the group plays: once its scores are final the page shows them and takes no turn.
+"""
+
+from __future__ import annotations
+
+from django.core import signing
+from django.urls import reverse
+
+SALT = "bunco-club.tournament-group"
+MAX_AGE_SECONDS = 60 * 60 * 24 * 2  # a tournament day, and then some
+
+INVALID = "This group link isn't valid. Scan the QR code on your table again."
+EXPIRED = "This group link has expired. Ask the director for your table's QR code."
+
+
+class BadGroupLink(Exception):
+    """A group link that was altered or has expired; the message says which, for people."""
+
+
+def group_token(code: str) -> str:
+    if not isinstance(code, str):  # an id passed by mistake would sign a link to no group
+        raise TypeError(f"A group link carries the group's code, not {code!r}.")
+    return signing.TimestampSigner(salt=SALT).sign_object({"g": code}, compress=True)
+
+
+def group_path(code: str) -> str:
+    return reverse("tournaments:group_join", args=[group_token(code)])
+
+
+def read_group_token(token: str) -> str:
+    """The group code a link carries; BadGroupLink otherwise."""
+    try:
+        payload = signing.TimestampSigner(salt=SALT).unsign_object(token, max_age=MAX_AGE_SECONDS)
+    except signing.SignatureExpired as error:
+        raise BadGroupLink(EXPIRED) from error
+    except (signing.BadSignature, ValueError) as error:
+        raise BadGroupLink(INVALID) from error
+    code = payload.get("g") if isinstance(payload, dict) else None
+    if not isinstance(code, str) or not code:
+        raise BadGroupLink(INVALID)
+    return code

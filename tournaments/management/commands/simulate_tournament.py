@@ -1,0 +1,177 @@
+"""`simulate_tournament`: a whole Fill or Bust tournament played by bots through the real actions.
+
+    python manage.py simulate_tournament --players N --format single|double --seed S [--json]
+
+Players are registered and checked in, every round is started with `actions.start_round`, and each
+group plays on a simulated clock: a turn is played by the pure engine's bot
+(`games.rules.fill_or_bust.play_bot_turn`, with one `random.Random(seed)` for every die and card)
+and entered as the group's phone enters it, `actions.record_turn` with the points banked, whether a
+Vengeance was played and a key. A turn takes 40 s plus 10 s per toss of simulated time; no new turn
+starts at the group's `ends_at`, and the turn under way is entered in the grace period. Then the
+clock's `actions.close_round_if_due` closes the round; players tied at the line play their
+one-turn play-offs through `record_turn` too, and the face-off is played like a round.
+
+The JSON (CONTRACT.md) is read back from the database: one entry per round, the face-off
+included as the last (2 players, one group of 2, its loser eliminated), so every player but the
+champion is eliminated exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.rules import fill_or_bust
+from tournaments import actions, brackets
+from tournaments.models import Entrant, Group, Tournament, TournamentRound
+
+START = datetime(2026, 1, 10, 10, 0, tzinfo=UTC)
+TURN_SECONDS = 40
+TOSS_SECONDS = 10
+BREAK_BETWEEN_ROUNDS = timedelta(minutes=10)
+
+
+def player_names(count: int) -> list[str]:
+    width = len(str(count))
+    return [f"Player {number:0{width}d}" for number in range(1, count + 1)]
+
+
+def simulate(players: int, tournament_format: str, seed: int) -> Tournament:
+    if players < 2:
+        raise CommandError("A tournament needs at least 2 players.")
+    if tournament_format not in Tournament.Format.values:
+        raise CommandError("--format is single or double.")
+    director, _ = get_user_model().objects.get_or_create(username="tournament-simulator")
+    tournament = actions.create_tournament(
+        director=director, name=f"Simulated {tournament_format} elimination (seed {seed})",
+        format=tournament_format, seed=seed,
+    )
+    for name in player_names(players):
+        actions.register(tournament, name, checked_in=True)
+    bots = _Bots(tournament, random.Random(seed))
+    now = START
+    while tournament.status != Tournament.Status.FINISHED:
+        now = bots.play_round(now) + BREAK_BETWEEN_ROUNDS
+        tournament.refresh_from_db()
+    return tournament
+
+
+class _Bots:
+    def __init__(self, tournament: Tournament, rng: random.Random) -> None:
+        self.tournament = tournament
+        self.rng = rng
+        self.keys = 0
+
+    def play_round(self, now: datetime) -> datetime:
+        """Play one round (and its play-offs) from `now`; the simulated time it ended."""
+        round_ = actions.start_round(self.tournament, now=now)
+        groups = list(round_.groups.select_related("round__tournament").order_by("number"))
+        for group in groups:
+            self._play_timed(group, now)
+        latest = max(group.final_at for group in groups if group.final_at is not None)
+        actions.close_round_if_due(latest)
+        round_.refresh_from_db()
+        clock = latest
+        while round_.status == TournamentRound.Status.PLAY_OFF:
+            play_off = round_.groups.filter(play_off__gt=0, status=Group.Status.PLAYING).select_related(
+                "round__tournament").first()
+            if play_off is None:
+                raise CommandError(f"Round {round_.number} waits for a play-off that was never opened.")
+            clock = self._play_off(play_off, clock)
+            round_.refresh_from_db()
+        if round_.status != TournamentRound.Status.DECIDED:
+            raise CommandError(f"Round {round_.number} did not close on time ({round_.status}).")
+        return clock
+
+    def _key(self) -> str:
+        self.keys += 1
+        return f"sim-{self.keys}"
+
+    def _play_timed(self, group: Group, start: datetime) -> None:
+        players = group.players()
+        names = [entrant.name for entrant in players]
+        by_name = {entrant.name: entrant for entrant in players}
+        scores = dict.fromkeys(names, 0)
+        game = fill_or_bust.new_game(names, self.rng, first=names[0])
+        penalty = self.tournament.vengeance_penalty
+        assert group.ends_at is not None and group.final_at is not None
+        clock = start
+        while clock < group.ends_at:  # no new turn starts at ends_at
+            sheet = tuple(scores[name] for name in game.seats)
+            game = replace(game, sheet=sheet, turn_start_sheet=sheet)
+            game = fill_or_bust.play_bot_turn(game, self.rng)
+            turn = game.turns[-1]
+            tosses = sum(1 for step in turn.steps if step[0] == "toss")
+            clock += timedelta(seconds=TURN_SECONDS + TOSS_SECONDS * tosses)
+            if clock >= group.final_at:
+                clock = group.final_at - timedelta(seconds=1)  # the turn under way is played out in time
+            vengeance = ("play",) in turn.steps
+            banked = turn.scores_after[turn.player] - turn.scores_before[turn.player]
+            actions.record_turn(group=group, entrant=by_name[turn.player], points=banked, vengeance=vengeance,
+                                now=clock, key=self._key())
+            scores = brackets.apply_turn(scores, turn.player, banked, vengeance=vengeance, penalty=penalty)
+
+    def _play_off(self, group: Group, clock: datetime) -> datetime:
+        """Each tied player plays one turn, scored alone."""
+        for entrant in group.players():
+            game = fill_or_bust.new_game([entrant.name, "nobody"], self.rng, first=entrant.name)
+            game = fill_or_bust.play_bot_turn(game, self.rng)
+            turn = game.turns[-1]
+            banked = max(0, turn.scores_after[entrant.name] - turn.scores_before[entrant.name])
+            clock += timedelta(seconds=TURN_SECONDS)
+            actions.record_turn(group=group, entrant=entrant, points=banked, now=clock, key=self._key())
+        return clock
+
+
+def report(tournament: Tournament, elapsed_s: float) -> dict[str, Any]:
+    """The contract's JSON, read back from the database."""
+    rounds = []
+    face_off: list[str] = []
+    for round_ in tournament.rounds.prefetch_related("groups__seats").order_by("number"):
+        sizes = [group.seats.count() for group in round_.groups.all() if not group.play_off]
+        if round_.is_face_off:
+            face_off = list(round_.scores)
+            eliminated = [name for name in face_off if name != round_.outcome.get("winner")]
+        else:
+            eliminated = list(round_.outcome.get("eliminated", []))
+        rounds.append({"players": sum(sizes), "group_sizes": sizes, "eliminated": eliminated})
+    champion = tournament.entrants.filter(final_place=1).values_list("name", flat=True).first()
+    return {
+        "players": tournament.entrants.exclude(status=Entrant.Status.NO_SHOW).count(),
+        "format": tournament.format,
+        "elapsed_s": round(elapsed_s, 3),
+        "rounds": rounds,
+        "face_off": face_off,
+        "champion": champion,
+    }
+
+
+class Command(BaseCommand):
+    help = "Play a whole Fill or Bust tournament of N players by bots through the real actions."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--format", choices=list(Tournament.Format.values), default="single")
+        parser.add_argument("--seed", type=int, required=True)
+        parser.add_argument("--json", action="store_true", help="print the tournament as one JSON object")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        started = time.perf_counter()
+        tournament = simulate(options["players"], options["format"], options["seed"])
+        result = report(tournament, time.perf_counter() - started)
+        if options["json"]:
+            self.stdout.write(json.dumps(result))
+            return
+        lines = [f"{result['players']} players, {result['format']} elimination, "
+                 f"{len(result['rounds'])} rounds in {result['elapsed_s']:.2f} s."]
+        lines += [f"  {entry['players']:>5} players in groups {entry['group_sizes']}: "
+                  f"{len(entry['eliminated'])} out" for entry in result["rounds"]]
+        lines.append(f"Face-off {' v '.join(result['face_off'])}; champion {result['champion']}.")
+        self.stdout.write("\n".join(lines))

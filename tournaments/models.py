@@ -1,0 +1,341 @@
+"""Fill or Bust tournaments (RULES.md §1.7): entrants, timed rounds of groups, entered turns.
+
+Scores are never stored: a group's scoresheet is replayed from its append-only `Turn` rows by the
+pure `brackets.replay_turns` (a Vengeance hits the leaders as they stood, so the order matters and
+a correction anywhere in the sheet re-scores what follows). What a round decided (who went
+through, strikes, who was eliminated) is stored on the round once its scores are final, like the
+night's prizes: it is a decision, taken once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import models
+
+from tournaments import brackets
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(6)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SINGLE = "single", "Single elimination"
+        DOUBLE = "double", "Double elimination"
+
+    class Grouping(models.TextChoices):
+        RANDOM = "random", "Random draw"
+        SEEDED = "seeded", "Seeded (snake order)"
+
+    class Ties(models.TextChoices):
+        PLAY_OFF = "play_off", "Play-offs at the cut line"
+        DIRECTOR = "director", "The director decides"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    code = models.CharField(max_length=16, unique=True, default=new_code)
+    name = models.CharField(max_length=80)
+    date = models.DateField(null=True, blank=True)
+    director = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments")
+    club = models.ForeignKey("bunco_club.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.SINGLE)
+    round_minutes = models.PositiveSmallIntegerField(default=20)
+    # When set (5-10) and the groups of a round differ in size, each group gets this per player.
+    per_player_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    face_off_minutes = models.PositiveSmallIntegerField(default=15)
+    grace_seconds = models.PositiveIntegerField(default=120)
+    ties = models.CharField(max_length=10, choices=Ties.choices, default=Ties.PLAY_OFF)
+    grouping = models.CharField(max_length=10, choices=Grouping.choices, default=Grouping.RANDOM)
+    seed = models.BigIntegerField(default=0)  # the random draws' seed: a tournament can be replayed
+    point_goal = models.PositiveIntegerField(default=10000)  # shown on the group sheets
+    vengeance_penalty = models.PositiveIntegerField(default=2500)
+    must_bust_penalty = models.BooleanField(default=False)
+    screen_token = models.CharField(max_length=40, default=new_token)
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def channel(self) -> str:
+        return f"tournament:{self.pk}"
+
+    def is_directed_by(self, user: AbstractBaseUser | AnonymousUser) -> bool:
+        return bool(user.is_authenticated and self.director_id == user.pk)
+
+    def current_round(self) -> TournamentRound | None:
+        return self.rounds.order_by("-number").first()
+
+    def players_in(self) -> models.QuerySet[Entrant]:
+        """Entrants still in the bracket (checked in once play began, not eliminated, not dropped)."""
+        return self.entrants.filter(status=Entrant.Status.IN)
+
+    def champion(self) -> Entrant | None:
+        return self.entrants.filter(final_place=1).first()
+
+    def registration_refusal(self) -> str | None:
+        if self.status != Tournament.Status.REGISTRATION:
+            return "Registration is closed: round 1 has begun."
+        return None
+
+
+class Entrant(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"  # before round 1 (checked in or not)
+        IN = "in", "In"
+        ELIMINATED = "eliminated", "Eliminated"
+        DROPPED = "dropped", "Dropped"
+        NO_SHOW = "no_show", "No-show"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    name = models.CharField(max_length=40)
+    member = models.ForeignKey("bunco_club.Member", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    seed_rank = models.PositiveIntegerField(null=True, blank=True)  # 1 = top seed (seeded groups)
+    checked_in = models.BooleanField(default=False)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    out_in_round = models.PositiveSmallIntegerField(null=True, blank=True)  # eliminated or dropped
+    final_place = models.PositiveIntegerField(null=True, blank=True)  # set when the tournament ends
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="entrant_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentRound(models.Model):
+    class Kind(models.TextChoices):
+        ROUND = "round", "Round"
+        FACE_OFF = "face_off", "Face-off"
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        PLAY_OFF = "play_off", "Play-off at the line"  # scores final, tied players play off
+        DECIDED = "decided", "Decided"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ROUND)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField()  # the latest of its groups' ends (a group's time may be extended)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    # The round's final scores by name, once every group is final (kept: the play-off applies to them).
+    scores = models.JSONField(default=dict, blank=True)
+    # The pure brackets' answer: {"advancing"|"eliminated"|"tied": [names], "strikes": {name: n},
+    # "strikes_before": {name: n}, "advance": n, "winner": name} as it applies.
+    outcome = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="tround_unique_number")]
+
+    def __str__(self) -> str:
+        return "Face-off" if self.is_face_off else f"Round {self.number}"
+
+    @property
+    def is_face_off(self) -> bool:
+        return self.kind == TournamentRound.Kind.FACE_OFF
+
+    def tied(self) -> list[str]:
+        return list(self.outcome.get("tied", []))
+
+    def struck_now(self) -> list[str]:
+        """Double elimination: who took a strike in this round and is still in (their first)."""
+        after, before = self.outcome.get("strikes", {}), self.outcome.get("strikes_before", {})
+        out = set(self.outcome.get("eliminated", []))
+        return [name for name, count in after.items() if count > before.get(name, 0) and name not in out]
+
+    def sheets(self, *, play_offs: bool = True) -> dict[int, list[tuple[int, str, int]]]:
+        """Every group's scoresheet, {group id: [(entrant id, name, score), ...] in seat order},
+        replayed from the turns: two queries for the whole round, however many groups."""
+        groups = GroupSeat.objects.filter(group__round=self)
+        turns_of = Turn.objects.filter(group__round=self, undone_by__isnull=True).exclude(kind=Turn.Kind.UNDO)
+        if not play_offs:
+            groups, turns_of = groups.filter(group__play_off=0), turns_of.filter(group__play_off=0)
+        seats: dict[int, list[tuple[int, str]]] = {}
+        for group_id, entrant_id, name in (
+            groups.order_by("group__number", "position").values_list("group_id", "entrant_id", "entrant__name")
+        ):
+            seats.setdefault(group_id, []).append((entrant_id, name))
+        names = {entrant_id: name for table in seats.values() for entrant_id, name in table}
+        turns: dict[int, list[brackets.TurnEntry]] = {}
+        for group_id, entrant_id, points, vengeance in (
+            turns_of.order_by("id").values_list("group_id", "entrant_id", "points", "vengeance")
+        ):
+            turns.setdefault(group_id, []).append(brackets.TurnEntry(names[entrant_id], points, vengeance))
+        penalty = self.tournament.vengeance_penalty
+        sheets = {}
+        for group_id, table in seats.items():
+            scores = brackets.replay_turns([name for _, name in table], turns.get(group_id, []), penalty=penalty)
+            sheets[group_id] = [(entrant_id, name, scores[name]) for entrant_id, name in table]
+        return sheets
+
+    def table_scores(self) -> dict[str, int]:
+        """Every player's score at their table this round (play-offs aside)."""
+        return {name: score for sheet in self.sheets(play_offs=False).values() for _, name, score in sheet}
+
+
+class GroupQuerySet(models.QuerySet["Group"]):
+    def due(self, now: datetime) -> GroupQuerySet:
+        """Open groups whose time and grace period are over (the clock makes them final)."""
+        return self.filter(status=Group.Status.PLAYING, final_at__lte=now)
+
+
+class Group(models.Model):
+    """One table of a round, or a play-off among players tied at the line (`play_off` > 0)."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINAL = "final", "Scores final"
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="groups")
+    number = models.PositiveSmallIntegerField()  # the table number; play-offs follow the tables
+    play_off = models.PositiveSmallIntegerField(default=0)  # 0 = a table of the round, n = play-off n
+    # What the group's signed QR link carries (never the id).
+    code = models.CharField(max_length=16, unique=True, default=new_code)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    # Timed groups: no new turn from ends_at; the turn under way until final_at (ends_at + grace).
+    # A play-off is untimed (both None): it is final once everyone has played their turn.
+    ends_at = models.DateTimeField(null=True, blank=True)
+    final_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GroupQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="group_unique_number")]
+        indexes = [models.Index(fields=["status", "final_at"], name="group_status_final_at")]
+
+    def __str__(self) -> str:
+        return f"Play-off {self.play_off}" if self.play_off else f"Table {self.number}"
+
+    @property
+    def channel_data(self) -> dict[str, Any]:
+        return {"round": self.round.number, "group": self.number}
+
+    @property
+    def is_timed(self) -> bool:
+        return self.ends_at is not None
+
+    def players(self) -> list[Entrant]:
+        return [seat.entrant for seat in self.seats.select_related("entrant").order_by("position")]
+
+    def live_turns(self) -> models.QuerySet[Turn]:
+        """The entered turns that stand (not undone, not undos), in order."""
+        return self.turns.filter(undone_by__isnull=True).exclude(kind=Turn.Kind.UNDO).order_by("id")
+
+    def scores(self, players: list[Entrant] | None = None) -> dict[str, int]:
+        """The scoresheet by name, replayed from the turns (brackets.replay_turns)."""
+        players = self.players() if players is None else players
+        names = {entrant.pk: entrant.name for entrant in players}
+        turns = [
+            brackets.TurnEntry(names[entrant_id], points, vengeance)
+            for entrant_id, points, vengeance in self.live_turns().values_list("entrant_id", "points", "vengeance")
+        ]
+        return brackets.replay_turns(list(names.values()), turns, penalty=self.round.tournament.vengeance_penalty)
+
+    def next_player(self, players: list[Entrant] | None = None) -> Entrant | None:
+        """Whose turn it is: the seat after the last entered turn (seat order, from the first seat)."""
+        players = self.players() if players is None else players
+        if not players:
+            return None
+        last = self.live_turns().filter(kind=Turn.Kind.TURN).order_by("-id").values_list("entrant_id", flat=True).first()
+        ids = [entrant.pk for entrant in players]
+        if last is None or last not in ids:
+            return players[0]
+        return players[(ids.index(last) + 1) % len(players)]
+
+    def turn_refusal(self, now: datetime) -> str | None:
+        """Why this group takes no new turn at `now`; None if it does. The one rule for the action
+        that records a turn and the group page that offers the form."""
+        if self.status == Group.Status.FINAL:
+            return f"{self}'s scores are final: that turn was not added."
+        if self.play_off:
+            played = set(self.live_turns().values_list("entrant_id", flat=True))
+            if all(seat.entrant_id in played for seat in self.seats.all()):
+                return "Everyone has played their play-off turn."
+            return None
+        assert self.ends_at is not None and self.final_at is not None
+        if now < self.ends_at:
+            return None
+        if now >= self.final_at:
+            return f"Time is up and the grace period is over: {self}'s scores are final."
+        if self.live_turns().filter(created_at__gte=self.ends_at).exists():
+            return "Time is up: the turn under way has been entered, no new turn may start."
+        return None
+
+    def seconds_left(self, now: datetime) -> int:
+        if self.ends_at is None:
+            return 0
+        return max(0, int((self.ends_at - now).total_seconds()))
+
+
+class GroupSeat(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seats")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "position"], name="groupseat_unique_position"),
+            models.UniqueConstraint(fields=["group", "entrant"], name="groupseat_unique_entrant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} at {self.group}"
+
+
+class Turn(models.Model):
+    """One entry on a group's scoresheet. Append-only: an undo is a new row pointing at the entry."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "Turn"
+        CORRECTION = "correction", "Director's correction"
+        UNDO = "undo", "Undo"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="turns")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="turns")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="turns")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.TURN)
+    points = models.IntegerField(default=0)  # banked; 0 for a bust; negative for a Must Bust penalty
+    vengeance = models.BooleanField(default=False)
+    by_director = models.BooleanField(default=False)
+    undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE, related_name="undone_by")
+    # One per request a phone may retry: the same key is the same entry.
+    key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="turn_unique_key")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.entrant_id} {self.points:+d}"
+
+
+def round_length(tournament: Tournament, sizes: list[int]) -> list[timedelta]:
+    """Each group's playing time: one length, or minutes per player when the sizes differ."""
+    if tournament.per_player_minutes and len(set(sizes)) > 1:
+        return brackets.round_lengths(sizes, per_player=tournament.per_player_minutes)
+    return brackets.round_lengths(sizes, minutes=tournament.round_minutes)

@@ -1,0 +1,559 @@
+"""Views of a tournament: thin, typed, permission first, then an action, then a template.
+
+Three kinds of visitor: the director (logged in, the tournament's own), a group's phone (opened
+the group's signed QR link; its session remembers the group) and the projector (a read-only link
+with an unguessable token). One URL per verb; an action's refusal reaches the response through
+`refusal`.
+"""
+
+from __future__ import annotations
+
+import csv
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bunco_club.limits import too_many
+from games.links import qr_svg
+from live.http import HtmxHttpRequest
+from live.streams import event_stream_response, read_for_a_stream
+from tournaments import actions, brackets
+from tournaments.forms import CorrectionForm, ExtendForm, KeyForm, NewTournamentForm, RegisterForm, TurnForm
+from tournaments.links import BadGroupLink, group_path, read_group_token
+from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
+
+# --- Permissions ----------------------------------------------------------------------------------
+
+
+def _tournament(code: str) -> Tournament:
+    return get_object_or_404(Tournament, code=code)
+
+
+def _tournament_for_director(request: HttpRequest, code: str) -> Tournament:
+    """The tournament, if the signed-in user directs it; 404 for an unknown one, 403 otherwise."""
+    tournament = _tournament(code)
+    if not tournament.is_directed_by(request.user):
+        raise PermissionDenied("Only the tournament's director can do that.")
+    return tournament
+
+
+def _group_key(code: str) -> str:
+    return f"tgroup:{code}"
+
+
+def _group_for_phone(request: HttpRequest, code: str) -> Group:
+    """The group whose QR link this phone opened (or any group, for the director); 403 otherwise."""
+    group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
+    if request.session.get(_group_key(code)) or group.round.tournament.is_directed_by(request.user):
+        return group
+    raise PermissionDenied("This phone hasn't opened this group's link: scan the QR code on your table.")
+
+
+def _posted_entrant(group: Group, form: TurnForm | CorrectionForm) -> Entrant:
+    """The player a phone posts for: 400 for no such player, 403 for a player of another group."""
+    entrant = group.round.tournament.entrants.filter(pk=form.cleaned_data["entrant"]).first()
+    if entrant is None:
+        raise actions.BadEntry("Choose one of the group's players.")
+    if not group.seats.filter(entrant=entrant).exists():
+        raise actions.NotYourGroup(f"{entrant.name} doesn't play at your table: enter turns for your own group.")
+    return entrant
+
+
+def _form_error(form: Any, fallback: str) -> actions.BadEntry:
+    """What a number field said ("The points banked must be a whole number…"), else the gist."""
+    for errors in form.errors.as_data().values():
+        if errors and errors[0].code != "required":
+            return actions.BadEntry(errors[0].messages[0])
+    return actions.BadEntry(fallback)
+
+
+# --- Refusals -------------------------------------------------------------------------------------
+
+
+def refusal(request: HtmxHttpRequest, error: actions.TournamentError, *, group: Group | None = None,
+            back_to: Tournament | None = None) -> HttpResponse:
+    """The one way an action's refusal reaches a page: its message, with its status.
+
+    A group's phone gets its page's live region again with the message on top; the director's
+    plain forms go back to the dashboard with the message; anything else gets the message alone.
+    """
+    if group is not None:
+        group.refresh_from_db()
+        context = {**group_context(group), "message": str(error)}
+        return render(request, "tournaments/group.html#group-state", context, status=error.status)
+    if back_to is not None and not request.htmx:
+        messages.error(request, str(error))
+        return redirect("tournaments:dashboard", code=back_to.code)
+    return render(request, "tournaments/_message.html", {"message": str(error)}, status=error.status)
+
+
+# --- Shared context -------------------------------------------------------------------------------
+
+
+def clock_text(seconds: int) -> str:
+    """What a countdown shows before its script runs: "19:59", "0:07"."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def groups_context(round_: TournamentRound, now: datetime) -> list[dict[str, Any]]:
+    """Every group of a round with its players and their scores (replayed from the turns, for the
+    whole round at once: a 1,000-player round is a handful of queries)."""
+    sheets = round_.sheets()
+    rows = []
+    for group in round_.groups.order_by("number"):
+        group.round = round_
+        sheet = sheets.get(group.pk, [])
+        if group.status == Group.Status.FINAL:
+            sheet = sorted(sheet, key=lambda seat: -seat[2])
+        players = [{"entrant": {"pk": pk, "name": name}, "score": score} for pk, name, score in sheet]
+        rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now))})
+    return rows
+
+
+def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    rounds = list(tournament.rounds.order_by("-number"))
+    current = rounds[0] if rounds else None
+    return {
+        "tournament": tournament,
+        "now": now,
+        "current": current,
+        "rounds": [{"round": r, "groups": groups_context(r, now) if r == current else None} for r in rounds],
+        "players_in": list(tournament.players_in()),
+        "champion": tournament.champion(),
+        "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
+        "places": list(tournament.entrants.filter(final_place__isnull=False).order_by("final_place")),
+    }
+
+
+def entry_keys(group: Group) -> dict[str, str]:
+    """The idempotency keys the group's forms carry, from the sheet's newest row: the same form
+    sent twice (a lost answer, a second tap) is entered once, and the page's 10 s refresh keeps
+    the key until something is entered. After an entry the sheet has a new row, hence new keys."""
+    newest = group.turns.order_by("-id").values_list("id", flat=True).first() or 0
+    return {"turn_key": f"{group.code}:t{newest}", "undo_key": f"{group.code}:u{newest}"}
+
+
+def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    tournament = group.round.tournament
+    players = group.players()
+    scores = group.scores(players)
+    refusal_now = group.turn_refusal(now)
+    overtime = group.ends_at is not None and now >= group.ends_at and refusal_now is None
+    return {
+        "tournament": tournament, "round": group.round, "group": group, "now": now,
+        "players": [{"entrant": p, "score": scores[p.name]} for p in players],
+        "next_player": group.next_player(players),
+        "can_enter": refusal_now is None, "closed_why": refusal_now, "overtime": overtime,
+        "clock": clock_text(group.seconds_left(now)),
+        **entry_keys(group),
+        "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
+        "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
+    }
+
+
+# --- The director ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """The director's tournaments, newest first, and the way to start one."""
+    tournaments = Tournament.objects.filter(director_id=request.user.pk).order_by("-created_at")
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = NewTournamentForm(request.POST or None, user=request.user)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                tournament = actions.create_tournament(
+                    director=request.user, name=data["name"], date=data["date"], format=data["format"],
+                    round_minutes=data["round_minutes"], per_player_minutes=data["per_player_minutes"],
+                    face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
+                    ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
+                    vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
+                    club=data["club"],
+                )
+            except actions.TournamentError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect("tournaments:dashboard", code=tournament.code)
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    now = timezone.now()
+    context = bracket_context(tournament, now)
+    entrants = list(tournament.entrants.all())
+    current: TournamentRound | None = context["current"]
+    n_in = len(context["players_in"]) if tournament.status == Tournament.Status.PLAYING else sum(
+        1 for e in entrants if e.checked_in)
+    next_sizes: list[int] = []
+    if n_in > 2 and (current is None or current.status == TournamentRound.Status.DECIDED):
+        next_sizes = brackets.group_sizes(n_in)
+    tied = []
+    if current is not None and current.status == TournamentRound.Status.PLAY_OFF:
+        by_name = {e.name: e for e in entrants}
+        tied = [by_name[name] for name in current.tied()]
+    roster = []
+    if tournament.club is not None and tournament.status == Tournament.Status.REGISTRATION:
+        registered = {e.member_id for e in entrants if e.member_id}
+        roster = [m for m in tournament.club.members.filter(is_active=True).order_by("name") if m.pk not in registered]
+    context.update({
+        "roster": roster,
+        "entrants": entrants, "checked_in": sum(1 for e in entrants if e.checked_in), "next_players": n_in,
+        "next_sizes": next_sizes, "tied": tied,
+        "screen_url": request.build_absolute_uri(reverse("tournaments:screen",
+                                                         args=[tournament.code, tournament.screen_token])),
+        "can_start": tournament.status != Tournament.Status.FINISHED and (
+            current is None or current.status == TournamentRound.Status.DECIDED),
+    })
+    return context
+
+
+@login_required
+@require_GET
+@never_cache
+def dashboard(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    context = dashboard_context(request, tournament)
+    if request.htmx:
+        return render(request, "tournaments/dashboard.html#dashboard-state", context)
+    return render(request, "tournaments/dashboard.html", context)
+
+
+def _back(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
+    if request.htmx:
+        return render(request, "tournaments/dashboard.html#dashboard-state", dashboard_context(request, tournament))
+    return redirect("tournaments:dashboard", code=tournament.code)
+
+
+def _entrant_of(tournament: Tournament, entrant_id: int) -> Entrant:
+    return get_object_or_404(tournament.entrants, pk=entrant_id)
+
+
+@login_required
+@require_POST
+def director_register(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    form = RegisterForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise _form_error(form, "Type the player's name.")
+        actions.register(tournament, form.cleaned_data["name"], seed_rank=form.cleaned_data["seed_rank"],
+                         checked_in=form.cleaned_data["checked_in"])
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
+def director_register_member(request: HtmxHttpRequest, code: str, member_id: int) -> HttpResponse:
+    """A player from the club roster, one tap each."""
+    tournament = _tournament_for_director(request, code)
+    if tournament.club is None:
+        raise Http404("This tournament has no club roster.")
+    member = get_object_or_404(tournament.club.members, pk=member_id)
+    try:
+        actions.register_member(tournament, member)
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
+def director_check_in(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    entrant = _entrant_of(tournament, entrant_id)
+    try:
+        actions.check_in(tournament, entrant, present=request.POST.get("present", "1") == "1")
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
+def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    entrant = _entrant_of(tournament, entrant_id)
+    try:
+        actions.drop_entrant(tournament, entrant)
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
+def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    try:
+        actions.start_round(tournament)
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+def _group_of(tournament: Tournament, group_id: int) -> Group:
+    return get_object_or_404(Group.objects.select_related("round__tournament"), pk=group_id,
+                             round__tournament=tournament)
+
+
+@login_required
+@require_POST
+def director_extend(request: HtmxHttpRequest, code: str, group_id: int) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    group = _group_of(tournament, group_id)
+    form = ExtendForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise _form_error(form, "How many minutes?")
+        actions.extend_group(group=group, minutes=form.cleaned_data["minutes"])
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
+def director_decide(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    """The director's decision for players tied at the line: the order they are listed in, best first."""
+    tournament = _tournament_for_director(request, code)
+    round_ = get_object_or_404(tournament.rounds, number=number)
+    by_name = {entrant.name: entrant for entrant in tournament.entrants.all()}
+    try:
+        names = request.POST.getlist("order")
+        if any(name not in by_name for name in names):
+            raise actions.BadEntry("Put the tied players in order.")
+        actions.decide_tie(round_=round_, order=[by_name[name] for name in names])
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_GET
+@never_cache
+def director_group(request: HttpRequest, code: str, group_id: int) -> HttpResponse:
+    """One group's every entry, to strike out or correct."""
+    tournament = _tournament_for_director(request, code)
+    group = _group_of(tournament, group_id)
+    entries = group.turns.select_related("entrant", "undone_by").order_by("-id")
+    return render(request, "tournaments/director_group.html", {
+        **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
+    })
+
+
+@login_required
+@require_POST
+def director_strike(request: HtmxHttpRequest, code: str, turn_id: int) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    turn = get_object_or_404(Turn.objects.select_related("group"), pk=turn_id, tournament=tournament)
+    try:
+        actions.correct_turn(turn=turn)
+    except actions.TournamentError as error:
+        messages.error(request, str(error))
+    return redirect("tournaments:director_group", code=tournament.code, group_id=turn.group_id)
+
+
+@login_required
+@require_POST
+def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> HttpResponse:
+    tournament = _tournament_for_director(request, code)
+    group = _group_of(tournament, group_id)
+    form = CorrectionForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise _form_error(form, "A correction needs a player and points.")
+        actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"])
+    except actions.TournamentError as error:
+        messages.error(request, str(error))
+    return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)
+
+
+@login_required
+@require_GET
+@never_cache
+def director_codes(request: HttpRequest, code: str) -> HttpResponse:
+    """A printable page of the current round's group QR codes, and blank score sheets."""
+    tournament = _tournament_for_director(request, code)
+    current = tournament.current_round()
+    codes = []
+    if current is not None:
+        for group in current.groups.order_by("number"):
+            url = request.build_absolute_uri(group_path(group.code))
+            codes.append({"group": group, "players": group.players(), "url": url, "qr": qr_svg(url, scale=5)})
+    return render(request, "tournaments/codes.html", {"tournament": tournament, "round": current, "codes": codes})
+
+
+def result_of(round_: TournamentRound, name: str) -> str:
+    """What a round did to a player, in words for the CSV and the printout."""
+    outcome = round_.outcome
+    if round_.is_face_off and outcome.get("winner"):
+        return "champion" if outcome["winner"] == name else "runner-up"
+    if name in outcome.get("tied", []):
+        return "tied at the line"
+    if name in outcome.get("eliminated", []):
+        return "eliminated"
+    if name in outcome.get("advancing", []):
+        return "through"
+    strikes = outcome.get("strikes", {}).get(name)
+    if strikes is not None:
+        return f"{strikes} strike" + ("s" if strikes != 1 else "")
+    return ""
+
+
+def _csv_cell(value: object) -> str:
+    """A cell a spreadsheet shows as text: a name starting with = + - @ is not run as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@login_required
+@require_GET
+def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """Every round's results: one row per player and group (play-offs included)."""
+    tournament = _tournament_for_director(request, code)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.code}-results.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["round", "kind", "group", "player", "score", "result"])
+    for round_ in tournament.rounds.order_by("number"):
+        for group in round_.groups.order_by("number"):
+            group.round = round_
+            players = group.players()
+            scores = group.scores(players)
+            for entrant in players:
+                writer.writerow([round_.number, round_.get_kind_display(), str(group), _csv_cell(entrant.name),
+                                 scores[entrant.name], "" if group.play_off else result_of(round_, entrant.name)])
+    return response
+
+
+# --- A group's phone ------------------------------------------------------------------------------
+
+
+TOO_MANY_BAD_LINKS = "Too many bad links from this network just now. Wait a minute, then scan the code again."
+
+
+@require_GET
+def group_join(request: HttpRequest, token: str) -> HttpResponse:
+    """A table's QR code: this phone keeps the group's scoresheet from now on."""
+    try:
+        code = read_group_token(token)
+    except BadGroupLink as error:
+        # Only bad links count (per address, with the night's join links): a hall shares one address.
+        if too_many(request, "bad-join"):
+            return render(request, "tournaments/refused.html", {"message": TOO_MANY_BAD_LINKS}, status=429)
+        return render(request, "tournaments/refused.html", {"message": str(error)}, status=403)
+    group = Group.objects.select_related("round__tournament").filter(code=code).first()
+    if group is None:
+        return render(request, "tournaments/refused.html", {"message": "That group no longer exists."}, status=403)
+    request.session[_group_key(code)] = group.round.tournament_id
+    request.session[f"tournament:{group.round.tournament.code}"] = True
+    return redirect("tournaments:group", code=code)
+
+
+@require_GET
+@never_cache
+def group_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    group = _group_for_phone(request, code)
+    context = group_context(group)
+    if request.htmx:
+        return render(request, "tournaments/group.html#group-state", context)
+    return render(request, "tournaments/group.html", context)
+
+
+@require_POST
+def group_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """A turn entered on the group's phone: the player, the points banked, a Vengeance or not."""
+    group = _group_for_phone(request, code)
+    form = TurnForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise _form_error(form, "Enter the points banked (0 for a bust).")
+        points = form.banked()
+        if points is None:
+            raise actions.BadEntry("Enter the points banked, or tap Bust.")
+        actions.record_turn(group=group, entrant=_posted_entrant(group, form), points=points,
+                            vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None)
+    except actions.TournamentError as error:
+        return refusal(request, error, group=group)
+    group.refresh_from_db()
+    return render(request, "tournaments/group.html#group-state", group_context(group))
+
+
+@require_POST
+def group_undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Undo the group's last entry; the same key undoes once."""
+    group = _group_for_phone(request, code)
+    form = KeyForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise actions.BadEntry("That undo was malformed: tap Undo again.")
+        actions.undo_last_turn(group=group, key=form.cleaned_data["key"] or None)
+    except actions.TournamentError as error:
+        return refusal(request, error, group=group)
+    group.refresh_from_db()
+    return render(request, "tournaments/group.html#group-state", group_context(group))
+
+
+# --- The projector and the stream ------------------------------------------------------------------
+
+
+@require_GET
+@never_cache
+def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
+    """The live bracket and standings for the projector: read-only, by unguessable link."""
+    tournament = _tournament(code)
+    if not constant_time_compare(token, tournament.screen_token):
+        raise PermissionDenied("This screen link isn't valid.")
+    context = {**bracket_context(tournament, timezone.now()), "screen_token": token}
+    if request.htmx:
+        return render(request, "tournaments/screen.html#screen-state", context)
+    return render(request, "tournaments/screen.html", context)
+
+
+@require_GET
+def tournament_events(request: HttpRequest, code: str) -> HttpResponse | StreamingHttpResponse:
+    """The tournament's live stream: for its director, its group phones and its projector (token)."""
+
+    def tournament_if_allowed() -> Tournament | None:
+        tournament = _tournament(code)
+        screen_token = request.GET.get("screen", "")
+        allowed = (
+            (screen_token and constant_time_compare(screen_token, tournament.screen_token))
+            or request.session.get(f"tournament:{tournament.code}")
+            or tournament.is_directed_by(request.user)
+        )
+        return tournament if allowed else None
+
+    tournament = read_for_a_stream(request, tournament_if_allowed)
+    if tournament is None:
+        raise PermissionDenied("Open your group's link to follow the tournament live.")
+    channel = tournament.channel
+
+    def snapshot() -> str:
+        return render_to_string("tournaments/_live.html#snapshot", {"channel": channel})
+
+    return event_stream_response(request, [channel], snapshot)
