@@ -1,14 +1,31 @@
-"""The club domain: clubs, their members and alternates, and their parties.
+"""The club domain: clubs, their members and alternates, seasons, parties, RSVPs, substitutes,
+swap requests, the nights' records and the reminders sent.
 
 This app never imports `games` or `tournaments` models (DESIGN.md §2): a night may belong to a
-party, not the other way round.
+party, not the other way round, and reports its results through `actions.record_night_results`.
 """
 
 from __future__ import annotations
 
+import datetime
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from bunco_club.links import my_club_path
+
+
+def new_code() -> str:
+    """An unguessable code: what a member's personal link and a club's feed carry (never an id)."""
+    return secrets.token_urlsafe(18)
+
+
+class TieBreak(models.TextChoices):
+    # The values of games.rules.bunco.Rules.tie_break (the club domain does not import games).
+    ROLL_OFF = "roll_off", "Roll off a full turn each"
+    SUDDEN_DEATH = "sudden_death", "Sudden death: the first team to score wins"
 
 
 class Club(models.Model):
@@ -17,6 +34,20 @@ class Club(models.Model):
     hosts = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="hosted_clubs", blank=True)
     buy_in_cents = models.PositiveIntegerField(default=500)
     created_at = models.DateTimeField(auto_now_add=True)
+    place = models.CharField("usual place", max_length=200, blank=True)
+    usual_time = models.TimeField(default=datetime.time(19, 0))
+    # Days before a party that members who haven't answered get a nudge.
+    rsvp_nudge_days = models.PositiveSmallIntegerField(default=3)
+    # The club's calendar feed (an unguessable URL a phone's calendar subscribes to).
+    feed_code = models.CharField(max_length=40, unique=True, default=new_code)
+    # The house rules every night of the club starts with: the fields of games.rules.bunco.Rules and
+    # games.rules.prizes.PrizeRules, by the same names (`night_rules`, `prize_rules`).
+    baby_bunco_ends_turn = models.BooleanField("a baby bunco (+5) ends the turn", default=False)
+    wipeout = models.BooleanField("three 1s wipe out the team's points", default=False)
+    head_losers_to_last_table = models.BooleanField("head-table losers go to the last table", default=False)
+    tie_break = models.CharField("ties at a table", max_length=12, choices=TieBreak.choices, default=TieBreak.ROLL_OFF)
+    one_prize_each = models.BooleanField("one prize per player", default=False)
+    split_ties = models.BooleanField("tied players share a prize", default=False)
 
     class Meta:
         ordering = ["name"]
@@ -25,7 +56,25 @@ class Club(models.Model):
         return self.name
 
     def is_hosted_by(self, user: object) -> bool:
-        return bool(getattr(user, "is_authenticated", False)) and self.hosts.filter(pk=user.pk).exists()
+        user_id = getattr(user, "pk", None)
+        return bool(getattr(user, "is_authenticated", False)) and self.hosts.filter(pk=user_id or 0).exists()
+
+    @property
+    def buy_in_label(self) -> str:
+        return f"${self.buy_in_cents / 100:.2f}"
+
+    def night_rules(self) -> dict[str, object]:
+        """The club's house rules as keyword arguments of games.rules.bunco.Rules."""
+        return {
+            "baby_bunco_ends_turn": self.baby_bunco_ends_turn,
+            "wipeout": self.wipeout,
+            "head_losers_to_last_table": self.head_losers_to_last_table,
+            "tie_break": self.tie_break,
+        }
+
+    def prize_rules(self) -> dict[str, object]:
+        """The club's prize scheme as keyword arguments of games.rules.prizes.PrizeRules."""
+        return {"one_prize_each": self.one_prize_each, "split_ties": self.split_ties}
 
 
 class MemberQuerySet(models.QuerySet["Member"]):
@@ -33,7 +82,11 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return self.filter(is_alternate=False, is_active=True)
 
     def alternates(self) -> MemberQuerySet:
-        return self.filter(is_alternate=True, is_active=True)
+        """The sub list, in its order."""
+        return self.filter(is_alternate=True, is_active=True).order_by("sub_order", "pk")
+
+    def retired(self) -> MemberQuerySet:
+        return self.filter(is_active=False)
 
 
 class Member(models.Model):
@@ -46,6 +99,11 @@ class Member(models.Model):
     is_alternate = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # What the member's signed personal link carries; a new code revokes the old link.
+    code = models.CharField(max_length=40, unique=True, default=new_code)
+    sub_order = models.PositiveIntegerField(default=0)  # place on the sub list (alternates)
+    # The member this one hosts with (both sides point at each other): one slot in the rotation.
+    cohost = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     objects = MemberQuerySet.as_manager()
 
@@ -56,10 +114,56 @@ class Member(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def my_club_path(self) -> str:
+        """The member's personal page (their signed link)."""
+        return my_club_path(self.code)
+
+    @property
+    def status(self) -> str:
+        if not self.is_active:
+            return "retired"
+        return "alternate" if self.is_alternate else "regular"
+
+
+class Season(models.Model):
+    """A club's year (or any run of parties) with its hosting rotation."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=60)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="season_unique_name_in_club")]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+
+class Blackout(models.Model):
+    """A date a member can't host (nor, usually, come)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="blackouts")
+    date = models.DateField()
+
+    class Meta:
+        ordering = ["date"]
+        constraints = [models.UniqueConstraint(fields=["member", "date"], name="blackout_once_a_date")]
+
+    def __str__(self) -> str:
+        return f"{self.member} away {self.date:%d %b %Y}"
+
 
 class PartyQuerySet(models.QuerySet["Party"]):
     def upcoming(self) -> PartyQuerySet:
-        return self.filter(starts_at__gte=timezone.now() - timezone.timedelta(hours=12)).order_by("starts_at")
+        return self.filter(starts_at__gte=timezone.now() - datetime.timedelta(hours=12)).order_by("starts_at")
+
+    def past(self) -> PartyQuerySet:
+        return self.filter(starts_at__lt=timezone.now() - datetime.timedelta(hours=12)).order_by("-starts_at")
+
+    def hosted_by(self, member: Member) -> PartyQuerySet:
+        return self.filter(models.Q(host=member) | models.Q(cohost=member))
 
 
 class Party(models.Model):
@@ -70,6 +174,14 @@ class Party(models.Model):
     host = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_parties")
     location = models.CharField(max_length=200, blank=True)
     notes = models.TextField(blank=True)
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="parties")
+    cohost = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="cohosted_parties")
+    # Seats given up by a "no" after a "yes" that no alternate has taken yet (changed under a row lock).
+    open_seats = models.PositiveSmallIntegerField(default=0)
+    # iCal: bumped whenever the party's time, place or host changes, so calendars update it.
+    sequence = models.PositiveIntegerField(default=0)
+    # A host can mark a past night as not counting towards the standings.
+    counts = models.BooleanField(default=True)
 
     objects = PartyQuerySet.as_manager()
 
@@ -79,6 +191,17 @@ class Party(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} — {timezone.localtime(self.starts_at):%a %d %b %Y}"
+
+    @property
+    def is_past(self) -> bool:
+        return self.starts_at < timezone.now() - datetime.timedelta(hours=12)
+
+    def hosts_label(self) -> str:
+        names = [member.name for member in (self.host, self.cohost) if member is not None]
+        return " & ".join(names) if names else "no host yet"
+
+    def is_hosted_by_member(self, member: Member) -> bool:
+        return member.pk is not None and member.pk in (self.host_id, self.cohost_id)
 
 
 class RSVP(models.Model):
@@ -97,3 +220,91 @@ class RSVP(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member}: {self.get_answer_display()}"
+
+
+class SubInvitation(models.Model):
+    """An alternate invited to a party's seat that a regular gave up; the first to accept takes it."""
+
+    class Status(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ACCEPTED = "accepted", "Took the seat"
+        DECLINED = "declined", "Declined"
+        TOO_LATE = "too_late", "Seat already taken"
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="sub_invitations")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="sub_invitations")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
+    invited_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["invited_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["party", "member"], name="sub_invited_once_a_party")]
+
+    def __str__(self) -> str:
+        return f"{self.member} for {self.party}: {self.get_status_display()}"
+
+
+class SwapRequest(models.Model):
+    """A host asks another member to swap hosting dates; the other accepts or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    requested_by = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="swaps_asked")
+    asked = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="swaps_received")
+    # The requester's party and the one they'd take instead (the asked member's).
+    give = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
+    take = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.requested_by} ↔ {self.asked}: {self.get_status_display()}"
+
+
+class NightRecord(models.Model):
+    """One player's sheet of one party's night, as the night reported it (append-only per night:
+    a corrected night replaces its own rows). Standings are derived from these, never stored."""
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="records")
+    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="records")
+    name = models.CharField(max_length=60)
+    wins = models.PositiveSmallIntegerField(default=0)
+    losses = models.PositiveSmallIntegerField(default=0)
+    buncos = models.PositiveSmallIntegerField(default=0)
+    prize_cents = models.PositiveIntegerField(default=0)
+    prizes = models.CharField(max_length=200, blank=True)  # the prizes won, comma-separated
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["party", "name"], name="record_one_per_name_a_night")]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.wins}–{self.losses}, {self.buncos} Buncos"
+
+    @property
+    def prize_dollars(self) -> str:
+        return f"{self.prize_cents / 100:.2f}"
+
+
+class SentReminder(models.Model):
+    """A reminder that went out: the unique key makes each one go once, however often the job runs."""
+
+    key = models.CharField(max_length=120, unique=True)
+    kind = models.CharField(max_length=20)
+    party = models.ForeignKey(Party, null=True, blank=True, on_delete=models.CASCADE, related_name="reminders")
+    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.CASCADE, related_name="reminders")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sent_at"]
+
+    def __str__(self) -> str:
+        return self.key

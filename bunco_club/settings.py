@@ -373,3 +373,12 @@ CELERY_BEAT_SCHEDULE["purge-abandoned-nights"] = {
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("tournaments.tasks.close_rounds_when_due")
 CELERY_BEAT_SCHEDULE["close-tournament-rounds"] = {"task": "tournaments.tasks.close_rounds", "schedule": 5.0}
+
+# --- Club reminders (issue 10) ----------------------------------------------------------------
+# RSVP nudges, hosts' reminders, substitute invitations and swap requests: each sent once
+# (bunco_club.actions.send_due_reminders records what went). Every few minutes by the in-process
+# clock, every 15 minutes by Celery beat when scaled, or `python manage.py send_reminders` from cron.
+REMINDERS_INTERVAL_SECONDS = 300
+if IN_PROCESS_CLOCK:
+    CLOCK_TICKERS.append("bunco_club.tasks.send_due_reminders_when_due")
+CELERY_BEAT_SCHEDULE["send-club-reminders"] = {"task": "bunco_club.tasks.send_due_reminders", "schedule": 15 * 60.0}

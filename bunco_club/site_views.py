@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
+from bunco_club import actions as club_actions
 from bunco_club.limits import address_and_username, too_many, used_up
 from bunco_club.models import Club, Party
 from games.models import Night
@@ -28,11 +29,18 @@ def home(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.none()
     upcoming: list[Party] = []
     nights: list[Night] = []
+    dashboard: list[dict[str, object]] = []
     if request.user.is_authenticated:
         clubs = Club.objects.filter(hosts=request.user)
         upcoming = list(Party.objects.upcoming().filter(club__in=clubs).select_related("club", "host")[:5])
         nights = list(Night.objects.hosted_by(request.user).order_by("-created_at")[:5])
-    return render(request, "bunco_club/home.html", {"clubs": clubs, "upcoming": upcoming, "nights": nights})
+        # The host's dashboard: each club's next party and its headcount ("9 coming, 2 subs invited, 1 ghost").
+        for club in clubs:
+            party = club.parties.upcoming().select_related("host", "cohost").first()
+            dashboard.append({"club": club, "party": party,
+                              "summary": club_actions.headcount(party).summary() if party else ""})
+    return render(request, "bunco_club/home.html",
+                  {"clubs": clubs, "upcoming": upcoming, "nights": nights, "dashboard": dashboard})
 
 
 @require_GET

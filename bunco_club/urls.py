@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("live.urls")),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
+    path("clubs/", include("bunco_club.club_urls")),
 ]

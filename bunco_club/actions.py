@@ -1,0 +1,872 @@
+"""Workflows of a club: each is atomic, logs an event on the club's channel and changes nothing
+when it refuses (DESIGN.md §3).
+
+Errors are `ClubError`s carrying the HTTP status a view should answer with and a message for
+people. Emails (substitute invitations, swap requests, the reminders) go out through
+`send_once`, which records each one so it is sent once however often the job runs; actions
+enqueue them on commit (Celery: a worker when scaled, eagerly in the embedded default), and
+`send_due_reminders` sweeps up anything an enqueue lost.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+
+from bunco_club import rotation
+from bunco_club.links import absolute, member_token
+from bunco_club.models import (
+    RSVP,
+    Blackout,
+    Club,
+    Member,
+    NightRecord,
+    Party,
+    Season,
+    SentReminder,
+    SubInvitation,
+    SwapRequest,
+)
+from live.log import log_event
+
+SEATS_PER_TABLE = 4
+NAME_MAX = 60
+
+
+class ClubError(Exception):
+    """A request the club cannot take; `status` is the HTTP answer, the message is for people."""
+
+    status = 400
+
+
+class WrongMoment(ClubError):
+    status = 409
+
+
+def _changed(club: Club | int, kind: str, **data: Any) -> None:
+    """Append to the club's event log (channel `club:<id>`), published on commit."""
+    club_id = club if isinstance(club, int) else club.pk
+    log_event(f"club:{club_id}", kind, data)
+
+
+# --- Clubs ------------------------------------------------------------------------------------
+
+RULE_FIELDS = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each", "split_ties")
+CLUB_FIELDS = ("name", "place", "usual_time", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS)
+
+
+def _clean_name(raw: str, what: str = "name", limit: int = NAME_MAX) -> str:
+    name = " ".join(str(raw).split())
+    if not name:
+        raise ClubError(f"Write a {what}.")
+    if len(name) > limit:
+        raise ClubError(f"“{name[:limit]}…” is too long for a {what} ({limit} letters at most).")
+    return name
+
+
+RESERVED_SLUGS = frozenset({"new", "me", "calendar"})  # the club URLs' own words
+
+
+def _unique_slug(name: str) -> str:
+    base = (slugify(name) or "club")[:40]
+    slug, number = base, 1
+    while slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+@transaction.atomic
+def create_club(*, user: Any, name: str, **fields: Any) -> Club:
+    """A new club; its creator becomes its host. `fields`: any of CLUB_FIELDS."""
+    if not getattr(user, "is_authenticated", False):
+        raise ClubError("Log in to start a club: its host needs an account.")
+    unknown = set(fields) - set(CLUB_FIELDS)
+    if unknown:
+        raise TypeError(f"create_club got unknown fields {sorted(unknown)}")
+    clean = _clean_name(name, "club name", 80)
+    club = Club.objects.create(name=clean, slug=_unique_slug(clean), **fields)
+    club.hosts.add(user)
+    _changed(club, "club", what="created")
+    return club
+
+
+@transaction.atomic
+def update_club(club: Club, **fields: Any) -> Club:
+    """Change the club's name, place, time, buy-in, nudge days or house rules."""
+    unknown = set(fields) - set(CLUB_FIELDS)
+    if unknown:
+        raise TypeError(f"update_club got unknown fields {sorted(unknown)}")
+    if "name" in fields:
+        fields["name"] = _clean_name(fields["name"], "club name", 80)
+    for name, value in fields.items():
+        setattr(club, name, value)
+    club.save(update_fields=list(fields))
+    _changed(club, "club", what="updated")
+    return club
+
+
+@transaction.atomic
+def add_cohost(club: Club, username: str) -> Any:
+    """Give another account the club's keys."""
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise ClubError(f"There is no account with the username “{username.strip()}”. They need to sign up first.")
+    club.hosts.add(user)
+    _changed(club, "club", what="cohost")
+    return user
+
+
+@transaction.atomic
+def remove_cohost(club: Club, user: Any) -> None:
+    if not club.hosts.filter(pk=user.pk).exists():
+        raise ClubError(f"{user.get_username()} doesn't host this club.")
+    if club.hosts.count() <= 1:
+        raise ClubError("A club needs at least one host: add another host before leaving.")
+    club.hosts.remove(user)
+    _changed(club, "club", what="cohost")
+
+
+# --- The roster -------------------------------------------------------------------------------
+
+
+def _check_name_free(club: Club, name: str, *, but: Member | None = None) -> None:
+    taken = club.members.filter(name__iexact=name)
+    if but is not None:
+        taken = taken.exclude(pk=but.pk)
+    if taken.exists():
+        raise ClubError(f"“{name}” is already on the roster: add a surname or an initial.")
+
+
+def _next_sub_order(club: Club) -> int:
+    last = club.members.filter(is_alternate=True).order_by("-sub_order").values_list("sub_order", flat=True).first()
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def add_member(club: Club, *, name: str, email: str = "", phone: str = "", alternate: bool = False) -> Member:
+    """A regular, or an alternate at the end of the sub list."""
+    clean = _clean_name(name)
+    _check_name_free(club, clean)
+    member = Member.objects.create(
+        club=club, name=clean, email=email.strip(), phone=phone.strip(), is_alternate=alternate,
+        sub_order=_next_sub_order(club) if alternate else 0,
+    )
+    _changed(club, "roster", member=member.pk)
+    return member
+
+
+@transaction.atomic
+def edit_member(member: Member, *, name: str, email: str = "", phone: str = "") -> Member:
+    clean = _clean_name(name)
+    _check_name_free(member.club, clean, but=member)
+    member.name, member.email, member.phone = clean, email.strip(), phone.strip()
+    member.save(update_fields=["name", "email", "phone"])
+    _changed(member.club_id, "roster", member=member.pk)
+    return member
+
+
+def _sub_list(club: Club) -> list[Member]:
+    """The sub list locked and renumbered 1..n (its order kept)."""
+    subs = list(club.members.alternates().select_for_update())
+    for number, sub in enumerate(subs, start=1):
+        if sub.sub_order != number:
+            sub.sub_order = number
+            sub.save(update_fields=["sub_order"])
+    return subs
+
+
+@transaction.atomic
+def move_sub(member: Member, *, up: bool) -> None:
+    """Move an alternate one place up (towards first invited) or down the sub list."""
+    if not member.is_alternate or not member.is_active:
+        raise ClubError(f"{member.name} is not on the sub list.")
+    subs = _sub_list(member.club)
+    index = next(i for i, sub in enumerate(subs) if sub.pk == member.pk)
+    other = index - 1 if up else index + 1
+    if not 0 <= other < len(subs):
+        raise ClubError(f"{member.name} is already {'first' if up else 'last'} on the sub list.")
+    a, b = subs[index], subs[other]
+    a.sub_order, b.sub_order = b.sub_order, a.sub_order
+    a.save(update_fields=["sub_order"])
+    b.save(update_fields=["sub_order"])
+    _changed(member.club_id, "roster", member=member.pk)
+
+
+@transaction.atomic
+def promote(member: Member) -> Member:
+    """An alternate becomes a regular."""
+    if not member.is_active:
+        raise ClubError(f"{member.name} is retired: bring them back first.")
+    if not member.is_alternate:
+        raise ClubError(f"{member.name} is already a regular.")
+    member.is_alternate = False
+    member.save(update_fields=["is_alternate"])
+    _sub_list(member.club)
+    _changed(member.club_id, "roster", member=member.pk)
+    return member
+
+
+@transaction.atomic
+def make_alternate(member: Member) -> Member:
+    """A regular moves to the end of the sub list (their co-host pair is split)."""
+    if not member.is_active:
+        raise ClubError(f"{member.name} is retired: bring them back first.")
+    if member.is_alternate:
+        raise ClubError(f"{member.name} is already on the sub list.")
+    _split_pair(member)
+    member.is_alternate = True
+    member.sub_order = _next_sub_order(member.club)
+    member.save(update_fields=["is_alternate", "sub_order"])
+    _changed(member.club_id, "roster", member=member.pk)
+    return member
+
+
+@transaction.atomic
+def retire(member: Member) -> Member:
+    """Off the roster (kept for the club's history); their co-host pair is split."""
+    if not member.is_active:
+        raise ClubError(f"{member.name} is already retired.")
+    _split_pair(member)
+    member.is_active = False
+    member.save(update_fields=["is_active"])
+    if member.is_alternate:
+        _sub_list(member.club)
+    _changed(member.club_id, "roster", member=member.pk)
+    return member
+
+
+@transaction.atomic
+def reinstate(member: Member) -> Member:
+    """A retired member comes back (an alternate at the end of the sub list)."""
+    if member.is_active:
+        raise ClubError(f"{member.name} is on the roster already.")
+    member.is_active = True
+    if member.is_alternate:
+        member.sub_order = _next_sub_order(member.club)
+    member.save(update_fields=["is_active", "sub_order"])
+    _changed(member.club_id, "roster", member=member.pk)
+    return member
+
+
+def _split_pair(member: Member) -> None:
+    partner = Member.objects.filter(cohost=member).first()
+    if partner is not None:
+        partner.cohost = None
+        partner.save(update_fields=["cohost"])
+    if member.cohost_id is not None:
+        member.cohost = None
+        member.save(update_fields=["cohost"])
+
+
+@transaction.atomic
+def pair_cohosts(first: Member, second: Member) -> None:
+    """Two regulars who host together: one slot in the rotation, both named on the party."""
+    if first.club_id != second.club_id or first.pk == second.pk:
+        raise ClubError("Pick two different members of the club.")
+    for member in (first, second):
+        if member.is_alternate or not member.is_active:
+            raise ClubError(f"{member.name} is not a regular: only regulars host.")
+        if member.cohost_id is not None or Member.objects.filter(cohost=member).exists():
+            raise ClubError(f"{member.name} already hosts with someone: split that pair first.")
+    first.cohost = second
+    first.save(update_fields=["cohost"])
+    second.cohost = first
+    second.save(update_fields=["cohost"])
+    _changed(first.club_id, "roster", member=first.pk)
+
+
+@transaction.atomic
+def split_cohosts(member: Member) -> None:
+    if member.cohost_id is None:
+        raise ClubError(f"{member.name} hosts alone already.")
+    _split_pair(member)
+    _changed(member.club_id, "roster", member=member.pk)
+
+
+@transaction.atomic
+def claim_member(member: Member, user: Any) -> Member:
+    """A member who has an account links it to their member record (from their personal link): the
+    club's pages then open for them wherever they log in. An account is optional."""
+    if not getattr(user, "is_authenticated", False):
+        raise ClubError("Log in first, then open your personal link again.")
+    member = Member.objects.select_for_update().get(pk=member.pk)
+    if member.user_id is not None and member.user_id != user.pk:
+        raise WrongMoment(f"{member.name}'s record is linked to another account already: ask the club's host.")
+    if member.club.members.filter(user=user).exclude(pk=member.pk).exists():
+        raise WrongMoment("Your account is linked to another member of this club already.")
+    member.user = user
+    member.save(update_fields=["user"])
+    _changed(member.club_id, "roster", member=member.pk)
+    return member
+
+
+@transaction.atomic
+def reset_member_link(member: Member) -> Member:
+    """A new personal link; the old one (and its calendar feed) stops working."""
+    member.code = Member._meta.get_field("code").get_default()
+    member.save(update_fields=["code"])
+    return member
+
+
+# --- Seasons, dates and the rotation ----------------------------------------------------------
+
+
+def _at(club: Club, day: datetime.date, time: datetime.time | None = None) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, time or club.usual_time))
+
+
+@transaction.atomic
+def create_season(club: Club, *, name: str, starts: Sequence[datetime.datetime]) -> Season:
+    """A season and a party at each of its dates (at the club's usual place)."""
+    clean = _clean_name(name, "season name")
+    if club.seasons.filter(name__iexact=clean).exists():
+        raise ClubError(f"The club already has a season called “{clean}”.")
+    if not starts:
+        raise ClubError("A season needs at least one date.")
+    days = sorted(timezone.localdate(start) for start in starts)
+    for earlier, later in zip(days, days[1:], strict=False):
+        if earlier == later:
+            raise ClubError(f"{later:%a %d %b %Y} is in the season twice.")
+    season = Season.objects.create(club=club, name=clean)
+    Party.objects.bulk_create(
+        [Party(club=club, season=season, starts_at=start, location=club.place) for start in sorted(starts)]
+    )
+    _changed(club, "season", season=season.pk)
+    return season
+
+
+def season_by_rule(club: Club, *, name: str, first_month: datetime.date, months: int, nth: int, weekday: int,
+                   time: datetime.time | None = None) -> Season:
+    """"The third Friday of every month, 7 pm" for `months` months."""
+    try:
+        days = rotation.monthly_dates(first_month, months, nth=nth, weekday=weekday)
+    except rotation.RotationError as error:
+        raise ClubError(str(error)) from error
+    return create_season(club, name=name, starts=[_at(club, day, time) for day in days])
+
+
+@transaction.atomic
+def add_party(club: Club, *, starts_at: datetime.datetime, season: Season | None = None, location: str | None = None,
+              notes: str = "") -> Party:
+    """A date chosen by hand."""
+    if season is not None and season.club_id != club.pk:
+        raise ClubError("That season belongs to another club.")
+    if club.parties.filter(starts_at__date=timezone.localdate(starts_at)).exists():
+        raise ClubError(f"The club already has a party on {timezone.localdate(starts_at):%a %d %b %Y}.")
+    party = Party.objects.create(club=club, season=season, starts_at=starts_at,
+                                 location=club.place if location is None else location.strip(), notes=notes.strip())
+    _changed(club, "party", party=party.pk)
+    return party
+
+
+def _touch(party: Party, fields: list[str]) -> None:
+    """Save a change a calendar must see: SEQUENCE goes up, the UID stays."""
+    party.sequence += 1
+    party.save(update_fields=[*fields, "sequence"])
+
+
+@transaction.atomic
+def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, notes: str = "",
+               host: Member | None = None, cohost: Member | None = None) -> Party:
+    """The host edits a party by hand (time, place, notes, who hosts)."""
+    party = Party.objects.select_for_update().get(pk=party.pk)
+    for member in (host, cohost):
+        if member is not None and (member.club_id != party.club_id or not member.is_active):
+            raise ClubError(f"{member.name} is not on this club's roster.")
+    if host is not None and cohost is not None and host.pk == cohost.pk:
+        raise ClubError("The host and co-host must be two different people.")
+    if cohost is not None and host is None:
+        raise ClubError("Pick the host before a co-host.")
+    before = (party.starts_at, party.location, party.host_id, party.cohost_id)
+    party.starts_at, party.location, party.notes = starts_at, location.strip(), notes.strip()
+    party.host, party.cohost = host, cohost
+    fields = ["starts_at", "location", "notes", "host", "cohost"]
+    if before != (party.starts_at, party.location, party.host_id, party.cohost_id):
+        _touch(party, fields)
+    else:
+        party.save(update_fields=fields)
+    _changed(party.club_id, "party", party=party.pk)
+    return party
+
+
+@transaction.atomic
+def set_blackouts(member: Member, days: Iterable[datetime.date]) -> None:
+    """The dates a member can't host (replacing the ones they had)."""
+    wanted = set(days)
+    member.blackouts.exclude(date__in=wanted).delete()
+    have = set(member.blackouts.values_list("date", flat=True))
+    Blackout.objects.bulk_create([Blackout(member=member, date=day) for day in sorted(wanted - have)])
+    _changed(member.club_id, "roster", member=member.pk)
+
+
+def _hosting_units(club: Club) -> list[tuple[Member, Member | None]]:
+    """The regulars as rotation slots: a co-host pair is one slot (roster order of the first)."""
+    units: list[tuple[Member, Member | None]] = []
+    placed: set[int] = set()
+    regulars = list(club.members.regulars().select_related("cohost"))
+    active = {member.pk for member in regulars}
+    for member in regulars:
+        if member.pk in placed:
+            continue
+        partner = member.cohost if member.cohost_id in active else None
+        units.append((member, partner))
+        placed.update({member.pk, *([partner.pk] if partner else [])})
+    return units
+
+
+@transaction.atomic
+def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> list[Party]:
+    """Give every party of the season still to come a host by the fair rotation (rotation.py):
+    past parties keep theirs and count as hostings, like earlier seasons do; co-hosts host
+    together. Returns the parties planned."""
+    now = now or timezone.now()
+    club = season.club
+    units = _hosting_units(club)
+    if not units:
+        raise ClubError("Add the club's regular members before planning who hosts.")
+    parties = list(season.parties.select_for_update().filter(starts_at__gte=now).order_by("starts_at"))
+    if not parties:
+        raise WrongMoment("Every party of this season is over: there is nothing left to plan.")
+    keys = [str(first.pk) for first, _ in units]
+    by_key = dict(zip(keys, units, strict=True))
+    away: dict[int, set[datetime.date]] = {}
+    for blackout in Blackout.objects.filter(member__club=club):
+        away.setdefault(blackout.member_id, set()).add(blackout.date)
+    earlier = club.parties.filter(starts_at__lt=parties[0].starts_at)
+    blackouts = {}
+    hosted_before = {}
+    for key, (first, second) in by_key.items():
+        people = [first.pk] + ([second.pk] if second else [])
+        blackouts[key] = set().union(*(away.get(pk, set()) for pk in people))
+        hosted_before[key] = earlier.filter(Q(host_id__in=people) | Q(cohost_id__in=people)).count()
+    plan = rotation.plan_rotation(keys, [timezone.localdate(party.starts_at) for party in parties],
+                                  blackouts=blackouts, hosted_before=hosted_before)
+    for party, planned in zip(parties, plan, strict=True):
+        host, cohost = by_key[planned] if planned is not None else (None, None)
+        if (party.host_id, party.cohost_id) != (getattr(host, "pk", None), getattr(cohost, "pk", None)):
+            party.host, party.cohost = host, cohost
+            _touch(party, ["host", "cohost"])
+    _changed(club, "season", season=season.pk)
+    return parties
+
+
+# --- Swap requests ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def request_swap(requester: Member, *, give: Party, take: Party) -> SwapRequest:
+    """`requester` asks the host of `take` to swap dates with them."""
+    if give.club_id != requester.club_id or take.club_id != requester.club_id:
+        raise ClubError("Both parties must be this club's.")
+    if not give.is_hosted_by_member(requester):
+        raise ClubError("You can only offer a date you host.")
+    if give.pk == take.pk:
+        raise ClubError("Pick someone else's date to swap with.")
+    if take.host is None or take.is_hosted_by_member(requester):
+        raise ClubError("That date has no other host to swap with.")
+    if give.is_past or take.is_past:
+        raise WrongMoment("Only dates still to come can be swapped.")
+    if SwapRequest.objects.filter(give=give, take=take, status=SwapRequest.Status.PENDING).exists():
+        raise WrongMoment("You have already asked for this swap: wait for the answer.")
+    swap = SwapRequest.objects.create(requested_by=requester, asked=take.host, give=give, take=take)
+    _changed(requester.club_id, "swap", swap=swap.pk)
+    _enqueue("send_swap_request", swap.pk)
+    return swap
+
+
+@transaction.atomic
+def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapRequest:
+    """The asked member accepts (the two parties swap hosts) or declines."""
+    swap = SwapRequest.objects.select_for_update().select_related("give", "take").get(pk=swap.pk)
+    if member.pk != swap.asked_id:
+        raise ClubError("Only the member asked can answer this swap.", )
+    if swap.status != SwapRequest.Status.PENDING:
+        raise WrongMoment(f"This swap was already answered: {swap.get_status_display().lower()}.")
+    if not accept:
+        swap.status = SwapRequest.Status.DECLINED
+        swap.save(update_fields=["status"])
+        _changed(member.club_id, "swap", swap=swap.pk)
+        return swap
+    give, take = (Party.objects.select_for_update().get(pk=pk) for pk in (swap.give_id, swap.take_id))
+    if not give.is_hosted_by_member(swap.requested_by) or not take.is_hosted_by_member(member):
+        raise WrongMoment("The hosts of these dates have changed since the swap was asked: it can't go ahead.")
+    if give.is_past or take.is_past:
+        raise WrongMoment("One of these dates is over: it can't be swapped any more.")
+    give.host, give.cohost, take.host, take.cohost = take.host, take.cohost, give.host, give.cohost
+    _touch(give, ["host", "cohost"])
+    _touch(take, ["host", "cohost"])
+    swap.status = SwapRequest.Status.ACCEPTED
+    swap.save(update_fields=["status"])
+    _changed(member.club_id, "swap", swap=swap.pk)
+    return swap
+
+
+# --- RSVPs and substitutes --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Headcount:
+    """Who is coming to a party and what the night would need: seats come in fours."""
+
+    coming: list[Member]
+    maybe: list[Member]
+    declined: list[Member]
+    waiting: list[Member]  # regulars who haven't answered
+    subs_invited: list[Member]
+    open_seats: int
+
+    @property
+    def tables(self) -> int:
+        return math.ceil(len(self.coming) / SEATS_PER_TABLE)
+
+    @property
+    def ghosts(self) -> int:
+        return self.tables * SEATS_PER_TABLE - len(self.coming)
+
+    def summary(self) -> str:
+        """"9 coming, 2 subs invited, 3 ghosts"."""
+        parts = [f"{len(self.coming)} coming"]
+        if self.subs_invited:
+            parts.append(f"{len(self.subs_invited)} sub{'s' if len(self.subs_invited) != 1 else ''} invited")
+        parts.append(f"{self.ghosts} ghost{'s' if self.ghosts != 1 else ''}")
+        return ", ".join(parts)
+
+
+def headcount(party: Party) -> Headcount:
+    answers = {rsvp.member_id: rsvp.answer for rsvp in party.rsvps.all()}
+    members = list(party.club.members.filter(is_active=True))
+    by_answer: dict[str, list[Member]] = {"yes": [], "maybe": [], "no": []}
+    waiting = []
+    for member in members:
+        answer = answers.get(member.pk)
+        if answer in by_answer:
+            by_answer[answer].append(member)
+        elif not member.is_alternate:
+            waiting.append(member)
+    invited = [invitation.member for invitation in
+               party.sub_invitations.filter(status=SubInvitation.Status.INVITED).select_related("member")]
+    return Headcount(coming=by_answer["yes"], maybe=by_answer["maybe"], declined=by_answer["no"], waiting=waiting,
+                     subs_invited=invited, open_seats=party.open_seats)
+
+
+def _locked_party(party: Party) -> Party:
+    return Party.objects.select_for_update().select_related("club").get(pk=party.pk)
+
+
+@transaction.atomic
+def answer_rsvp(party: Party, member: Member, answer: str) -> RSVP:
+    """A member answers yes / no / maybe. A "no" (or "maybe") after a "yes" gives the seat up: the
+    first alternate in sub-list order is invited to it."""
+    if answer not in RSVP.Answer.values:
+        raise ClubError("Answer yes, no or maybe.")
+    party = _locked_party(party)
+    if member.club_id != party.club_id or not member.is_active:
+        raise ClubError("Only the club's members answer for its parties.")
+    if party.is_past:
+        raise WrongMoment("This party is over: answers are closed.")
+    rsvp = RSVP.objects.filter(party=party, member=member).first()
+    before = rsvp.answer if rsvp else None
+    if member.is_alternate and before != RSVP.Answer.YES:
+        raise ClubError("You're on the sub list: when a seat opens you'll be invited by email, "
+                        "and you answer from the invitation.")
+    if rsvp is None:
+        rsvp = RSVP.objects.create(party=party, member=member, answer=answer)
+    else:
+        rsvp.answer = answer
+        rsvp.save(update_fields=["answer", "answered_at"])
+    if before == RSVP.Answer.YES and answer != RSVP.Answer.YES:
+        party.open_seats += 1
+        party.save(update_fields=["open_seats"])
+        _invite_subs_for_open_seats(party)
+    elif before != RSVP.Answer.YES and answer == RSVP.Answer.YES and party.open_seats > 0:
+        # A regular who gave their seat up takes it back while nobody has taken it yet.
+        party.open_seats -= 1
+        party.save(update_fields=["open_seats"])
+    _changed(party.club_id, "rsvp", party=party.pk)
+    return rsvp
+
+
+def _next_alternate(party: Party) -> Member | None:
+    """The first alternate in sub-list order not yet asked, not coming, not away that day."""
+    asked = party.sub_invitations.values_list("member_id", flat=True)
+    answered = party.rsvps.values_list("member_id", flat=True)
+    away = Blackout.objects.filter(date=timezone.localdate(party.starts_at)).values_list("member_id", flat=True)
+    return (party.club.members.alternates().exclude(pk__in=asked).exclude(pk__in=answered)
+            .exclude(pk__in=away).first())
+
+
+def _invite_subs_for_open_seats(party: Party) -> list[SubInvitation]:
+    """Invite alternates, in sub-list order, until there is one invitation out per open seat."""
+    invited = []
+    pending = party.sub_invitations.filter(status=SubInvitation.Status.INVITED).count()
+    while pending < party.open_seats:
+        sub = _next_alternate(party)
+        if sub is None:
+            break
+        invitation = SubInvitation.objects.create(party=party, member=sub)
+        _enqueue("send_sub_invitation", invitation.pk)
+        invited.append(invitation)
+        pending += 1
+    return invited
+
+
+@transaction.atomic
+def invite_another_sub(party: Party) -> SubInvitation:
+    """The host asks the next alternate too: whoever accepts first takes the seat."""
+    party = _locked_party(party)
+    if party.is_past:
+        raise WrongMoment("This party is over.")
+    sub = _next_alternate(party)
+    if sub is None:
+        raise WrongMoment("Everyone on the sub list has been asked already.")
+    invitation = SubInvitation.objects.create(party=party, member=sub)
+    if party.open_seats == 0:
+        party.open_seats = 1  # the host wants one more player
+        party.save(update_fields=["open_seats"])
+    _enqueue("send_sub_invitation", invitation.pk)
+    _changed(party.club_id, "rsvp", party=party.pk)
+    return invitation
+
+
+SEAT_TAKEN = "Thank you! Someone else took the seat first this time: we'll ask you again next time."
+
+
+@transaction.atomic
+def answer_sub_invitation(invitation: SubInvitation, *, accept: bool) -> SubInvitation:
+    """An invited alternate accepts (the first takes the seat: they are coming) or declines (the
+    next alternate is asked). A later acceptance finds the seat taken (status TOO_LATE)."""
+    party = _locked_party(invitation.party)
+    invitation = SubInvitation.objects.select_related("member").get(pk=invitation.pk)
+    if party.is_past:
+        raise WrongMoment("This party is over.")
+    if invitation.status == SubInvitation.Status.ACCEPTED:
+        raise WrongMoment("You already have this seat: see you there!")
+    if invitation.status != SubInvitation.Status.INVITED:
+        raise WrongMoment("You've answered this invitation already.")
+    invitation.answered_at = timezone.now()
+    if not accept:
+        invitation.status = SubInvitation.Status.DECLINED
+        invitation.save(update_fields=["status", "answered_at"])
+        _invite_subs_for_open_seats(party)
+    elif party.open_seats == 0:
+        invitation.status = SubInvitation.Status.TOO_LATE
+        invitation.save(update_fields=["status", "answered_at"])
+    else:
+        party.open_seats -= 1
+        party.save(update_fields=["open_seats"])
+        invitation.status = SubInvitation.Status.ACCEPTED
+        invitation.save(update_fields=["status", "answered_at"])
+        RSVP.objects.update_or_create(party=party, member=invitation.member, defaults={"answer": RSVP.Answer.YES})
+    _changed(party.club_id, "rsvp", party=party.pk)
+    return invitation
+
+
+# --- A night's results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightSheet:
+    """One player's figures for a party's night, as plain data from the night."""
+
+    name: str
+    wins: int = 0
+    losses: int = 0
+    buncos: int = 0
+    prize_cents: int = 0
+    prizes: Sequence[str] = field(default_factory=tuple)  # e.g. ("most_buncos",)
+    member_id: int | None = None  # the club member, when the night knew it (else matched by name)
+
+
+def _sheet(raw: NightSheet | Mapping[str, Any]) -> NightSheet:
+    if isinstance(raw, NightSheet):
+        sheet = raw
+    else:
+        data = dict(raw)
+        member = data.pop("member", None)
+        if member is not None and "member_id" not in data:
+            data["member_id"] = member if isinstance(member, int) else getattr(member, "pk", None)
+        try:
+            sheet = NightSheet(**data)
+        except TypeError as error:
+            raise ClubError(f"A score sheet has fields the club doesn't know: {error}") from error
+    for figure in ("wins", "losses", "buncos", "prize_cents"):
+        value = getattr(sheet, figure)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ClubError(f"{sheet.name}'s {figure.replace('_', ' ')} must be a whole number of 0 or more, "
+                            f"not {value!r}.")
+    return sheet
+
+
+@transaction.atomic
+def record_night_results(party: Party, sheets: Sequence[NightSheet | Mapping[str, Any]]) -> list[NightRecord]:
+    """Store a party's night as the club's own records: one row per real player (ghosts never),
+    with wins, losses, Buncos and prize money in cents. Calling it again for the same party
+    (a corrected night) replaces that night's records. Members are matched by `member_id`/`member`
+    or else by name in the party's club; a guest with no member record is kept by name."""
+    party = _locked_party(party)
+    clean = [_sheet(sheet) for sheet in sheets]
+    names = [" ".join(sheet.name.split()) for sheet in clean]
+    if any(not name for name in names):
+        raise ClubError("Every score sheet needs the player's name.")
+    if len({name.casefold() for name in names}) != len(names):
+        raise ClubError("The same player appears twice in the night's sheets.")
+    members = {member.pk: member for member in party.club.members.all()}
+    by_name = {member.name.casefold(): member for member in members.values()}
+    party.records.all().delete()
+    records = []
+    for sheet, name in zip(clean, names, strict=True):
+        member = members.get(sheet.member_id) if sheet.member_id is not None else None
+        member = member or by_name.get(name.casefold())
+        records.append(NightRecord(party=party, member=member, name=name[:NAME_MAX], wins=sheet.wins,
+                                   losses=sheet.losses, buncos=sheet.buncos, prize_cents=sheet.prize_cents,
+                                   prizes=", ".join(sheet.prizes)[:200]))
+    stored = NightRecord.objects.bulk_create(records)
+    _changed(party.club_id, "results", party=party.pk)
+    return stored
+
+
+@transaction.atomic
+def set_night_counts(party: Party, *, counts: bool) -> Party:
+    """A host marks a past night as (not) counting towards the standings."""
+    if counts == party.counts:
+        return party
+    party.counts = counts
+    party.save(update_fields=["counts"])
+    _changed(party.club_id, "results", party=party.pk)
+    return party
+
+
+# --- Emails, each sent once -------------------------------------------------------------------
+
+
+def _enqueue(task_name: str, pk: int) -> None:
+    """Run a mail task once the transaction commits (a worker when scaled, eagerly otherwise)."""
+    from bunco_club import tasks  # tasks call back into these actions
+
+    task = getattr(tasks, task_name)
+    transaction.on_commit(lambda: task.delay(pk))
+
+
+def send_once(key: str, *, kind: str, to: Sequence[str], subject: str, body: str, party: Party | None = None,
+              member: Member | None = None) -> bool:
+    """Send an email unless one with this key went out before; True if it was sent now.
+
+    The record and the sending share a transaction: two runs at once take turns on the unique key,
+    and a failed send leaves no record, so the next run tries again."""
+    recipients = [address for address in to if address]
+    if not recipients:
+        return False
+    try:
+        with transaction.atomic():
+            _, created = SentReminder.objects.get_or_create(key=key, defaults={"kind": kind, "party": party,
+                                                                               "member": member})
+            if not created:
+                return False
+            send_mail(subject, body, None, recipients)
+    except IntegrityError:  # another run recorded it between our look and our insert
+        return False
+    return True
+
+
+def _link(member: Member, view: str = "clubs:my_club") -> str:
+    return absolute(reverse(view, args=[member_token(member.code)]))
+
+
+def _when(party: Party) -> str:
+    return f"{timezone.localtime(party.starts_at):%A %d %B, %H:%M}"
+
+
+def send_sub_invitation(invitation_id: int) -> bool:
+    invitation = (SubInvitation.objects.select_related("party__club", "party__host", "member")
+                  .filter(pk=invitation_id, status=SubInvitation.Status.INVITED).first())
+    if invitation is None:
+        return False
+    party, member = invitation.party, invitation.member
+    body = (f"Hi {member.name},\n\nA seat has opened at {party.club.name}'s Bunco night on {_when(party)}"
+            f"{' at ' + party.location if party.location else ''}. Would you like it? The first to accept "
+            f"takes the seat.\n\nAnswer here: {_link(member)}\n")
+    return send_once(f"sub:{invitation.pk}", kind="sub", to=[member.email], party=party, member=member,
+                     subject=f"{party.club.name}: a seat for you on {_when(party)}?", body=body)
+
+
+def send_swap_request(swap_id: int) -> bool:
+    swap = (SwapRequest.objects.select_related("give", "take", "requested_by", "asked", "give__club")
+            .filter(pk=swap_id, status=SwapRequest.Status.PENDING).first())
+    if swap is None:
+        return False
+    body = (f"Hi {swap.asked.name},\n\n{swap.requested_by.name} asks to swap hosting dates with you: they would "
+            f"host on {_when(swap.take)} and you on {_when(swap.give)}.\n\nAccept or decline here: "
+            f"{_link(swap.asked)}\n")
+    return send_once(f"swap:{swap.pk}", kind="swap", to=[swap.asked.email], party=swap.take, member=swap.asked,
+                     subject=f"{swap.give.club.name}: {swap.requested_by.name} asks to swap hosting dates", body=body)
+
+
+def _send_rsvp_nudges(party: Party) -> int:
+    answered = set(party.rsvps.values_list("member_id", flat=True))
+    sent = 0
+    for member in party.club.members.regulars().exclude(pk__in=answered).exclude(email=""):
+        body = (f"Hi {member.name},\n\n{party.club.name} plays Bunco on {_when(party)}"
+                f"{' at ' + party.location if party.location else ''}"
+                f"{', hosted by ' + party.hosts_label() if party.host else ''}. Are you coming?\n\n"
+                f"Answer yes, no or maybe here: {_link(member)}\n")
+        sent += send_once(f"nudge:{party.pk}:{member.pk}", kind="nudge", to=[member.email], party=party,
+                          member=member, subject=f"{party.club.name} on {_when(party)}: are you coming?", body=body)
+    return sent
+
+
+def _send_host_reminders(party: Party) -> int:
+    count = headcount(party)
+    pot = len(count.coming) * party.club.buy_in_cents
+    sent = 0
+    for member in (party.host, party.cohost):
+        if member is None or not member.email:
+            continue
+        body = (f"Hi {member.name},\n\nYou host {party.club.name} on {_when(party)}.\n\n"
+                f"So far: {count.summary()} ({count.tables} table{'s' if count.tables != 1 else ''}), "
+                f"{len(count.maybe)} maybe, {len(count.waiting)} not answered yet.\n"
+                f"What to get ready: {count.tables} table{'s' if count.tables != 1 else ''} of four, "
+                f"3 dice and a score pad a table, a bell for the head table, snacks for {len(count.coming)}, "
+                f"and the prize pot (about ${pot / 100:.2f} from the buy-ins).\n\n"
+                f"Your club page: {_link(member)}\n")
+        sent += send_once(f"host:{party.pk}:{member.pk}", kind="host", to=[member.email], party=party, member=member,
+                          subject=f"You host {party.club.name} on {_when(party)}", body=body)
+    return sent
+
+
+def send_due_reminders(now: datetime.datetime | None = None) -> int:
+    """Send every reminder that is due and has not gone out yet; returns how many were sent.
+
+    RSVP nudges and the host's reminder go from the club's `rsvp_nudge_days` before a party until
+    it starts; substitute invitations and swap requests that are still open go at once (normally
+    their own task sent them already, and then they are not sent again)."""
+    now = now or timezone.now()
+    sent = 0
+    horizon = now + datetime.timedelta(days=60)
+    for party in Party.objects.filter(starts_at__gt=now, starts_at__lte=horizon).select_related("club", "host",
+                                                                                                  "cohost"):
+        if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) > now:
+            continue
+        sent += _send_rsvp_nudges(party)
+        sent += _send_host_reminders(party)
+    already = set(SentReminder.objects.filter(kind__in=("sub", "swap")).values_list("key", flat=True))
+    for invitation_id in SubInvitation.objects.filter(status=SubInvitation.Status.INVITED,
+                                                      party__starts_at__gt=now).values_list("pk", flat=True):
+        if f"sub:{invitation_id}" not in already:
+            sent += send_sub_invitation(invitation_id)
+    for swap_id in SwapRequest.objects.filter(status=SwapRequest.Status.PENDING,
+                                              take__starts_at__gt=now).values_list("pk", flat=True):
+        if f"swap:{swap_id}" not in already:
+            sent += send_swap_request(swap_id)
+    return sent

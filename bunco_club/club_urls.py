@@ -1,0 +1,49 @@
+"""The club's URLs (namespace "clubs"), one per verb; included under /clubs/ by bunco_club/urls.py."""
+
+from django.urls import path
+
+from bunco_club import views
+
+app_name = "clubs"
+
+urlpatterns = [
+    path("new/", views.club_new, name="club_new"),
+    # A member's own pages: their signed personal link, no password.
+    path("me/<str:token>/", views.my_club, name="my_club"),
+    path("me/<str:token>/rsvp/<int:party_pk>/", views.my_rsvp, name="my_rsvp"),
+    path("me/<str:token>/sub/<int:pk>/accept/", views.my_sub_accept, name="my_sub_accept"),
+    path("me/<str:token>/sub/<int:pk>/decline/", views.my_sub_decline, name="my_sub_decline"),
+    path("me/<str:token>/swap/", views.my_swap_request, name="my_swap_request"),
+    path("me/<str:token>/swap/<int:pk>/accept/", views.my_swap_accept, name="my_swap_accept"),
+    path("me/<str:token>/swap/<int:pk>/decline/", views.my_swap_decline, name="my_swap_decline"),
+    path("me/<str:token>/claim/", views.my_claim, name="my_claim"),
+    path("me/<str:token>/away/", views.my_blackouts, name="my_blackouts"),
+    path("me/<str:token>/calendar.ics", views.member_feed, name="member_feed"),
+    path("calendar/<str:feed_code>.ics", views.club_feed, name="club_feed"),
+    # A club's pages.
+    path("<slug:slug>/", views.club, name="club"),
+    path("<slug:slug>/edit/", views.club_edit, name="club_edit"),
+    path("<slug:slug>/hosts/add/", views.cohost_add, name="cohost_add"),
+    path("<slug:slug>/hosts/<int:user_pk>/remove/", views.cohost_remove, name="cohost_remove"),
+    path("<slug:slug>/roster/", views.roster, name="roster"),
+    path("<slug:slug>/members/<int:pk>/", views.member_edit, name="member_edit"),
+    path("<slug:slug>/members/<int:pk>/away/", views.member_blackouts, name="member_blackouts"),
+    path("<slug:slug>/members/<int:pk>/up/", views.member_up, name="member_up"),
+    path("<slug:slug>/members/<int:pk>/down/", views.member_down, name="member_down"),
+    path("<slug:slug>/members/<int:pk>/promote/", views.member_promote, name="member_promote"),
+    path("<slug:slug>/members/<int:pk>/to-subs/", views.member_to_subs, name="member_to_subs"),
+    path("<slug:slug>/members/<int:pk>/retire/", views.member_retire, name="member_retire"),
+    path("<slug:slug>/members/<int:pk>/reinstate/", views.member_reinstate, name="member_reinstate"),
+    path("<slug:slug>/members/<int:pk>/new-link/", views.member_new_link, name="member_new_link"),
+    path("<slug:slug>/members/<int:pk>/pair/", views.member_pair, name="member_pair"),
+    path("<slug:slug>/members/<int:pk>/split/", views.member_split, name="member_split"),
+    path("<slug:slug>/seasons/new/", views.season_new, name="season_new"),
+    path("<slug:slug>/seasons/<int:pk>/", views.season, name="season"),
+    path("<slug:slug>/seasons/<int:pk>/plan/", views.season_plan, name="season_plan"),
+    path("<slug:slug>/seasons/<int:pk>/standings/", views.standings, name="standings"),
+    path("<slug:slug>/parties/new/", views.party_new, name="party_new"),
+    path("<slug:slug>/parties/<int:pk>/", views.party, name="party"),
+    path("<slug:slug>/parties/<int:pk>/edit/", views.party_edit, name="party_edit"),
+    path("<slug:slug>/parties/<int:pk>/invite-sub/", views.party_invite_sub, name="party_invite_sub"),
+    path("<slug:slug>/parties/<int:pk>/counts/", views.party_counts, name="party_counts"),
+]

@@ -1,0 +1,55 @@
+"""Members' signed personal links: their "my club" page, RSVPs, sub invitations, swap answers and
+personal calendar feed, all without a password.
+
+A link carries the member's code (`Member.code`, random), never their id: ids are counters a
+stranger could walk through. It is signed with the site's secret (django.core.signing), so an
+altered link is refused. It does not expire (a club lasts years, and a calendar subscription must
+keep working); the host revokes a leaked link by giving the member a new code
+(`actions.reset_member_link`), which makes every link signed for the old code stop working.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+
+SALT = "bunco-club.member"
+
+INVALID = "This link isn't valid: it may have been cut short or replaced. Ask your club's host for your link."
+
+
+class BadMemberLink(Exception):
+    """A personal link that was altered or is no longer the member's; the message is for people."""
+
+
+def member_token(code: str) -> str:
+    """The signed token of the member whose code (`Member.code`) this is."""
+    if not isinstance(code, str) or not code:  # an id passed by mistake would sign nobody's link
+        raise TypeError(f"A personal link carries the member's code, not {code!r}.")
+    return signing.Signer(salt=SALT).sign_object({"m": code}, compress=True)
+
+
+def read_member_token(token: str) -> str:
+    """The member code a token was signed for; BadMemberLink if it was not signed by this site."""
+    try:
+        payload = signing.Signer(salt=SALT).unsign_object(token)
+    except (signing.BadSignature, ValueError) as error:
+        raise BadMemberLink(INVALID) from error
+    code = payload.get("m") if isinstance(payload, dict) else None
+    if not isinstance(code, str) or not code:
+        raise BadMemberLink(INVALID)
+    return code
+
+
+def my_club_path(code: str) -> str:
+    return reverse("clubs:my_club", args=[member_token(code)])
+
+
+def site_url() -> str:
+    """The site's address for emails and calendar entries: settings.SITE_URL, else this machine."""
+    return str(getattr(settings, "SITE_URL", "") or "http://127.0.0.1:8000").rstrip("/")
+
+
+def absolute(path: str) -> str:
+    return site_url() + path

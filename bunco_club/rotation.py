@@ -1,0 +1,136 @@
+"""The hosting rotation of a club's season (shared/CONTRACT.md "bunco_club/rotation.py").
+
+Pure and deterministic, standard library only: the same members, dates, blackouts and past counts
+always give the same plan, so a host who regenerates a season sees the same rota again.
+
+Fairness, as the contract states it: at every date the host is a member who is available that
+date and who has hosted least so far among the available members, counting earlier seasons
+(`hosted_before`) and this plan's earlier dates. Among members tied on that count, the plan picks:
+
+1. the one with the fewest available dates left in the season (this one included): a member who
+   is away most of the year hosts on one of the few dates they can, which leaves the others' dates
+   free for those who are around;
+2. then roster order (the order of `members`).
+
+A co-host pair is one name here: the club's actions pass a pair as a single "member" and give the
+date to both.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Collection, Mapping, Sequence
+
+
+class RotationError(ValueError):
+    """Input a rotation cannot be planned from; the message says why, for people."""
+
+
+def plan_rotation(
+    members: Sequence[str],
+    dates: Sequence[datetime.date],
+    *,
+    blackouts: Mapping[str, Collection[datetime.date]] | None = None,
+    hosted_before: Mapping[str, int] | None = None,
+) -> list[str | None]:
+    """The host of each date, in the order of `dates` (None where every member is blacked out)."""
+    roster = _checked_members(members)
+    season = _checked_dates(dates)
+    away: dict[str, frozenset[datetime.date]] = {
+        name: frozenset(blackouts.get(name, ()) if blackouts else ()) for name in roster
+    }
+    hostings: dict[str, int] = {name: (hosted_before.get(name, 0) if hosted_before else 0) for name in roster}
+    for name, count in hostings.items():
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise RotationError(f"The number of times {name} hosted before must be a whole number, not {count!r}.")
+    # Available dates left for each member, this date included: decremented as the plan moves on.
+    left: dict[str, int] = {name: sum(1 for day in season if day not in away[name]) for name in roster}
+    order = {name: index for index, name in enumerate(roster)}
+
+    plan: list[str | None] = []
+    for day in season:
+        available = [name for name in roster if day not in away[name]]
+        if not available:
+            plan.append(None)
+            continue
+        host = min(available, key=lambda name: (hostings[name], left[name], order[name]))
+        plan.append(host)
+        hostings[host] += 1
+        for name in available:
+            left[name] -= 1
+    return plan
+
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", -1: "last"}
+
+
+def monthly_dates(first_month: datetime.date, months: int, *, nth: int, weekday: int) -> list[datetime.date]:
+    """The `nth` `weekday` (0 = Monday) of `months` months from `first_month`'s month on: "the third
+    Friday of every month" is nth=3, weekday=4; nth=-1 is the last one of the month."""
+    if nth not in ORDINALS:
+        raise RotationError("Pick the first, second, third, fourth or last weekday of the month.")
+    if not 0 <= weekday <= 6:
+        raise RotationError("The weekday is 0 (Monday) to 6 (Sunday).")
+    if not 1 <= months <= 120:
+        raise RotationError("A season has 1 to 120 months.")
+    days: list[datetime.date] = []
+    year, month = first_month.year, first_month.month
+    for _ in range(months):
+        if nth > 0:
+            first = datetime.date(year, month, 1)
+            day = first + datetime.timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+        else:
+            following = datetime.date(year + month // 12, month % 12 + 1, 1)
+            last = following - datetime.timedelta(days=1)
+            day = last - datetime.timedelta(days=(last.weekday() - weekday) % 7)
+        days.append(day)
+        year, month = year + month // 12, month % 12 + 1
+    return days
+
+
+def describe_rule(nth: int, weekday: int) -> str:
+    return f"the {ORDINALS[nth]} {WEEKDAYS[weekday]} of every month"
+
+
+def _checked_members(members: Sequence[str]) -> list[str]:
+    if isinstance(members, (str, bytes)):
+        raise RotationError("Members must be a list of names, not a single string.")
+    roster = list(members)
+    if not roster:
+        raise RotationError("A rotation needs at least one member to host.")
+    seen: set[str] = set()
+    duplicates: list[str] = []
+    for name in roster:
+        if name in seen and name not in duplicates:
+            duplicates.append(name)
+        seen.add(name)
+    if duplicates:
+        listed = ", ".join(repr(name) for name in duplicates)
+        raise RotationError(f"Each member must have a different name; these appear more than once: {listed}.")
+    return roster
+
+
+def _checked_dates(dates: Sequence[datetime.date]) -> list[datetime.date]:
+    season = list(dates)
+    for index, day in enumerate(season):
+        if not isinstance(day, datetime.date):
+            raise RotationError(f"Date {index + 1} is not a date: {day!r}.")
+        if index and not _after(day, season[index - 1]):
+            raise RotationError(
+                f"Dates must be in order with none repeated: {day.isoformat()} (date {index + 1}) "
+                f"does not come after {season[index - 1].isoformat()}."
+            )
+    return season
+
+
+def _after(later: datetime.date, earlier: datetime.date) -> bool:
+    # datetime is a date too; comparing a datetime with a plain date raises TypeError, so compare
+    # such a mixed pair by calendar day.
+    if isinstance(later, datetime.datetime) != isinstance(earlier, datetime.datetime):
+        return _day(later) > _day(earlier)
+    return later > earlier
+
+
+def _day(value: datetime.date) -> datetime.date:
+    return value.date() if isinstance(value, datetime.datetime) else value

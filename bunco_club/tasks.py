@@ -1,0 +1,57 @@
+"""Background jobs of clubs: thin, each calls an action (DESIGN.md §3).
+
+The substitute invitation and the swap request are enqueued by their actions once the transaction
+commits. `send_due_reminders` (RSVP nudges, the host's reminder, and any invitation or swap whose
+email an enqueue lost) runs from Celery beat in the scaled layout (settings.CELERY_BEAT_SCHEDULE),
+from the in-process clock of the embedded default (settings.CLOCK_TICKERS: the clock ticks every
+second, so its ticker keeps its own time) and from cron with `python manage.py send_reminders`.
+Every email is recorded as it goes (`actions.send_once`): however often these run, each goes once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from celery import shared_task
+from django.conf import settings
+
+from bunco_club import actions
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(ignore_result=True)
+def send_sub_invitation(invitation_id: int) -> bool:
+    return actions.send_sub_invitation(invitation_id)
+
+
+@shared_task(ignore_result=True)
+def send_swap_request(swap_id: int) -> bool:
+    return actions.send_swap_request(swap_id)
+
+
+@shared_task(ignore_result=True)
+def send_due_reminders() -> int:
+    sent = actions.send_due_reminders()
+    if sent:
+        logger.info("Sent %d club reminder(s)", sent)
+    return sent
+
+
+_last_run: float | None = None
+_last_run_lock = threading.Lock()
+
+
+def send_due_reminders_when_due() -> None:
+    """The in-process clock's ticker: the reminders, at most once per
+    REMINDERS_INTERVAL_SECONDS (default 5 minutes) in this process."""
+    global _last_run
+    interval = getattr(settings, "REMINDERS_INTERVAL_SECONDS", 300)
+    with _last_run_lock:
+        now = time.monotonic()
+        if _last_run is not None and now - _last_run < interval:
+            return
+        _last_run = now
+    send_due_reminders()

@@ -1,0 +1,708 @@
+"""The club's pages: thin typed function views, permission helper first, one URL per verb.
+
+Who sees what:
+- a club's hosts (accounts in `Club.hosts`) see and edit everything of their club;
+- its members see the club, its seasons, parties and standings, and answer for themselves only:
+  through their signed personal link (`links.py`; opening it remembers the member on the phone),
+  or through an account linked to their member record;
+- anybody else gets a 404 for a club page, never a 403: a club's existence is not public.
+A member who tries a host's page gets a 403 (they know the club exists).
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bunco_club import actions, ical
+from bunco_club.forms import (
+    BlackoutsForm,
+    ClubForm,
+    CohostForm,
+    MemberForm,
+    NewMemberForm,
+    NewPartyForm,
+    PairForm,
+    PartyForm,
+    SeasonByHandForm,
+    SeasonByRuleForm,
+    SwapForm,
+)
+from bunco_club.links import BadMemberLink, absolute, member_token, read_member_token
+from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
+from bunco_club.standings import Line, Standing, season_standings
+from live.http import HtmxHttpRequest
+
+SESSION_MEMBERS = "club-member-codes"
+NOT_A_HOST = "Only the club's hosts can do that."
+
+# --- Who is asking ----------------------------------------------------------------------------
+
+
+def _club(slug: str) -> Club:
+    return get_object_or_404(Club, slug=slug)
+
+
+def _viewer_member(request: HttpRequest, club: Club) -> Member | None:
+    """The member of `club` this browser is: an account linked to a member record, or a personal
+    link opened on this phone."""
+    codes = request.session.get(SESSION_MEMBERS, [])
+    found = Q(code__in=codes) if isinstance(codes, list) and codes else Q(pk__in=[])
+    if request.user.is_authenticated:
+        found |= Q(user=request.user)
+    return club.members.filter(found, is_active=True).first()
+
+
+def _club_for_host(request: HttpRequest, slug: str) -> Club:
+    """The club, if this browser is one of its hosts; 403 for its members, 404 for anybody else."""
+    club = _club(slug)
+    if club.is_hosted_by(request.user):
+        return club
+    if _viewer_member(request, club) is not None:
+        raise PermissionDenied(NOT_A_HOST)
+    raise Http404("No such club.")
+
+
+def _club_for_viewer(request: HttpRequest, slug: str) -> tuple[Club, Member | None, bool]:
+    """The club, the member this browser is (if any) and whether it is a host; 404 for outsiders."""
+    club = _club(slug)
+    is_host = club.is_hosted_by(request.user)
+    member = _viewer_member(request, club)
+    if not is_host and member is None:
+        raise Http404("No such club.")
+    return club, member, is_host
+
+
+LINK_RETIRED = "This link is no longer in use. Ask your club's host for your link."
+
+
+def personal_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view reached by a member's personal link: a bad or retired link gets a page that says so (404)."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, token, *args, **kwargs)
+        except BadMemberLink as error:
+            return render(request, "bunco_club/link_refused.html", {"message": str(error)}, status=404)
+
+    return wrapped
+
+
+def _member_from_link(request: HttpRequest, token: str) -> Member:
+    """The member whose personal link this is (BadMemberLink for a bad or retired one); the
+    phone remembers them, so the club's pages open for it afterwards."""
+    code = read_member_token(token)
+    member = Member.objects.select_related("club").filter(code=code, is_active=True).first()
+    if member is None:
+        raise BadMemberLink(LINK_RETIRED)
+    codes = request.session.get(SESSION_MEMBERS, [])
+    if not isinstance(codes, list):
+        codes = []
+    if member.code not in codes:
+        request.session[SESSION_MEMBERS] = [*codes, member.code][-20:]
+    return member
+
+
+def _party_of(club: Club, pk: int) -> Party:
+    return get_object_or_404(Party.objects.select_related("club", "host", "cohost", "season"), club=club, pk=pk)
+
+
+def _member_of(club: Club, pk: int) -> Member:
+    return get_object_or_404(Member, club=club, pk=pk)
+
+
+def _season_of(club: Club, pk: int) -> Season:
+    return get_object_or_404(Season, club=club, pk=pk)
+
+
+def _refused(request: HttpRequest, error: actions.ClubError, back: str) -> HttpResponse:
+    """The one way an action's refusal reaches a plain form post: the message on the page it came from."""
+    messages.error(request, str(error))
+    return redirect(back)
+
+
+# --- Clubs ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = actions.create_club(user=request.user, **form.club_fields())
+        except actions.ClubError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, f"{club.name} is ready. Add its members next.")
+            return redirect("clubs:roster", slug=club.slug)
+    return render(request, "bunco_club/club_form.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def club(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's page: what's coming, the seasons, the past nights and their prize winners."""
+    club, member, is_host = _club_for_viewer(request, slug)
+    upcoming = list(club.parties.upcoming().select_related("host", "cohost")[:6])
+    past = list(club.parties.past().select_related("host", "cohost")
+                .prefetch_related(Prefetch("records", queryset=NightRecord.objects.exclude(prizes=""),
+                                           to_attr="winners"))[:12])
+    next_party = upcoming[0] if upcoming else None
+    context = {
+        "club": club, "member": member, "is_host": is_host, "upcoming": upcoming, "past": past,
+        "next_party": next_party, "next_count": actions.headcount(next_party) if next_party else None,
+        "seasons": club.seasons.all(), "hosts": club.hosts.all(),
+        "feed_url": absolute(reverse("clubs:club_feed", args=[club.feed_code])),
+        "cohost_form": CohostForm(),
+    }
+    return render(request, "bunco_club/club.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    form = ClubForm(request.POST or None, initial=ClubForm.initial_for(club))
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.update_club(club, **form.club_fields())
+        except actions.ClubError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, "Saved.")
+            return redirect("clubs:club", slug=club.slug)
+    return render(request, "bunco_club/club_form.html", {"form": form, "club": club}, status=400 if form.errors else 200)
+
+
+@require_POST
+def cohost_add(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    form = CohostForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Write the username of the co-host's account.")
+        return redirect("clubs:club", slug=club.slug)
+    try:
+        user = actions.add_cohost(club, form.cleaned_data["username"])
+    except actions.ClubError as error:
+        return _refused(request, error, reverse("clubs:club", args=[club.slug]))
+    messages.success(request, f"{user.get_username()} now hosts {club.name} with you.")
+    return redirect("clubs:club", slug=club.slug)
+
+
+@require_POST
+def cohost_remove(request: HttpRequest, slug: str, user_pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    user = get_object_or_404(club.hosts, pk=user_pk)
+    try:
+        actions.remove_cohost(club, user)
+    except actions.ClubError as error:
+        return _refused(request, error, reverse("clubs:club", args=[club.slug]))
+    messages.success(request, f"{user.get_username()} no longer hosts {club.name}.")
+    if user.pk == request.user.pk:
+        return redirect("home")
+    return redirect("clubs:club", slug=club.slug)
+
+
+# --- The roster -------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def roster(request: HttpRequest, slug: str) -> HttpResponse:
+    """Regulars, the ordered sub list and retired members; adding a member posts here."""
+    club = _club_for_host(request, slug)
+    form = NewMemberForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            member = actions.add_member(club, **form.cleaned_data)
+        except actions.ClubError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, f"{member.name} is on the {'sub list' if member.is_alternate else 'roster'}.")
+            return redirect("clubs:roster", slug=club.slug)
+    members = club.members.select_related("cohost")
+    context = {
+        "club": club, "form": form,
+        "regulars": members.regulars(), "alternates": members.alternates(), "retired": members.retired(),
+    }
+    return render(request, "bunco_club/roster.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    member = _member_of(club, pk)
+    form = MemberForm(request.POST or None, initial={"name": member.name, "email": member.email, "phone": member.phone})
+    blackouts = BlackoutsForm(initial={"dates": "\n".join(day.isoformat() for day in
+                                                          member.blackouts.values_list("date", flat=True))})
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.edit_member(member, **form.cleaned_data)
+        except actions.ClubError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(request, "Saved.")
+            return redirect("clubs:roster", slug=club.slug)
+    context = {"club": club, "member": member, "form": form, "blackouts": blackouts,
+               "pair_form": PairForm(member=member),
+               "history": member.records.select_related("party").order_by("-party__starts_at")[:24]}
+    return render(request, "bunco_club/member_edit.html", context, status=400 if form.errors else 200)
+
+
+@require_POST
+def member_blackouts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    member = _member_of(club, pk)
+    form = BlackoutsForm(request.POST)
+    if not form.is_valid():
+        context = {"club": club, "member": member, "blackouts": form, "pair_form": PairForm(member=member),
+                   "form": MemberForm(initial={"name": member.name, "email": member.email, "phone": member.phone})}
+        return render(request, "bunco_club/member_edit.html", context, status=400)
+    actions.set_blackouts(member, form.cleaned_data["dates"])
+    messages.success(request, f"{member.name}'s dates away are saved.")
+    return redirect("clubs:member_edit", slug=club.slug, pk=member.pk)
+
+
+def _roster_verb(request: HttpRequest, slug: str, pk: int, verb: str) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    member = _member_of(club, pk)
+    back = reverse("clubs:roster", args=[club.slug])
+    try:
+        if verb == "up" or verb == "down":
+            actions.move_sub(member, up=verb == "up")
+        elif verb == "promote":
+            actions.promote(member)
+        elif verb == "to_subs":
+            actions.make_alternate(member)
+        elif verb == "retire":
+            actions.retire(member)
+        elif verb == "reinstate":
+            actions.reinstate(member)
+        elif verb == "new_link":
+            actions.reset_member_link(member)
+            messages.success(request, f"{member.name} has a new personal link; the old one no longer works.")
+        elif verb == "split":
+            actions.split_cohosts(member)
+    except actions.ClubError as error:
+        return _refused(request, error, back)
+    return redirect(back)
+
+
+@require_POST
+def member_up(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "up")
+
+
+@require_POST
+def member_down(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "down")
+
+
+@require_POST
+def member_promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "promote")
+
+
+@require_POST
+def member_to_subs(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "to_subs")
+
+
+@require_POST
+def member_retire(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "retire")
+
+
+@require_POST
+def member_reinstate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "reinstate")
+
+
+@require_POST
+def member_new_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "new_link")
+
+
+@require_POST
+def member_split(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _roster_verb(request, slug, pk, "split")
+
+
+@require_POST
+def member_pair(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    member = _member_of(club, pk)
+    form = PairForm(request.POST, member=member)
+    back = reverse("clubs:roster", args=[club.slug])
+    if not form.is_valid():
+        messages.error(request, "Pick a regular of the club to host with.")
+        return redirect(back)
+    try:
+        actions.pair_cohosts(member, form.cleaned_data["partner"])
+    except actions.ClubError as error:
+        return _refused(request, error, back)
+    messages.success(request, f"{member.name} and {form.cleaned_data['partner'].name} host together.")
+    return redirect(back)
+
+
+# --- Seasons ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def season_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """A season's dates from a rule ("the third Friday of every month, 7 pm") or by hand."""
+    club = _club_for_host(request, slug)
+    by_hand = request.POST.get("how") == "hand" or request.GET.get("how") == "hand"
+    data = request.POST if request.method == "POST" else None
+    if by_hand:
+        form: SeasonByRuleForm | SeasonByHandForm = SeasonByHandForm(data, initial={"time": club.usual_time})
+    else:
+        next_year = timezone.localdate().year + 1
+        form = SeasonByRuleForm(data, initial={"time": club.usual_time, "first_month": datetime.date(next_year, 1, 1),
+                                               "name": str(next_year)})
+    if data is not None and form.is_valid():
+        values = form.cleaned_data
+        try:
+            if isinstance(form, SeasonByHandForm):
+                season = actions.create_season(club, name=values["name"], starts=[
+                    timezone.make_aware(datetime.datetime.combine(day, values["time"])) for day in values["dates"]])
+            else:
+                season = actions.season_by_rule(club, name=values["name"], first_month=values["first_month"],
+                                                months=values["months"], nth=values["nth"],
+                                                weekday=values["weekday"], time=values["time"])
+        except actions.ClubError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{season.name}: {season.parties.count()} dates. Now plan who hosts.")
+            return redirect("clubs:season", slug=club.slug, pk=season.pk)
+    context = {"club": club, "form": form, "by_hand": by_hand}
+    return render(request, "bunco_club/season_new.html", context, status=400 if form.errors else 200)
+
+
+@require_GET
+def season(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The year at a glance: every date, its host, who is away."""
+    club, member, is_host = _club_for_viewer(request, slug)
+    season = _season_of(club, pk)
+    parties = list(season.parties.select_related("host", "cohost").order_by("starts_at"))
+    away: dict[datetime.date, list[str]] = {}
+    for name, day in club.members.filter(is_active=True).values_list("name", "blackouts__date"):
+        if day is not None:
+            away.setdefault(day, []).append(name)
+    rows = [{"party": party, "away": away.get(timezone.localdate(party.starts_at), [])} for party in parties]
+    hostings: dict[str, int] = {}
+    for party in parties:
+        for person in (party.host, party.cohost):
+            if person is not None:
+                hostings[person.name] = hostings.get(person.name, 0) + 1
+    context = {"club": club, "season": season, "rows": rows, "is_host": is_host, "member": member,
+               "hostings": sorted(hostings.items())}
+    return render(request, "bunco_club/season.html", context)
+
+
+@require_POST
+def season_plan(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Assign a host to every date still to come by the fair rotation."""
+    club = _club_for_host(request, slug)
+    season = _season_of(club, pk)
+    back = reverse("clubs:season", args=[club.slug, season.pk])
+    try:
+        planned = actions.assign_hosts(season)
+    except actions.ClubError as error:
+        return _refused(request, error, back)
+    messages.success(request, f"Hosts planned for {len(planned)} date{'s' if len(planned) != 1 else ''}.")
+    return redirect(back)
+
+
+def _standings(parties: Any) -> list[Standing]:
+    records = NightRecord.objects.filter(party__in=parties, party__counts=True).select_related("member")
+    return season_standings(
+        Line(night=record.party_id, name=record.member.name if record.member else record.name, wins=record.wins,
+             losses=record.losses, buncos=record.buncos, prize_cents=record.prize_cents)
+        for record in records
+    )
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A season's standings, derived from its counting nights' records."""
+    club, member, is_host = _club_for_viewer(request, slug)
+    season = _season_of(club, pk)
+    nights = list(season.parties.filter(records__isnull=False).distinct().order_by("starts_at"))
+    context = {"club": club, "season": season, "table": _standings(season.parties.all()), "nights": nights,
+               "is_host": is_host, "member": member}
+    return render(request, "bunco_club/standings.html", context)
+
+
+# --- Parties ----------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def party_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    form = NewPartyForm(request.POST or None, club=club,
+                        initial={"time": club.usual_time, "location": club.place, "season": request.GET.get("season")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            party = actions.add_party(club, starts_at=form.starts_at(), season=form.cleaned_data["season"],
+                                      location=form.cleaned_data["location"], notes=form.cleaned_data["notes"])
+        except actions.ClubError as error:
+            form.add_error("date", str(error))
+        else:
+            return redirect("clubs:party", slug=club.slug, pk=party.pk)
+    return render(request, "bunco_club/party_form.html", {"club": club, "form": form},
+                  status=400 if form.errors else 200)
+
+
+@require_GET
+def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Who is coming, who is invited as a sub, and how many ghosts the night would need; the
+    headcount alone for the page's 10-second refresh (htmx)."""
+    club, member, is_host = _club_for_viewer(request, slug)
+    party = _party_of(club, pk)
+    answer = party.rsvps.filter(member=member).values_list("answer", flat=True).first() if member else None
+    context = {
+        "club": club, "party": party, "member": member, "is_host": is_host, "count": actions.headcount(party),
+        "my_answer": answer, "answers": RSVP.Answer.choices,
+        "invitations": party.sub_invitations.select_related("member"),
+        "records": party.records.select_related("member").order_by("-wins", "name"),
+        "my_token": member_token(member.code) if member else None,
+    }
+    if request.htmx:
+        return render(request, "bunco_club/party.html#headcount", context)
+    return render(request, "bunco_club/party.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    form = PartyForm(request.POST or None, club=club, initial=PartyForm.initial_for(party))
+    if request.method == "POST" and form.is_valid():
+        values = form.cleaned_data
+        try:
+            actions.edit_party(party, starts_at=form.starts_at(), location=values["location"], notes=values["notes"],
+                               host=values["host"], cohost=values["cohost"])
+        except actions.ClubError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Saved: calendars that follow the club will update.")
+            return redirect("clubs:party", slug=club.slug, pk=party.pk)
+    return render(request, "bunco_club/party_form.html", {"club": club, "form": form, "party": party},
+                  status=400 if form.errors else 200)
+
+
+@require_POST
+def party_invite_sub(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    try:
+        invitation = actions.invite_another_sub(party)
+    except actions.ClubError as error:
+        return _refused(request, error, back)
+    messages.success(request, f"{invitation.member.name} is invited.")
+    return redirect(back)
+
+
+@require_POST
+def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Mark a night as counting towards the standings, or not (`counts` = 1 or 0)."""
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    counts = request.POST.get("counts")
+    if counts not in ("0", "1"):
+        messages.error(request, "Say whether the night counts (1) or not (0).")
+        return redirect(back)
+    actions.set_night_counts(party, counts=counts == "1")
+    messages.success(request, "This night counts in the standings." if counts == "1" else
+                     "This night no longer counts in the standings.")
+    return redirect(back)
+
+
+# --- A member's own pages (their signed personal link, no password) ---------------------------
+
+
+@never_cache
+@require_GET
+@personal_link
+def my_club(request: HttpRequest, token: str) -> HttpResponse:
+    """A member's "my club" page: their parties and answers, sub invitations, swap requests,
+    hosting dates, history and calendar feed."""
+    member = _member_from_link(request, token)
+    club = member.club
+    upcoming = list(club.parties.upcoming().select_related("host", "cohost")[:12])
+    answers = dict(RSVP.objects.filter(member=member, party__in=upcoming).values_list("party_id", "answer"))
+    rows = [{"party": party, "answer": answers.get(party.pk), "hosting": party.is_hosted_by_member(member)}
+            for party in upcoming]
+    context = {
+        "club": club, "member": member, "token": token, "rows": rows, "answers": RSVP.Answer.choices,
+        "invitations": member.sub_invitations.filter(status=SubInvitation.Status.INVITED,
+                                                      party__starts_at__gte=timezone.now()).select_related("party"),
+        "swaps_to_answer": member.swaps_received.filter(status=SwapRequest.Status.PENDING).select_related(
+            "give", "take", "requested_by"),
+        "swaps_asked": member.swaps_asked.select_related("give", "take", "asked")[:5],
+        "swap_form": SwapForm(member=member),
+        "history": member.records.select_related("party").order_by("-party__starts_at")[:24],
+        "feed_url": absolute(reverse("clubs:member_feed", args=[token])),
+        "blackouts": _my_blackouts_form(member),
+    }
+    return render(request, "bunco_club/my_club.html", context)
+
+
+@require_POST
+@personal_link
+def my_blackouts(request: HttpRequest, token: str) -> HttpResponse:
+    """A member gives their own dates away (the rotation keeps them off those dates)."""
+    member = _member_from_link(request, token)
+    form = BlackoutsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(error) for error in form.errors.get("dates", [])))
+        return redirect(_back_to_me(token))
+    # The page lists the dates still to come: the past ones stay as they were.
+    past = member.blackouts.filter(date__lt=timezone.localdate()).values_list("date", flat=True)
+    actions.set_blackouts(member, [*past, *form.cleaned_data["dates"]])
+    messages.success(request, "Your dates away are saved.")
+    return redirect(_back_to_me(token))
+
+
+@require_POST
+@personal_link
+def my_claim(request: HttpRequest, token: str) -> HttpResponse:
+    """Link the logged-in account to this member record (optional: the link works without one)."""
+    member = _member_from_link(request, token)
+    try:
+        actions.claim_member(member, request.user)
+    except actions.ClubError as error:
+        return _refused(request, error, _back_to_me(token))
+    messages.success(request, f"Your account now opens {member.club.name} wherever you log in.")
+    return redirect(_back_to_me(token))
+
+
+def _my_blackouts_form(member: Member) -> BlackoutsForm:
+    coming = member.blackouts.filter(date__gte=timezone.localdate()).values_list("date", flat=True)
+    form = BlackoutsForm(initial={"dates": "\n".join(day.isoformat() for day in coming)})
+    form.fields["dates"].label = "Dates you can't host (or come)"
+    return form
+
+
+def _back_to_me(token: str) -> str:
+    return reverse("clubs:my_club", args=[token])
+
+
+@require_POST
+@personal_link
+def my_rsvp(request: HttpRequest, token: str, party_pk: int) -> HttpResponse:
+    member = _member_from_link(request, token)
+    party = get_object_or_404(Party, club_id=member.club_id, pk=party_pk)
+    answer = request.POST.get("answer", "")
+    try:
+        rsvp = actions.answer_rsvp(party, member, answer)
+    except actions.ClubError as error:
+        return _refused(request, error, _back_to_me(token))
+    messages.success(request, f"Thanks! {timezone.localtime(party.starts_at):%a %d %b}: {rsvp.get_answer_display()}.")
+    return redirect(_back_to_me(token))
+
+
+def _my_invitation(member: Member, pk: int) -> SubInvitation:
+    return get_object_or_404(SubInvitation.objects.select_related("party"), member=member, pk=pk)
+
+
+def _answer_invitation(request: HttpRequest, token: str, pk: int, *, accept: bool) -> HttpResponse:
+    member = _member_from_link(request, token)
+    invitation = _my_invitation(member, pk)
+    try:
+        answered = actions.answer_sub_invitation(invitation, accept=accept)
+    except actions.ClubError as error:
+        return _refused(request, error, _back_to_me(token))
+    if answered.status == SubInvitation.Status.TOO_LATE:
+        messages.info(request, actions.SEAT_TAKEN)
+    elif answered.status == SubInvitation.Status.ACCEPTED:
+        messages.success(request, "The seat is yours: see you there!")
+    else:
+        messages.success(request, "Thanks for letting us know.")
+    return redirect(_back_to_me(token))
+
+
+@require_POST
+@personal_link
+def my_sub_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    return _answer_invitation(request, token, pk, accept=True)
+
+
+@require_POST
+@personal_link
+def my_sub_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    return _answer_invitation(request, token, pk, accept=False)
+
+
+@require_POST
+@personal_link
+def my_swap_request(request: HttpRequest, token: str) -> HttpResponse:
+    member = _member_from_link(request, token)
+    form = SwapForm(request.POST, member=member)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
+        return redirect(_back_to_me(token))
+    try:
+        swap = actions.request_swap(member, give=form.cleaned_data["give"], take=form.cleaned_data["take"])
+    except actions.ClubError as error:
+        return _refused(request, error, _back_to_me(token))
+    messages.success(request, f"Asked {swap.asked.name}; you'll see their answer here.")
+    return redirect(_back_to_me(token))
+
+
+def _answer_swap(request: HttpRequest, token: str, pk: int, *, accept: bool) -> HttpResponse:
+    member = _member_from_link(request, token)
+    swap = get_object_or_404(SwapRequest, asked=member, pk=pk)
+    try:
+        actions.answer_swap(swap, member=member, accept=accept)
+    except actions.ClubError as error:
+        return _refused(request, error, _back_to_me(token))
+    messages.success(request, "Swapped: your calendar will update." if accept else "Declined.")
+    return redirect(_back_to_me(token))
+
+
+@require_POST
+@personal_link
+def my_swap_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    return _answer_swap(request, token, pk, accept=True)
+
+
+@require_POST
+@personal_link
+def my_swap_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    return _answer_swap(request, token, pk, accept=False)
+
+
+# --- Calendar feeds (unguessable URLs a phone's calendar subscribes to) -----------------------
+
+ICS = "text/calendar; charset=utf-8"
+
+
+@require_GET
+def club_feed(request: HttpRequest, feed_code: str) -> HttpResponse:
+    club = get_object_or_404(Club, feed_code=feed_code)
+    return HttpResponse(ical.club_feed(club), content_type=ICS)
+
+
+@require_GET
+@personal_link
+def member_feed(request: HttpRequest, token: str) -> HttpResponse:
+    member = Member.objects.select_related("club").filter(code=read_member_token(token), is_active=True).first()
+    if member is None:
+        raise BadMemberLink(LINK_RETIRED)
+    return HttpResponse(ical.member_feed(member), content_type=ICS)

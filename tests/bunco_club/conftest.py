@@ -1,0 +1,89 @@
+"""Club personas: the host of a club with a full roster, one of its members on their phone (their
+personal link), an outsider with an account, and the host of another club."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from bunco_club import actions
+from bunco_club.links import my_club_path
+from bunco_club.models import Club, Member, Party
+from tests.builders import make_club, make_user
+
+REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
+ALTERNATES = ["Sam", "Tia", "Uma"]
+
+
+def email(name: str) -> str:
+    return f"{name.lower()}@example.com"
+
+
+def fill_roster(club: Club, regulars: list[str] = REGULARS, alternates: list[str] = ALTERNATES) -> None:
+    for name in regulars:
+        actions.add_member(club, name=name, email=email(name))
+    for name in alternates:
+        actions.add_member(club, name=name, email=email(name), alternate=True)
+
+
+def soon(days: int = 10, hour: int = 19) -> datetime.datetime:
+    day = timezone.localdate() + datetime.timedelta(days=days)
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour, 0)))
+
+
+def phone_of(member: Member) -> Client:
+    """A member's phone that opened their personal link."""
+    phone = Client()
+    assert phone.get(my_club_path(member.code)).status_code == 200
+    return phone
+
+
+@pytest.fixture
+def club(host) -> Club:
+    """The host's Maple Street club with 12 regulars and 3 alternates (Sam, Tia, Uma in that order)."""
+    club = Club.objects.get(hosts=host)
+    fill_roster(club)
+    return club
+
+
+@pytest.fixture
+def party(club) -> Party:
+    """A party ten days from now, hosted by Ada, that every regular said yes to."""
+    party = actions.add_party(club, starts_at=soon())
+    party.host = club.members.get(name="Ada")
+    party.save()
+    for member in club.members.regulars():
+        actions.answer_rsvp(party, member, "yes")
+    return party
+
+
+@pytest.fixture
+def member(club) -> Member:
+    return club.members.get(name="Bea")
+
+
+@pytest.fixture
+def member_client(member) -> Client:
+    return phone_of(member)
+
+
+@pytest.fixture
+def stranger_client(outsider) -> Client:
+    """Someone logged in with an account and no club."""
+    client = Client()
+    client.force_login(outsider)
+    return client
+
+
+@pytest.fixture
+def other_host_client(db) -> Client:
+    """The host of another club (with a member of their own)."""
+    user = make_user("other-host")
+    other = make_club(name="Elm Road Bunco", hosts=[user])
+    actions.add_member(other, name="Zed", email="zed@example.com")
+    client = Client()
+    client.force_login(user)
+    return client
