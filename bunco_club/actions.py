@@ -62,7 +62,8 @@ def _changed(club: Club | int, kind: str, **data: Any) -> None:
 
 # --- Clubs ------------------------------------------------------------------------------------
 
-RULE_FIELDS = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each", "split_ties")
+RULE_FIELDS = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each", "split_ties",
+               "prize_amounts")
 CLUB_FIELDS = ("name", "place", "usual_time", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from bunco_club.models import Club, Member, Party, Season, TieBreak
+from bunco_club.models import Club, Member, Party, PrizeAmounts, Season, TieBreak
 from bunco_club.rotation import ORDINALS, WEEKDAYS
 from live.forms import WholeNumberField
 
@@ -39,6 +39,8 @@ class ClubForm(forms.Form):
                                   label="Ties at a table")
     one_prize_each = forms.BooleanField(required=False, label="One prize per player")
     split_ties = forms.BooleanField(required=False, label="Tied players share a prize instead of rolling off")
+    prize_amounts = forms.ChoiceField(choices=PrizeAmounts.choices, initial=PrizeAmounts.DOLLARS_TO_DRAW,
+                                      required=False, widget=forms.RadioSelect, label="Prize amounts")
 
     def clean_buy_in(self) -> Decimal:
         raw = str(self.data.get("buy_in", "")).strip()
@@ -50,6 +52,7 @@ class ClubForm(forms.Form):
     def club_fields(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         data["buy_in_cents"] = int(data.pop("buy_in") * 100)
+        data["prize_amounts"] = data.get("prize_amounts") or PrizeAmounts.DOLLARS_TO_DRAW
         return data
 
     @classmethod

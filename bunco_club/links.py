@@ -48,7 +48,7 @@ def my_club_path(code: str) -> str:
 
 def site_url() -> str:
     """The site's address for emails and calendar entries: settings.SITE_URL, else this machine."""
-    return str(getattr(settings, "SITE_URL", "") or "http://127.0.0.1:8000").rstrip("/")
+    return str(settings.SITE_URL or "http://127.0.0.1:8000").rstrip("/")
 
 
 def absolute(path: str) -> str:

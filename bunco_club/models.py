@@ -28,6 +28,14 @@ class TieBreak(models.TextChoices):
     SUDDEN_DEATH = "sudden_death", "Sudden death: the first team to score wins"
 
 
+class PrizeAmounts(models.TextChoices):
+    # How a night cuts the pot (games.rules.prizes.PrizeRules.whole_dollars and remainder_to; the
+    # values of the night form's choice, games.forms.PRIZE_AMOUNTS).
+    DOLLARS_TO_DRAW = "dollars_to_draw", "Whole dollars; the odd dollars go to the draw"
+    DOLLARS_TO_MOST_BUNCOS = "dollars_to_most_buncos", "Whole dollars; the odd dollars go to Most Buncos"
+    CENTS = "cents", "Exact shares, to the cent (the official rules)"
+
+
 class Club(models.Model):
     name = models.CharField(max_length=80)
     slug = models.SlugField(unique=True)
@@ -48,6 +56,8 @@ class Club(models.Model):
     tie_break = models.CharField("ties at a table", max_length=12, choices=TieBreak.choices, default=TieBreak.ROLL_OFF)
     one_prize_each = models.BooleanField("one prize per player", default=False)
     split_ties = models.BooleanField("tied players share a prize", default=False)
+    prize_amounts = models.CharField("prize amounts", max_length=24, choices=PrizeAmounts.choices,
+                                     default=PrizeAmounts.DOLLARS_TO_DRAW)
 
     class Meta:
         ordering = ["name"]
@@ -74,7 +84,12 @@ class Club(models.Model):
 
     def prize_rules(self) -> dict[str, object]:
         """The club's prize scheme as keyword arguments of games.rules.prizes.PrizeRules."""
-        return {"one_prize_each": self.one_prize_each, "split_ties": self.split_ties}
+        return {
+            "one_prize_each": self.one_prize_each,
+            "split_ties": self.split_ties,
+            "whole_dollars": self.prize_amounts != PrizeAmounts.CENTS,
+            "remainder_to": "most_buncos" if self.prize_amounts == PrizeAmounts.DOLLARS_TO_MOST_BUNCOS else "draw",
+        }
 
 
 class MemberQuerySet(models.QuerySet["Member"]):

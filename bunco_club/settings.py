@@ -379,6 +379,8 @@ CELERY_BEAT_SCHEDULE["close-tournament-rounds"] = {"task": "tournaments.tasks.cl
 # (bunco_club.actions.send_due_reminders records what went). Every few minutes by the in-process
 # clock, every 15 minutes by Celery beat when scaled, or `python manage.py send_reminders` from cron.
 REMINDERS_INTERVAL_SECONDS = 300
+# The site's address as members reach it: links in club emails and calendar entries start with it.
+SITE_URL = os.environ.get("SITE_URL", "")
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("bunco_club.tasks.send_due_reminders_when_due")
 CELERY_BEAT_SCHEDULE["send-club-reminders"] = {"task": "bunco_club.tasks.send_due_reminders", "schedule": 15 * 60.0}

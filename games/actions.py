@@ -12,7 +12,7 @@ Errors are `NightError`s carrying the HTTP status a view should answer with; the
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,6 +22,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from bunco_club import actions as club_actions
+from bunco_club.models import Party
 from games import taps
 from games.models import Night, Player, PrizeAward, Round, Seat, TableRound, Tally, night_size_refusal
 from games.rules import bunco, dice, prizes
@@ -820,7 +822,27 @@ def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAw
         ]
     )
     log_event(night.channel, "state", {"round": night.current_round, "what": "prizes"})
+    if night.party is not None:
+        _report_to_the_club(night.party, players.values(), awards)
     return awards
+
+
+def _report_to_the_club(party: Party, players: Iterable[Player], awards: Sequence[PrizeAward]) -> None:
+    """A party's night tells its club how everyone did (the club keeps its own records, from which
+    its season standings are derived): plain figures, through the club's own action. Worked out
+    again (a re-opened round), the club's records for the party are replaced."""
+    won: dict[int, list[PrizeAward]] = {}
+    for award in awards:
+        won.setdefault(award.player_id, []).append(award)
+    sheets = [
+        club_actions.NightSheet(
+            name=player.name, wins=player.wins, losses=player.losses, buncos=player.bunco_count,
+            prize_cents=sum(award.amount_cents for award in won.get(player.pk, [])),
+            prizes=tuple(award.prize for award in won.get(player.pk, [])), member_id=player.member_id,
+        )
+        for player in players
+    ]
+    club_actions.record_night_results(party, sheets)
 
 
 # --- Housekeeping -------------------------------------------------------------------------------

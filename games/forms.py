@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 
 from django import forms
@@ -69,6 +69,17 @@ class NewNightForm(forms.Form):
 
     def buy_in_cents(self) -> int:
         return int(self.cleaned_data["buy_in"] * 100)
+
+    @staticmethod
+    def initial_for_rules(rules: dict[str, object], prize_rules: dict[str, object]) -> dict[str, object]:
+        """The form's starting values for house rules given as the keyword arguments of bunco.Rules
+        and prizes.PrizeRules (a club's, `Club.night_rules()` and `Club.prize_rules()`): the
+        inverse of `rules()` and `prize_rules()`."""
+        scheme = prizes.PrizeRules(**prize_rules)  # type: ignore[arg-type]
+        amounts = ("cents" if not scheme.whole_dollars
+                   else "dollars_to_most_buncos" if scheme.remainder_to == "most_buncos" else "dollars_to_draw")
+        return {**asdict(bunco.Rules(**rules)),  # type: ignore[arg-type]
+                "one_prize_each": scheme.one_prize_each, "split_ties": scheme.split_ties, "prize_amounts": amounts}
 
     def prize_rules(self) -> prizes.PrizeRules:
         amounts = self.cleaned_data["prize_amounts"] or "dollars_to_draw"

@@ -202,6 +202,8 @@ def night_new(request: HttpRequest) -> HttpResponse:
             )
             initial["buy_in"] = party.club.buy_in_cents / 100
             initial["title"] = f"{party.club.name} night"
+            # The club's house rules: every night of the club starts with them.
+            initial.update(NewNightForm.initial_for_rules(party.club.night_rules(), party.club.prize_rules()))
         form = NewNightForm(initial=initial)
         status = 200
     names = form.data.get("names", form.initial.get("names", "")) or ""

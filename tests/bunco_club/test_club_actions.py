@@ -32,7 +32,8 @@ def test_the_creator_of_a_club_becomes_its_host():
     assert club.is_hosted_by(user)
     assert club.night_rules() == {"baby_bunco_ends_turn": False, "wipeout": True, "head_losers_to_last_table": False,
                                   "tie_break": "roll_off"}
-    assert club.prize_rules() == {"one_prize_each": False, "split_ties": False}
+    assert club.prize_rules() == {"one_prize_each": False, "split_ties": False, "whole_dollars": True,
+                                  "remainder_to": "draw"}
 
 
 def test_two_clubs_with_the_same_name_get_different_addresses():

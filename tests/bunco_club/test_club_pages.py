@@ -129,6 +129,18 @@ def test_the_host_can_post_every_one_of_them(host_client, club, season, outsider
 # --- Creating and editing a club --------------------------------------------------------------
 
 
+def test_a_club_pays_its_nights_prizes_in_whole_dollars_unless_it_asks_for_cents(outsider):
+    client = Client()
+    client.force_login(outsider)
+    for name, choice in (("Dollar Dice", None), ("Cent Dice", "cents")):
+        form = {"name": name, "usual_time": "19:30", "buy_in": "5", "rsvp_nudge_days": "3", "tie_break": "roll_off"}
+        if choice:
+            form["prize_amounts"] = choice
+        client.post(reverse("clubs:club_new"), form)
+    assert Club.objects.get(name="Dollar Dice").prize_rules()["whole_dollars"] is True
+    assert Club.objects.get(name="Cent Dice").prize_rules()["whole_dollars"] is False
+
+
 def test_a_logged_in_user_starts_a_club_and_lands_on_its_roster(outsider):
     client = Client()
     client.force_login(outsider)

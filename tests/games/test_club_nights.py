@@ -1,0 +1,70 @@
+"""A club party's night: it starts with the club's house rules, and when its prizes are worked out
+it reports every player's figures to the club, whose records (and so its season standings) follow
+the night's corrected record."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from bunco_club.models import NightRecord, Party, PrizeAmounts
+from games import actions
+from tests.builders import (
+    NAMES,
+    PLAYERS_ALL_NIGHT,
+    figures,
+    fresh,
+    make_club,
+    make_member,
+    make_user,
+    played_night,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_party_night_starts_with_the_clubs_house_rules(client):
+    host = make_user()
+    club = make_club(hosts=[host], tie_break="sudden_death", wipeout=True, one_prize_each=True,
+                     prize_amounts=PrizeAmounts.DOLLARS_TO_MOST_BUNCOS)
+    party = Party.objects.create(club=club, starts_at=timezone.now())
+    client.force_login(host)
+
+    form = client.get(reverse("games:night_new") + f"?party={party.pk}").context["form"]
+
+    assert form.initial["tie_break"] == "sudden_death"
+    assert form.initial["wipeout"] is True and form.initial["baby_bunco_ends_turn"] is False
+    assert form.initial["one_prize_each"] is True
+    assert form.initial["prize_amounts"] == "dollars_to_most_buncos"
+
+
+def test_a_party_nights_prizes_are_reported_to_its_club_once_per_player():
+    club = make_club()
+    members = {name: make_member(club, name=name) for name in NAMES[:PLAYERS_ALL_NIGHT]}
+    party = Party.objects.create(club=club, starts_at=timezone.now())
+    night = played_night(PLAYERS_ALL_NIGHT, seed=7, club=club, party=party, members=members)
+
+    awards = actions.award_prizes(night)
+
+    records = {record.name: record for record in NightRecord.objects.filter(party=party)}
+    sheets = figures(night)
+    assert set(records) == set(sheets)  # the real players; never a ghost
+    for name, player in sheets.items():
+        record = records[name]
+        assert (record.wins, record.losses, record.buncos) == (player.wins, player.losses, player.bunco_count)
+        assert record.member == members[name]
+        assert record.prize_cents == sum(a.amount_cents for a in awards if a.player.name == name)
+    assert sum(record.prize_cents for record in records.values()) == night.pot_cents()
+
+
+def test_working_a_party_nights_prizes_out_again_replaces_the_clubs_records():
+    club = make_club()
+    party = Party.objects.create(club=club, starts_at=timezone.now())
+    night = played_night(PLAYERS_ALL_NIGHT, seed=7, club=club, party=party)
+    actions.award_prizes(night)
+
+    actions.reopen_last_round(fresh(night), table_number=1)
+    actions.award_prizes(fresh(night))
+
+    assert NightRecord.objects.filter(party=party).count() == PLAYERS_ALL_NIGHT
