@@ -4,6 +4,7 @@ club with a password of its own install, and `make run` serves this machine alon
 from __future__ import annotations
 
 import io
+from collections import Counter
 import json
 import re
 from pathlib import Path
@@ -54,6 +55,19 @@ def test_the_demo_host_is_a_plain_host_of_the_demo_club(secret_file):
     host = get_user_model().objects.get(username="host")
     assert not host.is_staff and not host.is_superuser
     assert Club.objects.get(slug="maple-street").hosts.filter(pk=host.pk).exists()
+
+
+def test_the_demo_club_has_a_years_season_with_a_host_for_every_party_made_once(secret_file):
+    load_demo()
+    load_demo()
+
+    club = Club.objects.get(slug="maple-street")
+    (season,) = club.seasons.all()
+    parties = list(season.parties.all())
+    assert len(parties) == 12
+    assert all(party.host is not None for party in parties)
+    hostings = sorted(Counter(party.host_id for party in parties).values())
+    assert hostings[-1] - hostings[0] <= 1  # 12 dates shared fairly among the regulars
 
 
 def test_the_demo_password_is_random_per_install_kept_in_the_secret_file_and_printed_again(secret_file, tmp_path):

@@ -7,7 +7,7 @@ so `make run` shows the same one every time.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import time, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -16,8 +16,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from bunco_club import actions as club_actions
 from bunco_club import secrets_file
-from bunco_club.models import RSVP, Club, Member, Party
+from bunco_club.models import RSVP, Club, Member, Party, Season
 
 DEMO_USERNAME = "host"
 # The password every earlier install gave the demo host, and which is in the repository's history:
@@ -63,15 +64,36 @@ class Command(BaseCommand):
             )
         for member in club.members.regulars():
             RSVP.objects.get_or_create(party=party, member=member, defaults={"answer": RSVP.Answer.YES})
+        season = self._demo_season(club)
         night = self._demo_night(party, host)
         self.stdout.write(
             f"Demo club '{club.name}': {club.members.count()} members, party on "
             f"{timezone.localtime(party.starts_at):%a %d %b %H:%M}, night ready at /n/{night.code}/host/."
         )
+        if season is not None:
+            self.stdout.write(f"Season '{season.name}': {season.parties.count()} parties, hosts by the rotation.")
         self.stdout.write(
             f"Demo host login: {DEMO_USERNAME} / {password}" if known
             else f"Demo host login: {DEMO_USERNAME}, with the password you gave it."
         )
+
+    def _demo_season(self, club: Club) -> Season | None:
+        """A year of parties on the third Friday of each month, from next month, with a host for
+        each by the fair rotation; made once (a club that has a season keeps it)."""
+        existing = club.seasons.first()
+        if existing is not None:
+            return existing
+        today = timezone.localdate()
+        next_month = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
+        try:
+            season = club_actions.season_by_rule(
+                club, name=f"{next_month:%B %Y} on", first_month=next_month, months=12, nth=3, weekday=4,
+                time=time(19, 0))
+        except club_actions.ClubError as error:  # a date taken by the demo's own party
+            self.stdout.write(f"No demo season: {error}")
+            return None
+        club_actions.assign_hosts(season)
+        return season
 
     def _demo_night(self, party: Party, host: Any) -> Any:
         """The party's night, seated and ready for the head table to start round 1."""
