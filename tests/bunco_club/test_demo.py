@@ -4,9 +4,9 @@ club with a password of its own install, and `make run` serves this machine alon
 from __future__ import annotations
 
 import io
-from collections import Counter
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
