@@ -74,10 +74,12 @@ def start_night(site: Site, players: int) -> tuple[httpx.Client, str, str, str]:
     return host, code, join, screen_token
 
 
-def host_post(host: httpx.Client, path: str) -> None:
+def host_post(host: httpx.Client, path: str, **data: object) -> None:
+    """A host's button, as htmx sends it; a step-ending one names its step (round=1)."""
     token = host.cookies.get("csrftoken")
     assert token is not None, "the host's client has no CSRF cookie"
-    response = host.post(path, headers={"X-CSRFToken": token, "HX-Request": "true"})
+    response = host.post(path, data={name: str(value) for name, value in data.items()},
+                         headers={"X-CSRFToken": token, "HX-Request": "true"})
     response.raise_for_status()
 
 
@@ -125,7 +127,7 @@ end
 
 def throughput_rows(site: Site, label: str) -> list[str]:
     host, code, join, _ = start_night(site, PLAYERS)
-    host_post(host, f"/n/{code}/host/start/")
+    host_post(host, f"/n/{code}/host/start/", round=1)
     phones = [p for p in claim_phones(site, code, join, 120) if p.table != 1]  # the head table would ring
     wrk(site.url + "/alive/", connections=16, seconds=2)
     trivial = wrk(site.url + "/alive/", connections=32, seconds=8)
@@ -143,7 +145,7 @@ def throughput_rows(site: Site, label: str) -> list[str]:
 async def charity_load(site: Site, taps_per_second: float = 35, seconds: float = 20) -> list[float]:
     """Taps from 400 phones at a steady rate; the latency of each."""
     host, code, join, _ = start_night(site, PLAYERS)
-    host_post(host, f"/n/{code}/host/start/")
+    host_post(host, f"/n/{code}/host/start/", round=1)
     phones = [p for p in await asyncio.to_thread(claim_phones, site, code, join, PLAYERS) if p.table != 1]
     latencies: list[float] = []
     rng = random.Random(1)
@@ -171,7 +173,7 @@ async def charity_load(site: Site, taps_per_second: float = 35, seconds: float =
 async def bell_fan_out(site: Site, streams: int, pid: int | None) -> dict[str, object]:
     """`streams` phones follow the night; the deciding head-table tap rings the bell."""
     host, code, join, screen_token = await asyncio.to_thread(start_night, site, 12)
-    await asyncio.to_thread(host_post, host, f"/n/{code}/host/start/")
+    await asyncio.to_thread(host_post, host, f"/n/{code}/host/start/", round=1)
     head = next(p for p in await asyncio.to_thread(claim_phones, site, code, join, 12) if p.table == 1)
     before = rss_kib(pid) if pid else 0
     phones: list[Phone] = []

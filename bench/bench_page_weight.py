@@ -42,7 +42,7 @@ def measure() -> list[Transfer]:
                    env={**__import__("os").environ, **env}, check=True)
     with uvicorn_site(extra_env=env) as site:
         host, code, join, _ = start_night(site, 12)
-        host_post(host, f"/n/{code}/host/start/")
+        host_post(host, f"/n/{code}/host/start/", round=1)
         phone = claim_phones(site, code, join, 1)[0]
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
