@@ -61,12 +61,21 @@ def django_db_modify_db_settings(
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits() -> Iterator[None]:
-    """Each test starts with no knocks counted (the rate limits live in the cache)."""
+def fresh_rate_limits(settings: Any) -> Iterator[None]:
+    """Each test starts with no knocks counted (the rate limits live in the cache), and every limit
+    counts over a day rather than its minute or hour: django-ratelimit's windows are fixed, so a
+    test whose knocks straddled a window's edge would see its count start again (a test that sets
+    its own limit writes it per day too)."""
     from django.core.cache import cache
 
     cache.clear()
+    settings.RATE_LIMITS = day_long(settings.RATE_LIMITS)
     yield
+
+
+def day_long(limits: dict[str, str]) -> dict[str, str]:
+    """The same counts, each over a day ("3/m" -> "3/d")."""
+    return {door: rate.split("/")[0] + "/d" for door, rate in limits.items()}
 
 
 # --- Personas ---------------------------------------------------------------------------------

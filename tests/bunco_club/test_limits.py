@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def small_limits(settings) -> None:
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": "3/m"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": "3/d"}
 
 
 def log_in(client: Client, username: str = "host", password: str = "wrong", address: str = "10.0.0.1"):

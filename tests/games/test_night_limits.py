@@ -69,7 +69,7 @@ def test_the_player_limit_is_a_setting_and_the_start_action_keeps_it_too(setting
 
 
 def test_starting_nights_from_one_address_is_rate_limited_with_a_message(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "night-new": "2/h"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "night-new": "2/d"}
     browser = Client()
     assert start(browser).status_code == 302
     assert start(browser).status_code == 302
@@ -81,14 +81,14 @@ def test_starting_nights_from_one_address_is_rate_limited_with_a_message(setting
 
 
 def test_a_failed_form_is_not_counted_as_a_night_started(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "night-new": "1/h"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "night-new": "1/d"}
     browser = Client()
     assert start(browser, 2).status_code == 400  # 2 players cannot be seated: fix the list
     assert start(browser, 12).status_code == 302
 
 
 def test_starting_nights_is_rate_limited_per_host_account_whatever_the_address(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "night-new-host": "2/h"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "night-new-host": "2/d"}
     host = make_user("busy-host")
     for address in ("10.0.0.1", "10.0.0.2"):
         browser = Client(REMOTE_ADDR=address)

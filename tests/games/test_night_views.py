@@ -233,7 +233,7 @@ def forged_path(night: Night) -> str:
 
 
 def test_an_address_that_keeps_sending_forged_links_waits_for_its_bad_links_but_not_its_good_ones(night, settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/m"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/d"}
     for _ in range(3):
         assert Client().get(forged_path(night), REMOTE_ADDR="10.0.0.7").status_code == 403
     response = Client().get(forged_path(night), REMOTE_ADDR="10.0.0.7")
@@ -246,7 +246,7 @@ def test_an_address_that_keeps_sending_forged_links_waits_for_its_bad_links_but_
 
 
 def test_good_links_do_not_count_as_forged_ones(night, settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/m"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "bad-join": "3/d"}
     for _ in range(5):
         assert Client().get(join_path(night.code), REMOTE_ADDR="10.0.0.7").status_code == 200
 
@@ -254,7 +254,7 @@ def test_good_links_do_not_count_as_forged_ones(night, settings):
 def test_claims_over_the_limit_are_refused_with_429_and_claim_nothing(night, settings):
     phone = Client()
     assert phone.get(join_path(night.code), REMOTE_ADDR="10.0.0.7").status_code == 200
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "claim": "2/m"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "claim": "2/d"}
     players = list(night.players.real()[:3])
     for player in players[:2]:
         response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk}, REMOTE_ADDR="10.0.0.7")
