@@ -4,11 +4,17 @@ the night's corrected record."""
 
 from __future__ import annotations
 
+import io
+import json
+from collections import Counter
+from datetime import timedelta
+
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from bunco_club.models import NightRecord, Party, PrizeAmounts
+from bunco_club.models import RSVP, NightRecord, Party, PrizeAmounts, Season
 from games import actions
 from tests.builders import (
     NAMES,
@@ -68,3 +74,31 @@ def test_working_a_party_nights_prizes_out_again_replaces_the_clubs_records():
     actions.award_prizes(fresh(night))
 
     assert NightRecord.objects.filter(party=party).count() == PLAYERS_ALL_NIGHT
+
+
+def test_season_standings_after_two_simulated_club_nights_are_the_sums_of_their_sheets(client):
+    host = make_user()
+    club = make_club(hosts=[host])
+    members = [make_member(club, name=f"Member {number:02d}") for number in range(1, 14)]
+    season = Season.objects.create(club=club, name="This year")
+    expected: dict[str, Counter[str]] = {}
+    for days_ago, coming, seed in ((30, members[:12], 1), (2, members, 2)):
+        party = Party.objects.create(club=club, season=season, starts_at=timezone.now() - timedelta(days=days_ago))
+        RSVP.objects.bulk_create(RSVP(party=party, member=member, answer=RSVP.Answer.YES) for member in coming)
+        out = io.StringIO()
+        call_command("simulate_night", "--party", str(party.pk), "--seed", str(seed), "--json", stdout=out)
+        night = json.loads(out.getvalue())
+        assert night["players"] == len(coming) and night["pot"] == club.buy_in_cents * len(coming)
+        for sheet in night["sheets"]:
+            expected.setdefault(sheet["name"], Counter()).update(
+                {"nights": 1, "wins": sheet["wins"], "losses": sheet["losses"], "buncos": sheet["buncos"]})
+        for award in night["prizes"]:
+            expected[award["name"]]["prize_cents"] += award["amount"]
+    client.force_login(host)
+
+    table = client.get(reverse("clubs:standings", args=[club.slug, season.pk])).context["table"]
+
+    assert {row.name: (row.nights, row.wins, row.losses, row.buncos, row.prize_cents) for row in table} == {
+        name: (sums["nights"], sums["wins"], sums["losses"], sums["buncos"], sums["prize_cents"])
+        for name, sums in expected.items()
+    }

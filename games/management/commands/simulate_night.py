@@ -1,6 +1,7 @@
 """`simulate_night`: a whole Bunco night played by bots through the real actions (CONTRACT.md).
 
     python manage.py simulate_night --players N --seed S [--json] [--buy-in CENTS]
+    python manage.py simulate_night --party ID --seed S [--json]     (a club party's night)
 
 The bots throw the dice (`games.rules.dice`, one `random.Random(seed)` for the draw, every roll
 and the prize roll-offs) and score them with the pure rules: one `bunco.TableRound` per table and
@@ -27,9 +28,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bunco_club.models import RSVP, Party
 from games import actions
 from games.models import Night, Player, Seat, TableRound
-from games.rules import bunco, dice
+from games.rules import bunco, dice, prizes
 
 DEFAULT_BUY_IN_CENTS = 500
 
@@ -40,24 +42,43 @@ def player_names(count: int) -> list[str]:
     return [f"Player {number:0{width}d}" for number in range(1, count + 1)]
 
 
-def simulate(players: int, seed: int, *, buy_in_cents: int = DEFAULT_BUY_IN_CENTS) -> Night:
-    """Play a whole night through the actions and return it (finished, prizes awarded)."""
+def simulate(players: int, seed: int, *, buy_in_cents: int = DEFAULT_BUY_IN_CENTS, party: Party | None = None) -> Night:
+    """Play a whole night through the actions and return it (finished, prizes awarded).
+
+    With a club `party`, its night: the members who said yes play, at the club's buy-in and prize
+    scheme, and the prizes report the night to the club (its season standings). The bots throw by
+    the official rules, so the club's table house rules are not applied here."""
+    names = party_names(party) if party is not None else player_names(players)
     try:
-        bunco.night_shape(players)
+        bunco.night_shape(len(names))
     except bunco.BuncoError as error:
         raise CommandError(str(error)) from error
     rng = random.Random(seed)
     night = actions.start_night(
-        names=player_names(players),
+        names=names,
         buy_in_cents=buy_in_cents,
         rng=rng,
-        title=f"Simulated night (seed {seed})",
+        **(party_night(party) if party is not None else {"title": f"Simulated night (seed {seed})"}),
     )
     bot = _Bots(night, rng)
     for number in range(1, bunco.ROUNDS + 1):
         bot.play_round(number)
     actions.award_prizes(bot.night, rng=rng)
     return bot.night
+
+
+def party_names(party: Party) -> list[str]:
+    return list(party.rsvps.filter(answer=RSVP.Answer.YES).order_by("member__name").values_list("member__name", flat=True))
+
+
+def party_night(party: Party) -> dict[str, Any]:
+    """start_night's arguments that make the night the party's."""
+    club = party.club
+    return {
+        "club": club, "party": party, "prize_rules": prizes.PrizeRules(**club.prize_rules()),  # type: ignore[arg-type]
+        "members": {member.name: member for member in club.members.all()},
+        "title": f"{club.name} night (simulated)",
+    }
 
 
 class _Bots:
@@ -182,7 +203,10 @@ class Command(BaseCommand):
     help = "Play a whole 24-round Bunco night of N players by bots through the real actions."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--players", type=int, required=True, help="real players (3 or more; 5 sit with two ghosts at one table)")
+        parser.add_argument("--players", type=int, help="real players (3 or more; 5 sit with two ghosts at one table)")
+        parser.add_argument("--party", type=int, metavar="ID",
+                            help="a club party's night instead: its yes list plays, at the club's buy-in and prize "
+                                 "scheme, and the results go to the club's standings")
         parser.add_argument(
             "--seed", type=int, required=True, help="seeds the draw, every roll and the prizes"
         )
@@ -190,17 +214,29 @@ class Command(BaseCommand):
         parser.add_argument(
             "--buy-in",
             type=int,
-            default=DEFAULT_BUY_IN_CENTS,
+            default=None,
             dest="buy_in",
             metavar="CENTS",
-            help=f"each player's buy-in in cents (default {DEFAULT_BUY_IN_CENTS})",
+            help=f"each player's buy-in in cents (default {DEFAULT_BUY_IN_CENTS}, or the party's club's)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["buy_in"] < 0:
+        if options["buy_in"] is not None and options["buy_in"] < 0:
             raise CommandError("The buy-in is a number of cents, 0 or more.")
+        party = None
+        buy_in = options["buy_in"] if options["buy_in"] is not None else DEFAULT_BUY_IN_CENTS
+        if options["party"] is not None:
+            party = Party.objects.select_related("club").filter(pk=options["party"]).first()
+            if party is None:
+                raise CommandError(f"There is no party {options['party']}.")
+            if options["players"] is not None and options["players"] != len(party_names(party)):
+                raise CommandError(f"Party {party.pk} has {len(party_names(party))} players coming, not {options['players']}.")
+            if options["buy_in"] is None:
+                buy_in = party.club.buy_in_cents
+        elif options["players"] is None:
+            raise CommandError("Say how many players (--players N), or which party plays (--party ID).")
         started = time.perf_counter()
-        night = simulate(options["players"], options["seed"], buy_in_cents=options["buy_in"])
+        night = simulate(options["players"] or 0, options["seed"], buy_in_cents=buy_in, party=party)
         report = night_report(night, time.perf_counter() - started)
         if options["json"]:
             self.stdout.write(json.dumps(report))
