@@ -1,0 +1,205 @@
+#!/usr/bin/env python
+"""Takes the tournament screenshots in docs/screenshots/ (not a test): a Fill or Bust tournament
+on its own server.
+
+    .venv/bin/python scripts/screenshots_tournaments.py [--out docs/screenshots] [--keep]
+
+A fresh SQLite database in a temporary directory, migrated; one uvicorn process on a free port
+(as `make run` serves the site); Debian's chromium through Playwright. The tournament is seeded
+through its actions (tournaments/actions.py), as the director's and the phones' pages call them:
+16 players registered and checked in; round 1 played (turns entered, a Vengeance among them) and
+closed by the clock (close_round_if_due, 25 minutes later); round 2 started ten minutes ago,
+with a turn or two each entered:
+
+    director.png  the director's dashboard: the round, every group's totals and clock (1280×900)
+    group.png     a group's phone from its table's QR link: the scoresheet, the countdown (390×844, scale 2)
+    bracket.png   the projector's bracket: the clock, live totals, who went through (1920×1080)
+
+Also checks that the group page is not wider than a 360 px screen, and prints each file's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from tournaments.models import Group, Tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+NAMES = ["Alice", "Bo", "Carmen", "Dana", "Eli", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mary-Beth",
+         "Nico", "Omar", "Pat"]
+SEED = 11
+PASSWORD = "fill-or-bust"
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """What the pages are opened on."""
+
+    code: str
+    screen_token: str
+    group_code: str
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary directory: database, server log, full-page pictures")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="bunco-screenshots-tournaments-"))
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
+        "SQLITE_PATH": str(workdir / "tournament.sqlite3"),
+        "DATABASE_URL": "",
+        "REDIS_URL": "",
+        # Playwright's sync API runs an event loop in this thread; the ORM calls beside it are sync.
+        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+    })
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from tests.conftest import start_server
+
+    seeded = seed()
+    server = start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
+    try:
+        take(server.url, seeded, args.out, workdir if args.keep else None)
+    finally:
+        server.stop()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            print(f"kept {workdir}")
+    return 0
+
+
+def play(group: Group, rng: random.Random, *, turns: int, start: datetime, vengeance_at: int | None = None) -> None:
+    """`turns` turns round the group's table, a minute apart: banked points (multiples of 50) or a bust."""
+    from tournaments import actions
+
+    players = group.players()
+    for number in range(turns):
+        player = players[number % len(players)]
+        points = 0 if rng.random() < 0.2 else rng.choice([300, 500, 750, 1000, 1500, 2000, 2500, 3000])
+        actions.record_turn(group=group, entrant=player, points=points, vengeance=number == vengeance_at,
+                            now=start + timedelta(minutes=number + 1))
+
+
+def seed() -> Seeded:
+    """The tournament, through the same actions the director's and the phones' pages call."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from tournaments import actions
+    from tournaments.models import TournamentRound
+
+    rng = random.Random(SEED)
+    director = get_user_model().objects.create_user("director", password=PASSWORD)
+    tournament: Tournament = actions.create_tournament(director=director, name="Autumn Open", seed=SEED,
+                                                       round_minutes=20, date=timezone.localdate())
+    for rank, name in enumerate(NAMES, start=1):
+        actions.register(tournament, name, seed_rank=rank, checked_in=True)
+
+    # Round 1, begun 32 minutes ago and closed by the clock once its time and grace were over.
+    now = timezone.now()
+    first_start = now - timedelta(minutes=32)
+    round_one = actions.start_round(tournament, now=first_start)
+    for index, group in enumerate(round_one.groups.order_by("number")):
+        play(group, rng, turns=14, start=first_start, vengeance_at=9 if index == 0 else None)
+    actions.close_round_if_due(now=first_start + timedelta(minutes=25))
+    round_one.refresh_from_db()
+    if round_one.status != TournamentRound.Status.DECIDED:
+        raise SystemExit(f"round 1 is {round_one.status}, not decided: change SEED for a round with no tie")
+
+    # Round 2, under way: a few turns at each table.
+    second_start = now - timedelta(minutes=10)
+    round_two = actions.start_round(tournament, now=second_start)
+    groups = list(round_two.groups.order_by("number"))
+    for index, group in enumerate(groups):
+        play(group, rng, turns=7 + index, start=second_start, vengeance_at=6 if index == 0 else None)
+    tournament.refresh_from_db()
+    return Seeded(code=tournament.code, screen_token=tournament.screen_token, group_code=groups[0].code)
+
+
+def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.conftest import CHROMIUM
+    from tournaments.links import group_path
+
+    out.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
+        path = out / name
+        page.screenshot(path=str(path), full_page=full_page)
+        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
+
+    def fits(page: Page, what: str) -> None:
+        scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if scroll > client:
+            print(f"WARNING: {what} is {scroll} px wide on a {client} px screen")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
+        ])
+
+        # The director logs in through the login page.
+        dashboard = f"/t/{seeded.code}/director/"
+        desk = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce").new_page()
+        desk.goto(f"{url}/accounts/login/?next={dashboard}")
+        desk.fill("#id_username", "director")
+        desk.fill("#id_password", PASSWORD)
+        desk.get_by_role("button", name="Log in").click()
+        expect(desk).to_have_url(url + dashboard)
+        expect(desk.locator("#dashboard-state")).to_contain_text("Round 2")
+
+        # A group's phone from its table's QR link.
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                    has_touch=True, reduced_motion="reduce").new_page()
+        phone.goto(url + group_path(seeded.group_code))
+        expect(phone.locator("#group-state")).to_contain_text("Table")
+        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+        expect(phone.locator("[data-countdown]")).to_be_visible()
+        fits(phone, "the group page at 390 px")
+
+        projector = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce").new_page()
+        projector.goto(f"{url}/t/{seeded.code}/screen/{seeded.screen_token}/")
+        expect(projector.locator("[data-live-badge]")).to_have_text("Live")
+        expect(projector.locator("#screen-state")).to_contain_text("Round 2")
+
+        shoot(desk, "director.png")
+        shoot(phone, "group.png")
+        shoot(projector, "bracket.png")
+        narrow = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
+        narrow.goto(url + group_path(seeded.group_code))
+        expect(narrow.locator("#group-state")).to_contain_text("Table")
+        fits(narrow, "the group page at 360 px")
+        if review is not None:  # for a person to look at, not for the docs
+            desk.screenshot(path=str(review / "director-full.png"), full_page=True)
+            phone.screenshot(path=str(review / "group-full.png"), full_page=True)
+            projector.screenshot(path=str(review / "bracket-full.png"), full_page=True)
+        browser.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
