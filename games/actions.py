@@ -838,7 +838,8 @@ def _report_to_the_club(party: Party, players: Iterable[Player], awards: Sequenc
         club_actions.NightSheet(
             name=player.name, wins=player.wins, losses=player.losses, buncos=player.bunco_count,
             prize_cents=sum(award.amount_cents for award in won.get(player.pk, [])),
-            prizes=tuple(award.prize for award in won.get(player.pk, [])), member_id=player.member_id,
+            prizes=tuple(prizes.PRIZE_TITLES[award.prize] for award in won.get(player.pk, [])),
+            member_id=player.member_id,
         )
         for player in players
     ]

@@ -165,9 +165,9 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
         raise WrongMoment("The tournament is over.")
     if entrant.status not in (Entrant.Status.REGISTERED, Entrant.Status.IN):
         raise WrongMoment(f"{entrant.name} is already out of the tournament.")
+    if not tournament.takes_drops():
+        raise WrongMoment(f"{tournament.round_under_way()} is under way: {entrant.name} can drop once it is decided.")
     current = tournament.current_round()
-    if current is not None and current.status != TournamentRound.Status.DECIDED:
-        raise WrongMoment(f"{current} is under way: {entrant.name} can drop once it is decided.")
     entrant.status = Entrant.Status.DROPPED
     entrant.out_in_round = current.number if current else None
     entrant.save(update_fields=["status", "out_in_round"])

@@ -84,6 +84,16 @@ class Tournament(models.Model):
     def current_round(self) -> TournamentRound | None:
         return self.rounds.order_by("-number").first()
 
+    def round_under_way(self) -> TournamentRound | None:
+        """The round being played (not yet decided), if any: players may drop only outside one."""
+        current = self.current_round()
+        return current if current is not None and current.status != TournamentRound.Status.DECIDED else None
+
+    def takes_drops(self) -> bool:
+        """Whether a player may drop out now: before round 1 or between rounds, never during one
+        (their group plays on) nor after the end. The drop action and the dashboard both ask."""
+        return self.status != self.Status.FINISHED and self.round_under_way() is None
+
     def players_in(self) -> models.QuerySet[Entrant]:
         """Entrants still in the bracket (checked in once play began, not eliminated, not dropped)."""
         return self.entrants.filter(status=Entrant.Status.IN)

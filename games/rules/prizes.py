@@ -35,6 +35,15 @@ SHARES: dict[str, int] = {
     "most_losses": 5,
     "draw": 2,
 }
+# What each prize is called where people read it (the prizes page, a club's past nights).
+PRIZE_TITLES: dict[str, str] = {
+    "most_buncos": "Most Buncos",
+    "most_wins": "Most Wins",
+    "traveling": "Traveling prize",
+    "fifty_fifty": "50/50",
+    "most_losses": "Most Losses",
+    "draw": "“At Least I’m Taking Something Home”",
+}
 SHARE_DENOMINATOR = 60  # the official pot: 12 players x $5 = $60, shared 20/15/10/8/5/2
 
 

@@ -1,17 +1,8 @@
 from django import template
 
-from games.rules import bunco
+from games.rules import bunco, prizes
 
 register = template.Library()
-
-PRIZE_NAMES = {
-    "most_buncos": "Most Buncos",
-    "most_wins": "Most Wins",
-    "traveling": "Traveling prize",
-    "fifty_fifty": "50/50",
-    "most_losses": "Most Losses",
-    "draw": "“At Least I’m Taking Something Home”",
-}
 
 
 @register.filter
@@ -22,7 +13,7 @@ def dollars(cents: int) -> str:
 
 @register.filter
 def prize_name(prize: str) -> str:
-    return PRIZE_NAMES.get(prize, prize)
+    return prizes.PRIZE_TITLES.get(prize, prize)
 
 
 # The shape of a night, from the engine's constants: templates never write "24" themselves.

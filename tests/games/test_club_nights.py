@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from bunco_club.models import RSVP, NightRecord, Party, PrizeAmounts, Season
 from games import actions
+from games.rules import prizes
 from tests.builders import (
     NAMES,
     PLAYERS_ALL_NIGHT,
@@ -61,6 +62,8 @@ def test_a_party_nights_prizes_are_reported_to_its_club_once_per_player():
         assert (record.wins, record.losses, record.buncos) == (player.wins, player.losses, player.bunco_count)
         assert record.member == members[name]
         assert record.prize_cents == sum(a.amount_cents for a in awards if a.player.name == name)
+        won = [prizes.PRIZE_TITLES[a.prize] for a in awards if a.player.name == name]
+        assert record.prizes == ", ".join(won)  # as people read them on the club's page
     assert sum(record.prize_cents for record in records.values()) == night.pot_cents()
 
 

@@ -262,3 +262,9 @@ def test_claims_over_the_limit_are_refused_with_429_and_claim_nothing(night, set
     response = phone.post(reverse("games:claim", args=[night.code]), {"player": players[2].pk}, REMOTE_ADDR="10.0.0.7")
     assert response.status_code == 429
     assert phone.session[f"player:{night.code}"] == players[1].pk
+
+
+def test_no_template_comment_shows_on_the_host_page(night, night_host_client):
+    # A {# #} comment ends at its line in Django templates: one spanning lines is printed as text.
+    page = night_host_client.get(reverse("games:night_host", args=[night.code])).content.decode()
+    assert "{#" not in page and "#}" not in page

@@ -128,6 +128,22 @@ def test_the_dashboard_shows_every_groups_live_totals_and_clock(director_client,
     assert "+2 min" in page
 
 
+def test_the_dashboard_offers_drop_only_between_rounds(director_client, tournament):
+    drop = ">Drop</button>"
+    assert drop in director_client.get(dashboard_url(tournament)).content.decode()  # before round 1
+    round_ = actions.start_round(tournament)
+    assert drop not in director_client.get(dashboard_url(tournament)).content.decode()  # during it
+    points = 0
+    for group in groups_of(tournament):
+        for player in group.players():
+            points += 50  # everyone's score differs: no play-off at the cut
+            actions.record_turn(group=group, entrant=player, points=points)
+    actions.close_round_if_due(round_.ends_at + timedelta(minutes=10))
+    tournament.refresh_from_db()
+    assert tournament.round_under_way() is None
+    assert drop in director_client.get(dashboard_url(tournament)).content.decode()  # decided
+
+
 def test_the_director_extends_a_group_and_strikes_out_an_entry(director_client, tournament):
     group = started(tournament)[0]
     player = group.players()[0]
