@@ -18,12 +18,8 @@ Also checks that no phone page is wider than a 360 px screen, and prints each fi
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict, Unpack
 
@@ -32,6 +28,8 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from scripts.shooting import shoot  # noqa: E402
 
 NAMES = ["Alice", "Mary-Beth", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou"]
 SEED = 11
@@ -53,38 +51,7 @@ PHONE: PhoneContext = {"viewport": {"width": 390, "height": 844}, "device_scale_
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary directory: database, server log, full-page and 360 px pictures")
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bunco-screenshots-"))
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
-        "SQLITE_PATH": str(workdir / "night.sqlite3"),
-        "DATABASE_URL": "",
-        "REDIS_URL": "",
-        # Playwright's sync API runs an event loop in this thread; the ORM calls beside it are sync.
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-    })
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from tests.conftest import start_server
-
-    server = start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
-    try:
-        take(server.url, args.out, workdir if args.keep else None)
-    finally:
-        server.stop()
-        if not args.keep:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            print(f"kept {workdir}")
-    return 0
+    return shoot(__doc__.splitlines()[0], name="night", take=take)
 
 
 def take(url: str, out: Path, review: Path | None = None) -> None:

@@ -19,12 +19,8 @@ Also checks that the member's page is not wider than a 360 px screen, and prints
 
 from __future__ import annotations
 
-import argparse
 import datetime
-import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +30,8 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from scripts.shooting import shoot  # noqa: E402
 
 REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Mo", "Ned"]
 ALTERNATES = ["Sam", "Tia", "Uma"]
@@ -54,39 +52,7 @@ class Seeded:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary directory: database, server log, full-page pictures")
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bunco-screenshots-clubs-"))
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
-        "SQLITE_PATH": str(workdir / "club.sqlite3"),
-        "DATABASE_URL": "",
-        "REDIS_URL": "",
-        # Playwright's sync API runs an event loop in this thread; the ORM calls beside it are sync.
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-    })
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from tests.conftest import start_server
-
-    seeded = seed()
-    server = start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
-    try:
-        take(server.url, seeded, args.out, workdir if args.keep else None)
-    finally:
-        server.stop()
-        if not args.keep:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            print(f"kept {workdir}")
-    return 0
+    return shoot(__doc__.splitlines()[0], name="clubs", take=lambda url, out, review: take(url, seed(), out, review))
 
 
 def seed() -> Seeded:

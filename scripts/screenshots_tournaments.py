@@ -20,12 +20,8 @@ Also checks that the group page is not wider than a 360 px screen, and prints ea
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -38,6 +34,8 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from scripts.shooting import shoot  # noqa: E402
 
 NAMES = ["Alice", "Bo", "Carmen", "Dana", "Eli", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mary-Beth",
          "Nico", "Omar", "Pat"]
@@ -55,39 +53,7 @@ class Seeded:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary directory: database, server log, full-page pictures")
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bunco-screenshots-tournaments-"))
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
-        "SQLITE_PATH": str(workdir / "tournament.sqlite3"),
-        "DATABASE_URL": "",
-        "REDIS_URL": "",
-        # Playwright's sync API runs an event loop in this thread; the ORM calls beside it are sync.
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-    })
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from tests.conftest import start_server
-
-    seeded = seed()
-    server = start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
-    try:
-        take(server.url, seeded, args.out, workdir if args.keep else None)
-    finally:
-        server.stop()
-        if not args.keep:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            print(f"kept {workdir}")
-    return 0
+    return shoot(__doc__.splitlines()[0], name="tournaments", take=lambda url, out, review: take(url, seed(), out, review))
 
 
 def play(group: Group, rng: random.Random, *, turns: int, start: datetime, vengeance_at: int | None = None) -> None:
