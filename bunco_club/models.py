@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 
 from bunco_club.links import my_club_path
+from bunco_club.standings import Line, Standing, season_standings
 
 
 def new_code() -> str:
@@ -283,6 +284,21 @@ class SwapRequest(models.Model):
         return f"{self.requested_by} ↔ {self.asked}: {self.get_status_display()}"
 
 
+class NightRecordQuerySet(models.QuerySet["NightRecord"]):
+    def counting(self) -> NightRecordQuerySet:
+        """The records of nights that count (a host can mark a night as not counting)."""
+        return self.filter(party__counts=True)
+
+    def standings(self) -> list[Standing]:
+        """Each player's nights, wins, losses, Buncos and prize money over these records, best
+        first (bunco_club/standings.py): a member by their roster name, a guest by theirs."""
+        return season_standings(
+            Line(night=record.party_id, name=record.member.name if record.member else record.name, wins=record.wins,
+                 losses=record.losses, buncos=record.buncos, prize_cents=record.prize_cents)
+            for record in self.select_related("member")
+        )
+
+
 class NightRecord(models.Model):
     """One player's sheet of one party's night, as the night reported it (append-only per night:
     a corrected night replaces its own rows). Standings are derived from these, never stored."""
@@ -296,6 +312,8 @@ class NightRecord(models.Model):
     prize_cents = models.PositiveIntegerField(default=0)
     prizes = models.CharField(max_length=200, blank=True)  # the prizes won, comma-separated
     recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = NightRecordQuerySet.as_manager()
 
     class Meta:
         ordering = ["pk"]

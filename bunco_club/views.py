@@ -43,7 +43,7 @@ from bunco_club.forms import (
 )
 from bunco_club.links import BadMemberLink, absolute, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
-from bunco_club.standings import Line, Standing, season_standings
+from bunco_club.standings import Standing
 from live.http import HtmxHttpRequest
 
 SESSION_MEMBERS = "club-member-codes"
@@ -427,12 +427,7 @@ def season_plan(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def _standings(parties: Any) -> list[Standing]:
-    records = NightRecord.objects.filter(party__in=parties, party__counts=True).select_related("member")
-    return season_standings(
-        Line(night=record.party_id, name=record.member.name if record.member else record.name, wins=record.wins,
-             losses=record.losses, buncos=record.buncos, prize_cents=record.prize_cents)
-        for record in records
-    )
+    return NightRecord.objects.filter(party__in=parties).counting().standings()
 
 
 @require_GET

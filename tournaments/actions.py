@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from bunco_club.models import NightRecord
 from live.log import log_event
 from tournaments import brackets
 from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound, Turn, round_length
@@ -138,6 +139,35 @@ def register_member(tournament: Tournament, member: Any) -> Entrant:
     if tournament.club_id is None or member.club_id != tournament.club_id:
         raise BadEntry("That member isn't on this tournament's club roster.")
     return register(tournament, member.name[:40], member=member)
+
+
+@transaction.atomic
+def seed_by_club_standings(tournament: Tournament) -> list[Entrant]:
+    """Seeds for a seeded draw from the tournament's club's standings: its latest season that has
+    results (else every counting night of the club), the club's own derived table. Players with a
+    place there come first, in its order; everyone else after them, by name. Before round 1 only."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.club is None:
+        raise BadEntry("This tournament has no club: enter each player's seed by hand.")
+    refusal = tournament.registration_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    records = NightRecord.objects.filter(party__club=tournament.club).counting()
+    season = tournament.club.seasons.filter(parties__records__isnull=False).first()
+    if season is not None:
+        records = records.filter(party__season=season)
+    places = {row.name: place for place, row in enumerate(records.standings(), start=1)}
+    unplaced = len(places) + 1
+    entrants = sorted(
+        tournament.entrants.select_related("member"),
+        key=lambda entrant: (places.get(entrant.member.name if entrant.member else entrant.name, unplaced),
+                             entrant.name),
+    )
+    for rank, entrant in enumerate(entrants, start=1):
+        entrant.seed_rank = rank
+    Entrant.objects.bulk_update(entrants, ["seed_rank"])
+    log_event(tournament.channel, "tournament_state", {"what": "seeded"})
+    return entrants
 
 
 @transaction.atomic

@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<str:code>/director/register/member/<int:member_id>/", views.director_register_member,
          name="register_member"),
     path("t/<str:code>/director/check-in/<int:entrant_id>/", views.director_check_in, name="check_in"),
+    path("t/<str:code>/director/seed/", views.director_seed, name="seed"),
     path("t/<str:code>/director/drop/<int:entrant_id>/", views.director_drop, name="drop"),
     path("t/<str:code>/director/start/", views.director_start, name="start"),
     path("t/<str:code>/director/extend/<int:group_id>/", views.director_extend, name="extend"),

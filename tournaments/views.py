@@ -294,6 +294,18 @@ def director_check_in(request: HtmxHttpRequest, code: str, entrant_id: int) -> H
 
 @login_required
 @require_POST
+def director_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Seeds from the club's season standings, for a seeded draw."""
+    tournament = _tournament_for_director(request, code)
+    try:
+        actions.seed_by_club_standings(tournament)
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
 def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     entrant = _entrant_of(tournament, entrant_id)

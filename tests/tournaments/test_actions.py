@@ -8,8 +8,12 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from bunco_club.actions import NightSheet, record_night_results
+from bunco_club.models import Party, Season
 from live.models import Event
+from tests.builders import make_club, make_member
 from tests.tournaments.conftest import START, entrant, groups_of, make_tournament
 from tournaments import actions, brackets
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
@@ -385,3 +389,27 @@ def test_scores_cannot_be_corrected_once_the_round_is_ranked(tournament):
     assert turn is not None
     with pytest.raises(actions.WrongMoment, match="ranked"):
         actions.correct_turn(turn=turn, now=START)
+
+
+def test_seeds_come_from_the_clubs_season_standings_members_with_results_first(director):
+    club = make_club(name="Seed Club")
+    members = {name: make_member(club, name=name) for name in ("Ann", "Bob", "Cy", "Di")}
+    season = Season.objects.create(club=club, name="This year")
+    party = Party.objects.create(club=club, season=season, starts_at=timezone.now())
+    record_night_results(party, [
+        NightSheet("Bob", wins=16, losses=8), NightSheet("Di", wins=14, losses=10), NightSheet("Ann", wins=9, losses=15),
+    ])
+    tournament = make_tournament(director, 0, club=club, grouping=Tournament.Grouping.SEEDED)
+    for member in members.values():
+        actions.register_member(tournament, member)
+    actions.register(tournament, "Walk-in Wes")
+
+    actions.seed_by_club_standings(tournament)
+
+    seeds = list(tournament.entrants.order_by("seed_rank").values_list("name", flat=True))
+    assert seeds == ["Bob", "Di", "Ann", "Cy", "Walk-in Wes"]
+
+
+def test_a_tournament_without_a_club_cannot_seed_from_standings(tournament):
+    with pytest.raises(actions.BadEntry, match="no club"):
+        actions.seed_by_club_standings(tournament)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.builders import make_user
+from tests.builders import make_club, make_user
 from tests.tournaments.conftest import groups_of, make_tournament
 from tournaments import actions
 from tournaments.links import group_path, group_token
@@ -78,6 +78,7 @@ def test_an_outsider_reaches_no_director_page_and_a_visitor_is_sent_to_log_in(to
         assert outsider.get(url).status_code in (403, 404)
     assert outsider.post(reverse("tournaments:start", args=[tournament.code])).status_code == 403
     assert outsider.post(reverse("tournaments:register", args=[tournament.code]), {"name": "Eve"}).status_code == 403
+    assert outsider.post(reverse("tournaments:seed", args=[tournament.code])).status_code == 403
     assert Client().get(dashboard_url(tournament)).status_code == 302
     assert not tournament.rounds.exists()
     assert not tournament.entrants.filter(name="Eve").exists()
@@ -416,3 +417,15 @@ def test_the_projector_reads_a_big_round_in_a_few_queries(director, django_asser
     with django_assert_max_num_queries(25):
         page = Client().get(url)
     assert page.content.decode().count('class="card group-card') == 20
+
+
+def test_the_director_seeds_a_club_tournament_from_the_dashboard(director_client, director):
+    club = make_club(name="Dash Club")
+    tournament = make_tournament(director, 3, club=club, grouping=Tournament.Grouping.SEEDED)
+    assert "Seed from the Dash Club standings" in director_client.get(dashboard_url(tournament)).content.decode()
+    tournament.entrants.update(seed_rank=None)
+
+    response = director_client.post(reverse("tournaments:seed", args=[tournament.code]))
+
+    assert response.status_code == 302
+    assert sorted(rank or 0 for rank in tournament.entrants.values_list("seed_rank", flat=True)) == [1, 2, 3]
