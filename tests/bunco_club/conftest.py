@@ -4,6 +4,7 @@ personal link), an outsider with an account, and the host of another club."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 
 import pytest
 from django.test import Client
@@ -39,6 +40,23 @@ def phone_of(member: Member) -> Client:
     phone = Client()
     assert phone.get(my_club_path(member.code)).status_code == 200
     return phone
+
+
+@pytest.fixture(autouse=True)
+def club_mail_sent_in_the_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The club's emails are Celery tasks: eager in the embedded default, queued on Redis when
+    REDIS_URL is set. A test reading Django's test outbox needs them sent in its own process, so
+    they run eagerly here in both runs, but in the tests marked `services`, which start a real
+    worker to take them off Redis."""
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    from bunco_club.celery import app
+
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was
 
 
 @pytest.fixture
