@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.shooting import shoot  # noqa: E402
+from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
 
 NAMES = ["Alice", "Mary-Beth", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou"]
 SEED = 11
@@ -62,10 +62,8 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
     from games.links import join_path
     from games.models import Night
     from games.rules import bunco
-    from tests.conftest import CHROMIUM
     from tests.e2e.test_bunco_night import Bots, seating_of
 
-    out.mkdir(parents=True, exist_ok=True)
     user = get_user_model().objects.create_user("host", password=PASSWORD)
     night = actions.start_night(names=NAMES, rng=random.Random(SEED), host_user=user, title="Maple Street night")
     bots = Bots(night, random.Random(SEED))
@@ -78,22 +76,10 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
     for table, team, points in ((2, "A", 5), (2, "B", 2), (2, "A", 1), (3, "B", 5), (3, "B", 5), (3, "A", 2)):
         actions.record_tally(night=night, table_number=table, team=team, points=points)
 
-    def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
-        path = out / name
-        page.screenshot(path=str(path), full_page=full_page)
-        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
 
-    def fits(page: Page, what: str) -> None:
-        scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        if scroll > client:
-            print(f"WARNING: {what} is {scroll} px wide on a {client} px screen")
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
-        ])
+        browser = launch_chromium(playwright)
 
         def phone_of(name: str, table: int, **overrides: Unpack[PhoneContext]) -> Page:
             options: PhoneContext = {**PHONE, **overrides}
@@ -124,14 +110,14 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
         actions.record_tally(night=night, table_number=1, team="B", points=1)
         expect(roller.locator(".team-score:not(.team-mine) .team-points")).to_have_text("6", timeout=8000)
         expect(projector.locator(f"#r{number}-t1-b")).to_have_text("6")
-        shoot(roller, "phone.png")
-        shoot(projector, "projector.png")
+        picture(roller, out, "phone.png")
+        picture(projector, out, "projector.png")
 
         # A phone 360 px wide must not scroll sideways.
         narrow = phone_of(second[1], 2, viewport={"width": 360, "height": 740})
-        fits(narrow, "the phone page, mid-round, at 360 px")
+        warn_if_too_wide(narrow, "the phone page, mid-round, at 360 px")
         narrow.get_by_role("button", name="BUNCO!").click()
-        fits(narrow, "the Bunco chooser at 360 px")
+        warn_if_too_wide(narrow, "the Bunco chooser at 360 px")
         narrow.get_by_role("button", name="Cancel").click()
 
         # The deciding tap at the head table: the bell everywhere.
@@ -142,9 +128,9 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
         expect(table_two.get_by_role("button", name="Our turn is over")).to_be_visible()
         expect(host.locator(".bell-banner")).to_be_visible()
         expect(host.locator(".table-card").nth(1)).to_contain_text("Finishing the turn")
-        fits(narrow, "the phone page with the bell at 360 px")
-        shoot(table_two, "phone-bell.png")
-        shoot(host, "host.png", full_page=True)
+        warn_if_too_wide(narrow, "the phone page with the bell at 360 px")
+        picture(table_two, out, "phone-bell.png")
+        picture(host, out, "host.png", full_page=True)
         if review is not None:  # for a person to look at, not for the docs
             narrow.screenshot(path=str(review / "phone-360-bell.png"), full_page=True)
             roller.screenshot(path=str(review / "phone-full.png"), full_page=True)

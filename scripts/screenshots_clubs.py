@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    pass
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.shooting import shoot  # noqa: E402
+from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
 
 REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Mo", "Ned"]
 ALTERNATES = ["Sam", "Tia", "Uma"]
@@ -104,26 +104,12 @@ def seed() -> Seeded:
 def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    from tests.conftest import CHROMIUM
 
-    out.mkdir(parents=True, exist_ok=True)
 
-    def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
-        path = out / name
-        page.screenshot(path=str(path), full_page=full_page)
-        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
 
-    def fits(page: Page, what: str) -> None:
-        scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        if scroll > client:
-            print(f"WARNING: {what} is {scroll} px wide on a {client} px screen")
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
-        ])
+        browser = launch_chromium(playwright)
 
         # The host logs in through the login page, then opens the club and the season.
         club_path = f"/clubs/{seeded.slug}/"
@@ -134,11 +120,11 @@ def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> Non
         host.get_by_role("button", name="Log in").click()
         expect(host).to_have_url(url + club_path)
         expect(host.get_by_role("heading", name="Maple Street Bunco", exact=True)).to_be_visible()
-        shoot(host, "club.png", full_page=True)
+        picture(host, out, "club.png", full_page=True)
 
         host.goto(f"{url}{club_path}seasons/{seeded.season_pk}/")
         expect(host.locator("main")).to_contain_text("Ada")
-        shoot(host, "season.png")
+        picture(host, out, "season.png")
         if review is not None:
             host.screenshot(path=str(review / "season-full.png"), full_page=True)
 
@@ -147,13 +133,13 @@ def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> Non
                                     has_touch=True, reduced_motion="reduce").new_page()
         phone.goto(url + seeded.member_path)
         expect(phone.locator("main")).to_contain_text(MEMBER)
-        fits(phone, "the member's page at 390 px")
-        shoot(phone, "rsvp.png")
+        warn_if_too_wide(phone, "the member's page at 390 px")
+        picture(phone, out, "rsvp.png")
         if review is not None:
             phone.screenshot(path=str(review / "rsvp-full.png"), full_page=True)
         narrow = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
         narrow.goto(url + seeded.member_path)
-        fits(narrow, "the member's page at 360 px")
+        warn_if_too_wide(narrow, "the member's page at 360 px")
         browser.close()
 
 

@@ -28,14 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
 
     from tournaments.models import Group, Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.shooting import shoot  # noqa: E402
+from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
 
 NAMES = ["Alice", "Bo", "Carmen", "Dana", "Eli", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mary-Beth",
          "Nico", "Omar", "Pat"]
@@ -107,27 +106,13 @@ def seed() -> Seeded:
 def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    from tests.conftest import CHROMIUM
     from tournaments.links import group_path
 
-    out.mkdir(parents=True, exist_ok=True)
 
-    def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
-        path = out / name
-        page.screenshot(path=str(path), full_page=full_page)
-        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
 
-    def fits(page: Page, what: str) -> None:
-        scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        if scroll > client:
-            print(f"WARNING: {what} is {scroll} px wide on a {client} px screen")
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
-        ])
+        browser = launch_chromium(playwright)
 
         # The director logs in through the login page.
         dashboard = f"/t/{seeded.code}/director/"
@@ -146,20 +131,20 @@ def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> Non
         expect(phone.locator("#group-state")).to_contain_text("Table")
         expect(phone.locator("[data-live-badge]")).to_have_text("Live")
         expect(phone.locator("[data-countdown]")).to_be_visible()
-        fits(phone, "the group page at 390 px")
+        warn_if_too_wide(phone, "the group page at 390 px")
 
         projector = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce").new_page()
         projector.goto(f"{url}/t/{seeded.code}/screen/{seeded.screen_token}/")
         expect(projector.locator("[data-live-badge]")).to_have_text("Live")
         expect(projector.locator("#screen-state")).to_contain_text("Round 2")
 
-        shoot(desk, "director.png")
-        shoot(phone, "group.png")
-        shoot(projector, "bracket.png")
+        picture(desk, out, "director.png")
+        picture(phone, out, "group.png")
+        picture(projector, out, "bracket.png")
         narrow = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
         narrow.goto(url + group_path(seeded.group_code))
         expect(narrow.locator("#group-state")).to_contain_text("Table")
-        fits(narrow, "the group page at 360 px")
+        warn_if_too_wide(narrow, "the group page at 360 px")
         if review is not None:  # for a person to look at, not for the docs
             desk.screenshot(path=str(review / "director-full.png"), full_page=True)
             phone.screenshot(path=str(review / "group-full.png"), full_page=True)

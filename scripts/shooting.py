@@ -10,6 +10,10 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,3 +52,33 @@ def shoot(description: str, *, name: str, take: Callable[[str, Path, Path | None
         else:
             print(f"kept {workdir}")
     return 0
+
+
+# --- In the browser ---------------------------------------------------------------------------
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost",
+]
+
+
+def launch_chromium(playwright: Playwright) -> Browser:
+    """Debian's Chromium (never a downloaded browser), with the flags STACK_NOTES.md gives."""
+    from tests.conftest import CHROMIUM
+
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def picture(page: Page, out: Path, name: str, *, full_page: bool = False) -> None:
+    """Save the page as `out/name` and say how big the file is."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / name
+    page.screenshot(path=str(path), full_page=full_page)
+    print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {path.stat().st_size // 1024} KB")
+
+
+def warn_if_too_wide(page: Page, what: str) -> None:
+    scroll, client = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    if scroll > client:
+        print(f"WARNING: {what} is {scroll} px wide on a {client} px screen")
