@@ -275,69 +275,61 @@ def member_blackouts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect("clubs:member_edit", slug=club.slug, pk=member.pk)
 
 
-def _roster_verb(request: HttpRequest, slug: str, pk: int, verb: str) -> HttpResponse:
+def _roster_verb(request: HttpRequest, slug: str, pk: int, action: Callable[[Member], object],
+                 done: str = "") -> HttpResponse:
+    """A host's button on a roster row: the club's host only, then the club action on the member,
+    back to the roster (with `done`, formatted with the member's name, said on success)."""
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
     back = reverse("clubs:roster", args=[club.slug])
     try:
-        if verb == "up" or verb == "down":
-            actions.move_sub(member, up=verb == "up")
-        elif verb == "promote":
-            actions.promote(member)
-        elif verb == "to_subs":
-            actions.make_alternate(member)
-        elif verb == "retire":
-            actions.retire(member)
-        elif verb == "reinstate":
-            actions.reinstate(member)
-        elif verb == "new_link":
-            actions.reset_member_link(member)
-            messages.success(request, f"{member.name} has a new personal link; the old one no longer works.")
-        elif verb == "split":
-            actions.split_cohosts(member)
+        action(member)
     except actions.ClubError as error:
         return _refused(request, error, back)
+    if done:
+        messages.success(request, done.format(name=member.name))
     return redirect(back)
 
 
 @require_POST
 def member_up(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "up")
+    return _roster_verb(request, slug, pk, lambda member: actions.move_sub(member, up=True))
 
 
 @require_POST
 def member_down(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "down")
+    return _roster_verb(request, slug, pk, lambda member: actions.move_sub(member, up=False))
 
 
 @require_POST
 def member_promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "promote")
+    return _roster_verb(request, slug, pk, actions.promote)
 
 
 @require_POST
 def member_to_subs(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "to_subs")
+    return _roster_verb(request, slug, pk, actions.make_alternate)
 
 
 @require_POST
 def member_retire(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "retire")
+    return _roster_verb(request, slug, pk, actions.retire)
 
 
 @require_POST
 def member_reinstate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "reinstate")
+    return _roster_verb(request, slug, pk, actions.reinstate)
 
 
 @require_POST
 def member_new_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "new_link")
+    return _roster_verb(request, slug, pk, actions.reset_member_link,
+                        done="{name} has a new personal link; the old one no longer works.")
 
 
 @require_POST
 def member_split(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _roster_verb(request, slug, pk, "split")
+    return _roster_verb(request, slug, pk, actions.split_cohosts)
 
 
 @require_POST
