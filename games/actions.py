@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +25,17 @@ from django.utils import timezone
 from bunco_club import actions as club_actions
 from bunco_club.models import Party
 from games import taps
-from games.models import Night, Player, PrizeAward, Round, Seat, TableRound, Tally, night_size_refusal
+from games.models import (
+    CorrectionEffect,
+    Night,
+    Player,
+    PrizeAward,
+    Round,
+    Seat,
+    TableRound,
+    Tally,
+    night_size_refusal,
+)
 from games.rules import bunco, dice, prizes
 from live.log import log_event, publish_together
 from live.models import Event
@@ -202,6 +212,107 @@ def release_seat(*, night: Night, player: Player) -> bool:
     return bool(released)
 
 
+# --- Arriving late and leaving early --------------------------------------------------------------
+
+
+def _seated_round_to_change(night: Night, round_number: int | None) -> Round:
+    """The seated round, locked, if players may still be changed in it: between rounds (seated, not
+    started), the night not over. `round_number` is the round the host's page showed."""
+    if night.status == Night.Status.FINISHED:
+        raise WrongState("The night is over.")
+    if round_number is not None and round_number != night.current_round:
+        raise WrongState(f"The night is at round {night.current_round} now, not {round_number}: reload the page.")
+    current = _locked_round(night)
+    if current.status != Round.Status.READY:
+        raise WrongState(f"Round {current.number} is under way: seat players between rounds, when it is over.")
+    return current
+
+
+def _done_with_key(night: Night, key: str | None, what: str) -> Event | None:
+    """The event of a change this key already made (a host's page sending it again)."""
+    if key is None:
+        return None
+    if not key or len(key) > 64:
+        raise BadTally("The request's key is malformed.")
+    return Event.objects.on(night.channel).filter(kind="state", data__what=what, data__key=key).first()
+
+
+def _reseat(night: Night, round_: Round, seating: list[list[str]]) -> None:
+    """Seat a round not started yet again (nothing is recorded in it: no tally, no winner)."""
+    round_.tables.all().delete()
+    _seat_round(round_, seating, {player.name: player for player in night.players.all()})
+
+
+@transaction.atomic
+def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, round_number: int | None = None,
+                      key: str | None = None) -> Player:
+    """Someone arrives after the start: between rounds they take a ghost's seat (the host's pick,
+    or a ghost at a table with two, else the first), and play from the seated round on. A key
+    already used returns the player it seated."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    done = _done_with_key(night, key, "arrived")
+    if done is not None:
+        return night.players.get(pk=done.data["player"])
+    current = _seated_round_to_change(night, round_number)
+    cleaned = clean_names([name])
+    if not cleaned:
+        raise BadTally("Type the name of the person arriving.")
+    newcomer = cleaned[0]
+    if night.players.filter(name__iexact=newcomer).exists():
+        raise BadTally(f"“{newcomer}” is already on tonight's list: add a surname or an initial.")
+    too_many = night_size_refusal(night.players.real().count() + 1)
+    if too_many is not None:
+        raise BadTally(too_many)
+    seating = current.seating()
+    ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
+    seated_ghosts = [name for seats in sorted(seating, key=lambda seats: -sum(n in ghosts for n in seats))
+                     for name in seats if name in ghosts]
+    if ghost is None and not seated_ghosts:
+        raise WrongState("Every seat has a player: there is no ghost's seat for a late arrival tonight.")
+    chosen = ghost.name if ghost is not None else seated_ghosts[0]
+    try:
+        new_seating = bunco.seat_late_arrival(seating, ghosts, ghost=chosen, newcomer=newcomer)
+    except bunco.IllegalSeating as error:
+        raise BadTally(str(error)) from error
+    member = night.club.members.filter(name__iexact=newcomer).first() if night.club is not None else None
+    player = Player.objects.create(night=night, name=newcomer, member=member)
+    _reseat(night, current, new_seating)
+    log_event(night.channel, "state", {"round": current.number, "what": "arrived", "player": player.pk, "key": key})
+    return player
+
+
+@transaction.atomic
+def let_player_leave(night: Night, *, player: Player, round_number: int | None = None,
+                     key: str | None = None) -> Player:
+    """Someone leaves early: between rounds a new ghost takes their seat (their partner rolls for
+    it); what they played stays theirs, prizes included. Their phone is let go. Returns the ghost;
+    a key already used returns the ghost it seated."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    done = _done_with_key(night, key, "left")
+    if done is not None:
+        return night.players.get(pk=done.data["ghost"])
+    if player.night_id != night.pk or player.is_ghost:
+        raise BadTally("That player isn't in tonight's game.")
+    current = _seated_round_to_change(night, round_number)
+    seating = current.seating()
+    if not any(player.name in seats for seats in seating):
+        raise WrongState(f"{player.name} has no seat in round {current.number}: they have already left.")
+    names = list(night.players.values_list("name", flat=True))
+    ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
+    ghost_name = bunco.fresh_ghost_name(names)
+    try:
+        new_seating = bunco.seat_ghost_for_leaver(seating, ghosts, leaver=player.name, ghost=ghost_name)
+    except bunco.IllegalSeating as error:
+        raise WrongState(str(error)) from error
+    ghost = Player.objects.create(night=night, name=ghost_name, is_ghost=True)
+    _reseat(night, current, new_seating)
+    if Player.objects.filter(pk=player.pk).exclude(claimed_by="").update(claimed_by=""):
+        log_event(player.private_channel, "state", {"what": "seat_released"})
+    log_event(night.channel, "state", {"round": current.number, "what": "left", "player": player.pk,
+                                       "ghost": ghost.pk, "key": key})
+    return ghost
+
+
 # --- A round ----------------------------------------------------------------------------------
 
 
@@ -281,8 +392,8 @@ def record_tally(
             raise BadTally("Tonight's house rules have no wipeout: three 1s score as usual.")
     elif not by_host and not is_bunco and points not in POINT_BUTTONS:
         raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
-    if by_host and not is_bunco and (points == 0 or abs(points) > MAX_CORRECTION):
-        raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
+    if by_host and not is_bunco:
+        _check_correction_points(points)
     if key is not None and (not key or len(key) > 64):
         raise BadTally("The tap's key is malformed.")
 
@@ -675,24 +786,83 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
 
 def _redecide_closed_table(night: Night, table: TableRound, totals: dict[str, int]) -> None:
     """A correction after a table was decided: the winner follows the corrected record."""
-    winner = bunco.table_winner(totals["A"], totals["B"])
-    if winner is not None:
+    winner = table.winner_after(totals)
+    if winner != table.winner:
         table.winner = winner
         table.save(update_fields=["winner"])
 
 
+def _check_correction_points(points: int) -> None:
+    if type(points) is not int or points == 0 or abs(points) > MAX_CORRECTION:
+        raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
+
+
+def _round_to_reseat(night: Night, round_number: int) -> Round | None:
+    """The round seated from `round_number`'s result that nobody has started yet, if any: a
+    correction that changes a winner of `round_number` seats it again."""
+    if night.status == Night.Status.FINISHED or night.current_round != round_number + 1:
+        return None
+    following = night.round_obj()
+    return following if following.status == Round.Status.READY else None
+
+
+def describe_correction(*, night: Night, table_number: int, team: str, points: int,
+                        round_number: int | None = None) -> CorrectionEffect:
+    """What a correction would change, refused as `correct_tally` would refuse it: shown to the
+    host before it is applied. Changes nothing."""
+    if team not in ("A", "B"):
+        raise BadTally("Choose team A or team B.")
+    _check_correction_points(points)
+    number = round_number or night.current_round
+    table = TableRound.objects.select_related("round").filter(round__night=night, round__number=number,
+                                                              number=table_number).first()
+    if table is None:
+        raise BadTally(f"There is no table {table_number} in round {number}.")
+    _check_open_for_play(table, by_host=True)
+    effect = table.correction_effect(team, points)
+    if points < 0:
+        _refuse_below_zero(table, team, effect.in_roll_off, points)
+    current = night.round_obj()
+    last_started = current.number if current.status != Round.Status.READY else current.number - 1
+    changes_seats = effect.changes_winner
+    return replace(
+        effect,
+        reseats_round=(following.number if changes_seats and (following := _round_to_reseat(night, number)) else 0),
+        played_since=(number + 1, last_started) if changes_seats and last_started > number else None,
+        prizes_again=night.awards.exists(),
+    )
+
+
 @transaction.atomic
 def correct_tally(*, night: Night, table_number: int, team: str, points: int,
-                  round_number: int | None = None) -> Tally:
-    """The host adds or removes points at any table (a mistaken tally). A decided table's winner
-    follows the corrected totals (a tie keeps the roll-off's result)."""
+                  round_number: int | None = None, key: str | None = None) -> Tally:
+    """The host adds or removes points at any table of any started round (a mistaken tally). A
+    decided table's winner follows the corrected totals (a tie keeps the roll-off's result). If
+    that changes a winner of the round just played and nobody has started the next one, the next
+    round is seated again from the corrected result; rounds already played stay as they were
+    played. Prizes already worked out are worked out again. A key already used (the host's page
+    sending it again) returns the correction it made."""
     tally = record_tally(night=night, table_number=table_number, team=team, points=points,
-                         by_host=True, round_number=round_number)
+                         by_host=True, round_number=round_number, key=key)
     table = tally.table_round
     if table.status == TableRound.Status.DONE and tally.roll_off == 0:
+        winner_before = table.winner
         _redecide_closed_table(night, table, table.totals())
+        following = _round_to_reseat(night, table.round.number) if table.winner != winner_before else None
+        if following is not None:
+            _seat_again_from(night, table.round, following)
         log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
+    night.awards.all().delete()  # worked out again from the corrected record (the same draw)
     return tally
+
+
+def _seat_again_from(night: Night, played: Round, following: Round) -> None:
+    """Seat `following` (not started) again by the movement from `played`'s corrected winners."""
+    status = Night.objects.values_list("status", flat=True).get(pk=night.pk)
+    following.delete()
+    move_players(night, played)
+    Night.objects.filter(pk=night.pk).update(status=status)  # a break already over stays over
+    night.status = status
 
 
 @transaction.atomic

@@ -173,3 +173,4 @@ class CorrectionForm(forms.Form):
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
     points = WholeNumberField(low=-MAX_CORRECTION, high=MAX_CORRECTION, what="the points")
     round = WholeNumberField(low=1, high=bunco.ROUNDS, what="the round", required=False)
+    key = forms.CharField(max_length=64, required=False, error_messages={"max_length": "The correction's key is malformed."})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -342,6 +343,10 @@ class Round(models.Model):
             players[seat.table_round_id][bunco.team_of_seat(seat.position)].append(seat.player)
         return [{"table": table, "a": players[table.pk]["A"], "b": players[table.pk]["B"]} for table in tables]
 
+    def seats_in_order(self) -> list[Seat]:
+        """Who sits where this round, with their players and tables: head table first, seat order."""
+        return list(self.seats.select_related("player", "table_round").order_by("table_round__number", "position"))
+
     def seating(self) -> list[list[str]]:
         """The round's seating as names: the head table first, each table in seat order."""
         tables: dict[int, list[str]] = {}
@@ -453,6 +458,69 @@ class TableRound(models.Model):
     def totals(self, roll_off: int = 0) -> dict[str, int]:
         """Team points at this table ({"A": …, "B": …}), in main play or in one roll-off cycle."""
         return Tally.objects.team_totals(self.pk, roll_off)
+
+    def winner_after(self, totals: dict[str, int]) -> str:
+        """The winner of this decided table by a corrected record: the team with more points; a
+        tie keeps the winner its roll-off gave."""
+        return bunco.table_winner(totals["A"], totals["B"]) or self.winner
+
+    def correction_effect(self, team: str, points: int) -> CorrectionEffect:
+        """What adding `points` to `team` here would change: the scores, the winner, and so the
+        players' wins and losses. Uses `self.round` (select it with the table)."""
+        roll_off = self.roll_off if self.status == TableRound.Status.ROLL_OFF else 0
+        before = self.totals(roll_off)
+        after = {**before, team: before[team] + points}
+        decided = self.status == TableRound.Status.DONE and roll_off == 0
+        return CorrectionEffect(
+            round_number=self.round.number, table_number=self.number, team=team, points=points,
+            teams=self.teams(), before=before, after=after, in_roll_off=roll_off,
+            winner_before=self.winner if decided else "", winner_after=self.winner_after(after) if decided else "",
+        )
+
+
+@dataclass(frozen=True)
+class CorrectionEffect:
+    """What a host's correction would change at one table (`TableRound.correction_effect`): shown
+    to the host before it is applied."""
+
+    round_number: int
+    table_number: int
+    team: str
+    points: int
+    teams: dict[str, list[Player]]
+    before: dict[str, int]
+    after: dict[str, int]
+    in_roll_off: int  # the roll-off cycle the points go to, 0 = main play
+    winner_before: str  # "" while the table is undecided (its winner comes later)
+    winner_after: str
+    # What follows for the night (games.actions.describe_correction fills these in):
+    reseats_round: int = 0  # the next round, seated from the old result and not started: seated again
+    played_since: tuple[int, int] | None = None  # rounds already played after it: they stay as played
+    prizes_again: bool = False  # the prizes were worked out: they will be worked out again
+
+    @property
+    def other_team(self) -> str:
+        return "B" if self.team == "A" else "A"
+
+    @property
+    def changes_winner(self) -> bool:
+        return self.winner_before != self.winner_after
+
+    @property
+    def is_tie_after(self) -> bool:
+        return self.after["A"] == self.after["B"]
+
+    def _real_names(self, team: str) -> str:
+        return " & ".join(player.name for player in self.teams.get(team, []) if not player.is_ghost)
+
+    @property
+    def new_winners(self) -> str:
+        """Who gets a win instead of a loss ("Ann & Cat"), when the winner changes."""
+        return self._real_names(self.winner_after) if self.changes_winner else ""
+
+    @property
+    def new_losers(self) -> str:
+        return self._real_names(self.winner_before) if self.changes_winner else ""
 
 
 class Seat(models.Model):

@@ -286,11 +286,10 @@ def _joined_table(joined: object) -> int | None:
 def _names_to_claim(night: Night, table: int | None) -> PlayerQuerySet:
     """The names a join link offers: everyone's (the night's link) or, from a table's code, only the
     players seated at that table in the current round."""
-    players = night.players.real()
+    players = night.players.real().filter(seats__round__night=night, seats__round__number=night.current_round)
     if table is None:
-        return players
-    return players.filter(seats__round__night=night, seats__round__number=night.current_round,
-                          seats__table_round__number=table)
+        return players  # not those who have left
+    return players.filter(seats__table_round__number=table)
 
 
 @require_GET
@@ -622,6 +621,7 @@ def night_host(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if request.htmx:
         return render(request, "games/host.html#host-state", context)
     context.update(_join_codes(request, night))
+    context.update({key: value for key, value in _players_card_context(night).items() if key not in context})
     return render(request, "games/host.html", context)
 
 
@@ -741,22 +741,135 @@ def host_prizes(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return redirect("games:prizes", code=night.code)
 
 
-@require_POST
-def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """The host adds or removes points at any table (a mistaken tally)."""
-    night = _night_for_host(request, code)
+def _correction_form(request: HttpRequest) -> CorrectionForm:
+    """The host's correction, read; BadTally with what a field said ("The round must be a whole
+    number from 1 to 24."), else the gist."""
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        # What a number field said ("The round must be a whole number from 1 to 24."), else the gist.
-        said = [form.errors[field][0] for field in ("table", "points", "round") if form.has_error(field, "invalid")]
-        return refusal(request, actions.BadTally(
-            said[0] if said else "A correction needs a table, a team and points between -99 and 99."))
+        said = [form.errors[field][0] for field in ("table", "points", "round", "key") if form.has_error(field)]
+        raise actions.BadTally(said[0] if said and not form.has_error("team")
+                               else "A correction needs a table, a team and points between -99 and 99.")
+    return form
+
+
+@require_POST
+def host_correct_check(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """What a correction would change (scores, winner, wins and losses, the next round's seats,
+    the prizes), with the button that applies it: nothing is changed yet."""
+    night = _night_for_host(request, code)
     try:
-        actions.correct_tally(night=night, table_number=form.cleaned_data["table"], team=form.cleaned_data["team"],
-                              points=form.cleaned_data["points"], round_number=form.cleaned_data["round"])
+        data = _correction_form(request).cleaned_data
+        effect = actions.describe_correction(night=night, table_number=data["table"], team=data["team"],
+                                             points=data["points"], round_number=data["round"])
     except actions.NightError as error:
         return refusal(request, error)
-    return render(request, "games/host.html#host-state", {**tables_context(night), "is_host": True})
+    return render(request, "games/host.html#correction-check",
+                  {"night": night, "effect": effect, "key": secrets.token_hex(16)})
+
+
+@require_POST
+def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The host adds or removes points at any table of any started round (a mistaken tally), as
+    checked. Its key makes a copy sent again (a lost answer) apply once."""
+    night = _night_for_host(request, code)
+    try:
+        data = _correction_form(request).cleaned_data
+        actions.correct_tally(night=night, table_number=data["table"], team=data["team"], points=data["points"],
+                              round_number=data["round"], key=data["key"] or None)
+    except actions.NightError as error:
+        return refusal(request, error)
+    night.refresh_from_db()
+    return render(request, "games/host.html#host-state",
+                  {**tables_context(night), "is_host": True, "corrected": data})
+
+
+def _players_card(request: HttpRequest, night: Night, *, said: str = "", is_error: bool = False,
+                  status: int = 200) -> HttpResponse:
+    """The host's card for people arriving late or leaving early, as the night stands now."""
+    night.refresh_from_db()
+    return render(request, "games/host.html#players-card",
+                  {**_players_card_context(night), "said": said, "is_error": is_error}, status=status)
+
+
+def _players_card_context(night: Night) -> dict[str, object]:
+    round_ = night.round_obj()
+    seats = round_.seats_in_order()
+    return {
+        "night": night, "round": round_, "key": secrets.token_hex(16),
+        "between_rounds": night.status != Night.Status.FINISHED and round_.status == Round.Status.READY,
+        "ghost_seats": [seat for seat in seats if seat.player.is_ghost],
+        "player_seats": sorted((seat for seat in seats if not seat.player.is_ghost), key=lambda s: s.player.name),
+    }
+
+
+def _players_change(request: HtmxHttpRequest, night: Night, change: Callable[[], str]) -> HttpResponse:
+    """Make a change of players and answer with the card saying what happened (or why not)."""
+    try:
+        said = change()
+    except actions.NightError as error:
+        if not request.htmx:
+            return refusal(request, error, back_to_host=night)
+        return _players_card(request, night, said=str(error), is_error=True, status=error.status)
+    if not request.htmx:
+        messages.success(request, said)
+        return redirect("games:night_host", code=night.code)
+    return _players_card(request, night, said=said)
+
+
+def _posted_key(request: HttpRequest) -> str | None:
+    return request.POST.get("key") or None
+
+
+@require_GET
+@never_cache
+def host_players(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    night = _night_for_host(request, code)
+    return _players_card(request, night)
+
+
+@require_POST
+def host_arrival(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Someone arrives late: between rounds they take a ghost's seat."""
+    night = _night_for_host(request, code)
+
+    def seat_them() -> str:
+        ghost_id = _posted_id_or_none(request, "ghost")
+        ghost = night.players.filter(is_ghost=True, pk=ghost_id).first() if ghost_id else None
+        if ghost_id and ghost is None:
+            raise actions.BadTally("That ghost's seat is gone: pick one again.")
+        player = actions.seat_late_arrival(night, name=request.POST.get("name", ""), ghost=ghost,
+                                           round_number=_named_round(request), key=_posted_key(request))
+        seat = _seat_of(player, night.current_round)
+        where = f" at table {seat.table_round.number}" if seat is not None else ""
+        return f"{player.name} plays from round {night.current_round}{where}: they tap their name on the join page."
+
+    return _players_change(request, night, seat_them)
+
+
+@require_POST
+def host_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Someone leaves early: between rounds a ghost takes their seat."""
+    night = _night_for_host(request, code)
+
+    def let_them_go() -> str:
+        player = night.players.real().filter(pk=_posted_id_or_none(request, "player") or 0).first()
+        if player is None:
+            raise actions.BadTally("Pick who is leaving.")
+        ghost = actions.let_player_leave(night, player=player, round_number=_named_round(request),
+                                         key=_posted_key(request))
+        return f"{player.name} has left: {ghost.name} takes their seat, and their partner rolls for it."
+
+    return _players_change(request, night, let_them_go)
+
+
+def _posted_id_or_none(request: HttpRequest, field: str) -> int | None:
+    raw = request.POST.get(field)
+    if not raw:
+        return None
+    try:
+        return parse_int(raw, low=1, high=ID_MAX, what=f"the {field}")
+    except BadNumber as error:
+        raise actions.BadTally(str(error)) from None
 
 
 @require_POST

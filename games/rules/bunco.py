@@ -448,6 +448,50 @@ def _ghost_team(pairing: tuple[tuple[int, int], ...], is_ghost: list[bool]) -> b
     return any(is_ghost[i] and is_ghost[j] for i, j in pairing)
 
 
+# --- Arriving late and leaving early (between rounds) -------------------------------------------
+# Decisions the rule text leaves open: a late arrival takes a ghost's seat (there must be one: a
+# new table would need three ghosts, two of them partners); someone leaving leaves a new ghost in
+# their seat, and their partner rolls for it. If that ghost would partner another, the table's
+# seats are paired again (`separate_ghosts`); a table left with one person cannot play, and the
+# night needs MIN_PLAYERS people to go on. Both happen in the seated round before it starts.
+
+
+def seat_late_arrival(seating: Seating, ghosts: Collection[str], *, ghost: str, newcomer: str) -> list[list[str]]:
+    """`seating` with `newcomer` in the seat of `ghost`. IllegalSeating if `ghost` is not a ghost
+    seated there, or `newcomer` already sits somewhere."""
+    tables = _check_seating(seating)
+    if ghost not in ghosts or not any(ghost in seats for seats in tables):
+        raise IllegalSeating(f"{ghost!r} is not a ghost seated this round: a late arrival takes a ghost's seat.")
+    if any(newcomer in seats for seats in tables):
+        raise IllegalSeating(f"{newcomer!r} is already seated.")
+    return [[newcomer if name == ghost else name for name in seats] for seats in tables]
+
+
+def seat_ghost_for_leaver(
+    seating: Seating, ghosts: Collection[str], *, leaver: str, ghost: str
+) -> list[list[str]]:
+    """`seating` with the new ghost `ghost` in the seat of `leaver`, the table's teams paired again
+    if the ghost would partner another ghost. IllegalSeating if `leaver` is not seated, is a
+    ghost, if their table would keep one person, or if fewer than MIN_PLAYERS people would stay."""
+    tables = _check_seating(seating)
+    if leaver in ghosts or not any(leaver in seats for seats in tables):
+        raise IllegalSeating(f"{leaver!r} is not a player seated this round.")
+    people = sum(1 for seats in tables for name in seats if name not in ghosts)
+    if people - 1 < MIN_PLAYERS:
+        raise IllegalSeating(f"A Bunco night needs at least {MIN_PLAYERS} players: end the night instead.")
+    after = [[ghost if name == leaver else name for name in seats] for seats in tables]
+    for t, seats in enumerate(after):
+        if sum(1 for name in seats if name in ghosts or name == ghost) > MAX_GHOSTS_A_TABLE:
+            raise IllegalSeating(f"Table {t + 1} would keep one player and three ghosts: nobody could partner "
+                                 "them. Let them leave after another round, or end the night.")
+    return separate_ghosts(after, {*ghosts, ghost})
+
+
+def fresh_ghost_name(taken: Collection[str]) -> str:
+    """The first "Ghost n" no player of the night has (in any letter case)."""
+    return ghost_names(taken, 1)[0]
+
+
 @dataclass(frozen=True)
 class Place:
     """Where a person sits: "go to Table {table_number}, your partner is {partner}"."""

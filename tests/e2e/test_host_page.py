@@ -4,12 +4,15 @@ host can run the night from a phone without sideways scrolling (fault 8)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games import actions
+from games.links import join_path
 from games.models import Night
-from tests.builders import real_seat, tally
+from tests.builders import play_rounds, real_seat, tally
 from tests.conftest import ServerProcess
 from tests.e2e.test_bunco_night import NAMES
 
@@ -18,21 +21,28 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 
 
-def start_night(browser: Browser, url: str, *, width: int = 1280, height: int = 900) -> Page:
+def start_night(browser: Browser, url: str, *, width: int = 1280, height: int = 900,
+                names: list[str] = NAMES) -> Page:
     host = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1).new_page()
     host.goto(url + "/nights/new/")
-    host.fill("#id_names", "\n".join(NAMES))
+    host.fill("#id_names", "\n".join(names))
     host.get_by_role("button", name="Draw the seats and start").click()
     expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
     expect(host.locator("[data-live-badge]")).to_have_text("Live")
     return host
 
 
-def correct(host: Page, table: str, points: str) -> None:
+def check(host: Page, table: str, points: str, round_number: str = "1") -> None:
     form = host.locator("form.correction")
+    form.locator("#c-round").fill(round_number)
     form.locator("#c-table").fill(table)
     form.locator("#c-points").fill(points)
-    form.get_by_role("button", name="Apply correction").click()
+    form.get_by_role("button", name="Check the correction").click()
+
+
+def correct(host: Page, table: str, points: str, round_number: str = "1") -> None:
+    check(host, table, points, round_number)
+    host.locator("#correction-check").get_by_role("button", name="Apply correction").click()
 
 
 def test_a_refused_correction_shows_beside_the_form_and_leaves_the_page_whole(
@@ -45,7 +55,7 @@ def test_a_refused_correction_shows_beside_the_form_and_leaves_the_page_whole(
     tables = host.locator("#host-state .table-card")
     expect(tables).to_have_count(3)
 
-    correct(host, "9", "2")
+    check(host, "9", "2")
 
     expect(host.locator("#correction-message")).to_contain_text("table 9")
     expect(tables).to_have_count(3)
@@ -55,6 +65,7 @@ def test_a_refused_correction_shows_beside_the_form_and_leaves_the_page_whole(
 
     expect(host.locator("#host-state #r1-t2-a")).to_have_text("3")
     expect(host.locator("#correction-message")).to_have_text("")
+    expect(host.locator("#correction-check")).to_contain_text("Correction applied: round 1, table 2")
     expect(tables).to_have_count(3)
     expect(host.locator("form.correction .table-card")).to_have_count(0)
     night = Night.objects.get()
@@ -65,7 +76,7 @@ def test_a_refused_correction_shows_beside_the_form_and_leaves_the_page_whole(
 def test_the_host_can_run_the_night_from_a_phone_without_sideways_scrolling(
     live_site: ServerProcess, browser: Browser, page_name: str
 ) -> None:
-    host = start_night(browser, live_site.url, **PHONE)
+    host = start_night(browser, live_site.url, width=PHONE["width"], height=PHONE["height"])
     if page_name == "entries":
         # A table's entries as a busy round leaves them: points, a Bunco with its roller's name,
         # an entry struck out, the host's correction.
@@ -82,3 +93,41 @@ def test_the_host_can_run_the_night_from_a_phone_without_sideways_scrolling(
         expect(host.locator("table.entries tbody tr")).to_have_count(8)
 
     assert host.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_correction_of_an_earlier_round_says_what_it_changes_before_it_is_applied(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    host = start_night(browser, live_site.url)
+    night = Night.objects.get()
+    play_rounds(night, random.Random(3), 2)
+    decided = night.round_obj(1).tables.get(number=2)
+    loser = "B" if decided.winner == "A" else "A"
+    totals = decided.totals()
+    host.get_by_text("Correct a tally").click()
+    form = host.locator("form.correction")
+    form.locator("#c-team").select_option(loser)
+    check(host, "2", str(totals[decided.winner] - totals[loser] + 1))
+
+    explained = host.locator("#correction-check")
+    expect(explained).to_contain_text(f"The winner changes from team {decided.winner} to team {loser}")
+    expect(explained).to_contain_text("Round 2 was played from the old result")
+    assert not night.tallies.filter(by_host=True).exists()
+    explained.get_by_role("button", name="Apply correction").click()
+    expect(explained).to_contain_text("Correction applied: round 1, table 2")
+    assert night.round_obj(1).tables.get(number=2).winner == loser
+
+
+def test_a_late_arrival_is_seated_from_the_host_page_and_her_name_waits_on_the_join_page(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    host = start_night(browser, live_site.url, names=[*NAMES, "Mo"])
+    card = host.locator("#players-card")
+    expect(card).to_contain_text("Someone arrived")
+    card.get_by_label("Their name").fill("Nia")
+    card.get_by_role("button", name="Seat them from round 1").click()
+    expect(host.locator("#players-card")).to_contain_text("Nia plays from round 1 at table")
+    expect(host.locator("#host-state")).to_contain_text("Nia")
+    phone = browser.new_context(viewport={"width": PHONE["width"], "height": PHONE["height"]}).new_page()
+    phone.goto(live_site.url + join_path(Night.objects.get().code))
+    expect(phone.get_by_role("button", name="Nia", exact=True)).to_be_visible()
