@@ -1,7 +1,7 @@
 """The two baselines the later targets are ratios of (DESIGN.md §7):
 
 1. the same server's trivial-view throughput (`/alive/`, the default middleware, no database);
-2. event fan-out: one POST on the connection check page, delivered to N open streams; the
+2. event fan-out: one POST on a connection check room's page, delivered to N open streams; the
    latency of each stream from the POST being sent to the event arriving, none missed; and the
    server's memory per open stream.
 
@@ -52,15 +52,21 @@ def trivial_view_throughput() -> str:
 
 
 async def fan_out(url: str, count: int, pid: int | None) -> dict[str, object]:
-    """Open `count` streams, send PINGS_PER_RUN pings, time each arrival on each stream."""
+    """Open a check room, `count` streams on it, send PINGS_PER_RUN pings, time each arrival on
+    each stream."""
+    with httpx.Client(base_url=url, timeout=30) as opener:
+        page = opener.get("/check/", follow_redirects=True)  # a fresh room: /check/<room>/
+        page.raise_for_status()
+        room = page.url.path
     before = rss_kib(pid) if pid else 0
-    phones = await open_phones(url, "/events/check/", count, marker=b"ping-list")
+    phones = await open_phones(url, "/events" + room, count, marker=b"ping-list")
     await asyncio.sleep(1.0)
     after = rss_kib(pid) if pid else 0
     latencies: list[float] = []
     missed = 0
     with httpx.Client(base_url=url, timeout=30) as sender:
-        page = sender.get("/check/")
+        page = sender.get(room)
+        page.raise_for_status()
         token = first_group(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
         for number in range(PINGS_PER_RUN):
             marker = f"Bench{count}x{number}z".encode()
@@ -68,7 +74,7 @@ async def fan_out(url: str, count: int, pid: int | None) -> dict[str, object]:
             await asyncio.sleep(0.2)
             sent_at = time.perf_counter()
             response = await asyncio.to_thread(
-                sender.post, "/check/ping/", data={"name": marker.decode(), "csrfmiddlewaretoken": token},
+                sender.post, room + "ping/", data={"name": marker.decode(), "csrfmiddlewaretoken": token},
                 headers={"HX-Request": "true"},
             )
             response.raise_for_status()
@@ -122,7 +128,7 @@ def run() -> str:
         "Later throughput targets are ratios of this figure.\n\n"
         + trivial_view_throughput()
         + "\n### Event fan-out\n\n"
-        f"N streams open on the connection check channel (a lean raw-socket client), then "
+        f"N streams open on one connection check room's channel (a lean raw-socket client), then "
         f"{PINGS_PER_RUN} pings POSTed one after another; each delivery's latency runs from the POST "
         "being sent (so it includes saving the event) to the event arriving on that stream. "
         "Memory per stream is the server's resident memory growth divided by N.\n"

@@ -1,4 +1,5 @@
-"""The connection check: every phone opens it, anyone pings, every screen lights up."""
+"""The connection check: one phone opens a check ROOM, the others at the party join it by its link
+or QR code, anyone in it pings, and every screen in that room (and no other) lights up."""
 
 from __future__ import annotations
 
@@ -8,43 +9,101 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
 from redis.exceptions import RedisError
 
-from live.actions import CONNECTION_CHECK_CHANNEL, send_ping
+from live.actions import CheckRoom, RoomExpired, RoomNotFound, find_room, open_room, send_ping
 from live.forms import PingForm
 from live.http import HtmxHttpRequest
 from live.models import Event
-from live.renderers import ping_from_message
+from live.renderers import ping_from_message, qr_svg
 from live.streams import event_stream_response
 
 logger = logging.getLogger(__name__)
 
 RECENT_PINGS = 10
 TOO_MANY_PINGS = "Lots of pings from this network just now: wait a few seconds, then ping again."
+ROOM_NOT_FOUND = (
+    "This connection check link isn't valid (was it cut short when it was copied?). "
+    "Scan the QR code on the screen of whoever started the check, or start a new one."
+)
+ROOM_EXPIRED = "This connection check has expired: a check's link lasts a day. Start a new one and share its link."
 
 
-def _recent_pings() -> list[dict[str, object]]:
-    events = Event.objects.on(CONNECTION_CHECK_CHANNEL).filter(kind="ping").order_by("-id")
+class RoomRefusal(Exception):
+    """A room link that leads nowhere: the sentence to show and the status to answer with."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def _room(token: str) -> CheckRoom:
+    """The room of a link, RoomRefusal otherwise: 404 for a link the site never signed (nothing
+    about it is recorded), 410 for one that has expired."""
+    try:
+        return find_room(token)
+    except RoomNotFound:
+        raise RoomRefusal(ROOM_NOT_FOUND, 404) from None
+    except RoomExpired:
+        raise RoomRefusal(ROOM_EXPIRED, 410) from None
+
+
+def _recent_pings(room: CheckRoom) -> list[dict[str, object]]:
+    events = Event.objects.on(room.channel).filter(kind="ping").order_by("-id")
     return [ping_from_message(event.as_message()) for event in events[:RECENT_PINGS]]
 
 
+def _refused_page(request: HttpRequest, refusal: RoomRefusal) -> HttpResponse:
+    return render(request, "live/connection_check.html", {"room_refusal": refusal.message}, status=refusal.status)
+
+
+@never_cache
 @require_GET
 def connection_check(request: HttpRequest) -> HttpResponse:
-    return render(request, "live/connection_check.html", {"pings": _recent_pings(), "form": PingForm()})
+    """A fresh room for whoever opens the check; its page shows the link the others join by."""
+    return redirect("live:connection_check_room", open_room().token)
+
+
+def _room_page(request: HttpRequest, check: CheckRoom, form: PingForm, *, status: int = 200,
+               refused: str | None = None) -> HttpResponse:
+    """The room's page: its link and QR code (for the others to join), the ping form, the pings."""
+    room_url = request.build_absolute_uri(reverse("live:connection_check_room", args=[check.token]))
+    return render(request, "live/connection_check.html", {
+        "room": check, "room_url": room_url, "room_qr": qr_svg(room_url, scale=5),
+        "pings": _recent_pings(check), "form": form, "refused": refused,
+    }, status=status)
 
 
 @require_GET
-def connection_check_feed(request: HttpRequest) -> HttpResponse:
-    """The slow poll's answer: the list as the log has it now."""
-    return render(request, "live/connection_check.html#pings", {"pings": _recent_pings()})
+def connection_check_room(request: HttpRequest, room: str) -> HttpResponse:
+    try:
+        check = _room(room)
+    except RoomRefusal as refusal:
+        return _refused_page(request, refusal)
+    return _room_page(request, check, PingForm())
+
+
+@require_GET
+def connection_check_feed(request: HttpRequest, room: str) -> HttpResponse:
+    """The slow poll's answer: the room's list as the log has it now (or, for a room link that
+    leads nowhere, a list that says so and stops polling)."""
+    try:
+        check = _room(room)
+    except RoomRefusal as refusal:
+        return render(request, "live/connection_check.html#pings", {"room_refusal": refusal.message},
+                      status=refusal.status)
+    return render(request, "live/connection_check.html#pings", {"room": check, "pings": _recent_pings(check)})
 
 
 def _too_many_pings(request: HttpRequest) -> bool:
-    """Count this ping for the client's address (settings.RATE_LIMITS["ping"]): every ping reaches
-    every open check page, so one address may not flood them. Redis down: the ping goes through."""
+    """Count this ping for the client's address (settings.RATE_LIMITS["ping"], over every room):
+    every ping reaches every screen in its room, so one address may not flood them.
+    Redis down: the ping goes through."""
     try:
         return is_ratelimited(request, group="ping", key="ip", rate=settings.RATE_LIMITS["ping"],
                               method=ALL, increment=True)
@@ -54,29 +113,44 @@ def _too_many_pings(request: HttpRequest) -> bool:
 
 
 @require_POST
-def connection_check_ping(request: HtmxHttpRequest) -> HttpResponse:
+def connection_check_ping(request: HtmxHttpRequest, room: str) -> HttpResponse:
+    # The room first: a ping to a room that doesn't exist is neither validated, counted nor logged.
+    try:
+        check = _room(room)
+    except RoomRefusal as refusal:
+        if request.htmx:
+            return render(request, "live/connection_check.html#ping-form", {"room_refusal": refusal.message},
+                          status=refusal.status)
+        return _refused_page(request, refusal)
     form = PingForm(request.POST)
     if not form.is_valid():
-        return render(request, "live/connection_check.html#ping-form", {"form": form}, status=400)
+        return render(request, "live/connection_check.html#ping-form", {"room": check, "form": form}, status=400)
     if _too_many_pings(request):
         if request.htmx:
-            return render(request, "live/connection_check.html#ping-form", {"form": form, "refused": TOO_MANY_PINGS},
-                          status=429)
-        return render(request, "live/connection_check.html",
-                      {"pings": _recent_pings(), "form": form, "refused": TOO_MANY_PINGS}, status=429)
-    event = send_ping(form.sender())
+            return render(request, "live/connection_check.html#ping-form",
+                          {"room": check, "form": form, "refused": TOO_MANY_PINGS}, status=429)
+        return _room_page(request, check, form, status=429, refused=TOO_MANY_PINGS)
+    event = send_ping(check, form.sender())
     if not request.htmx:
-        return redirect("live:connection_check")
+        return redirect("live:connection_check_room", check.token)
     return render(
         request,
         "live/connection_check.html#ping-form",
-        {"form": PingForm(initial={"name": form.cleaned_data.get("name")}), "sent": event},
+        {"room": check, "form": PingForm(initial={"name": form.cleaned_data.get("name")}), "sent": event},
     )
 
 
 @require_GET
-def connection_check_events(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
-    def snapshot() -> str:
-        return render_to_string("live/connection_check.html#pings-replace", {"pings": _recent_pings()})
+def connection_check_events(request: HttpRequest, room: str) -> HttpResponse | StreamingHttpResponse:
+    """The room's stream: its pings only. A room link that leads nowhere is refused (404, 410),
+    and the page does not retry a refusal."""
+    try:
+        check = _room(room)
+    except RoomRefusal as refusal:
+        return HttpResponse(refusal.message, status=refusal.status, content_type="text/plain; charset=utf-8")
 
-    return event_stream_response(request, [CONNECTION_CHECK_CHANNEL], snapshot)
+    def snapshot() -> str:
+        return render_to_string("live/connection_check.html#pings-replace",
+                                {"room": check, "pings": _recent_pings(check)})
+
+    return event_stream_response(request, [check.channel], snapshot)

@@ -1,5 +1,6 @@
-"""Live events in a real browser: a ping from one phone lights up another, and a phone whose
-stream was cut gets what it missed replayed when it reconnects (DESIGN.md §4).
+"""Live events in a real browser: a ping from one phone lights up another in the same check room
+(and no phone in another room), and a phone whose stream was cut gets what it missed replayed when
+it reconnects (DESIGN.md §4).
 
 Runs against the embedded default (one uvicorn, in-process broadcaster) and against the scaled
 layout (POSTs on gunicorn, streams on two uvicorn processes behind nginx, Redis between them).
@@ -24,17 +25,19 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def send_ping(page: Page, name: str) -> None:
     page.fill("#id_name", name)
-    with page.expect_response("**/check/ping/") as response:
+    with page.expect_response("**/check/*/ping/") as response:
         page.click("text=Ping every screen")
     assert response.value.status == 200
     expect(page.locator("#ping-form [role=status]")).to_have_text("Ping sent.")
 
 
-def open_check_page(page: Page, url: str) -> None:
-    page.goto(url + "/check/")
+def open_check_page(page: Page, url: str) -> str:
+    """Open a check room's page (`url` + "/check/" opens a fresh room) until it is live; its URL."""
+    page.goto(url if "/check/" in url else url + "/check/")
     # Generous: a just-started server on a loaded 2-core CI machine once took over 5 s to open the
     # first stream on PostgreSQL. What is timed here is the ping and the replay, not the opening.
     expect(page.locator("[data-live-badge]")).to_have_text("Live", timeout=15000)
+    return page.url
 
 
 def stream_requests(page: Page) -> list[dict[str, str]]:
@@ -46,8 +49,9 @@ def stream_requests(page: Page) -> list[dict[str, str]]:
 
 def check_live_push_and_replay(url: str, new_phone) -> None:
     sender, watcher = new_phone(), new_phone()
-    open_check_page(sender, url)
-    open_check_page(watcher, url)
+    room_url = open_check_page(sender, url)
+    assert sender.locator("#room-link").inner_text() == room_url  # the link the others join by
+    open_check_page(watcher, room_url)
 
     # 1. A ping from one phone shows on the other within 2 s.
     started = time.monotonic()
@@ -60,7 +64,7 @@ def check_live_push_and_replay(url: str, new_phone) -> None:
     # meanwhile is replayed after it reconnects with Last-Event-ID.
     reconnects = stream_requests(watcher)
     # The slow poll is the safety net for silent deaths; shut it out so only the replay can help.
-    watcher.route("**/check/feed/**", lambda route: route.abort())
+    watcher.route("**/check/*/feed/**", lambda route: route.abort())
     watcher.route("**/events/**", lambda route: route.abort("internetdisconnected"))
     expect(watcher.locator("[data-live-badge]")).to_have_text("Reconnecting…", timeout=8000)
     send_ping(sender, "Bea")
@@ -78,6 +82,21 @@ def check_live_push_and_replay(url: str, new_phone) -> None:
 
 def test_a_ping_reaches_another_phone_and_missed_pings_are_replayed(live_site: ServerProcess, new_phone):
     check_live_push_and_replay(live_site.url, new_phone)
+
+
+def test_a_ping_lights_up_its_own_room_and_no_other(live_site: ServerProcess, new_phone):
+    sender, watcher, elsewhere = new_phone(), new_phone(), new_phone()
+    room_url = open_check_page(sender, live_site.url)
+    expect(sender.locator("#room-qr svg")).to_be_visible()  # the others scan it to join
+    open_check_page(watcher, room_url)
+    other_url = open_check_page(elsewhere, live_site.url)  # another party's check
+    assert other_url != room_url
+
+    send_ping(sender, "Hana")
+    expect(watcher.locator("#ping-list")).to_contain_text("Hana pinged", timeout=2000)
+    elsewhere.wait_for_timeout(1000)
+    expect(elsewhere.locator("#ping-list")).not_to_contain_text("Hana")
+    expect(elsewhere.locator("#ping-list")).to_contain_text("No pings yet.")
 
 
 def test_a_phone_whose_first_connection_fails_keeps_trying_until_it_is_live(live_site: ServerProcess, new_phone):
@@ -98,7 +117,7 @@ def test_a_phone_whose_first_connection_fails_keeps_trying_until_it_is_live(live
     expect(phone.locator("[data-live-badge]")).to_have_text("Live", timeout=10000)
     assert len(refused) == 2
     sender = new_phone()
-    open_check_page(sender, live_site.url)
+    open_check_page(sender, phone.url)
     send_ping(sender, "Dora")
     expect(phone.locator("#ping-list")).to_contain_text("Dora pinged", timeout=2000)
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from bunco_club.models import Party
 from games import actions
 from games.models import Night, Player, Tally
+from live.actions import open_room
 from live.http import ID_MAX, BadNumber, parse_int
 from live.models import Event
 from tests.builders import joined_phone, make_club, make_user, night_host_browser, seated
@@ -207,7 +208,7 @@ def test_a_stream_refuses_a_bad_last_event_id_with_400_and_a_message(night, bad)
     phone = joined_phone(night, player)
     for path in (reverse("games:night_events", args=[night.code]),
                  reverse("games:player_events", args=[night.code, player.pk]),
-                 reverse("live:connection_check_events")):
+                 reverse("live:connection_check_events", args=[open_room().token])):
         response = phone.get(path, headers={"Last-Event-ID": bad})
         assert response.status_code == 400, path
         assert "Last-Event-ID" in response.content.decode()

@@ -25,16 +25,17 @@ def site_with_dead_redis(transactional_db, tmp_path):
 def test_pages_load_posts_save_and_streams_catch_up_from_the_log_when_redis_is_down(site_with_dead_redis):
     url = site_with_dead_redis.url
     with httpx.Client(base_url=url, timeout=10) as phone:
-        page = phone.get("/check/")
+        page = phone.get("/check/", follow_redirects=True)  # a fresh check room
         assert page.status_code == 200
+        room = page.url.path  # /check/<room>/
         found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
         assert found is not None
         token = found.group(1)
 
-        with httpx.stream("GET", url + "/events/check/", timeout=10) as stream:
+        with httpx.stream("GET", url + "/events" + room, timeout=10) as stream:
             lines = stream.iter_lines()
             assert next(lines).startswith("retry:")
-            posted = phone.post("/check/ping/", data={"name": "Fran", "csrfmiddlewaretoken": token},
+            posted = phone.post(room + "ping/", data={"name": "Fran", "csrfmiddlewaretoken": token},
                                 headers={"HX-Request": "true"})
             assert posted.status_code == 200
             # Pub/sub is dead, so the ping arrives through the heartbeat's look at the log.

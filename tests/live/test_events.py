@@ -14,6 +14,7 @@ from django.db import transaction
 from django.test import override_settings
 
 from live import actions
+from live.actions import open_room
 from live.broadcasters import (
     MemoryBroadcaster,
     RedisBroadcaster,
@@ -166,9 +167,10 @@ def test_publishing_to_a_dead_redis_logs_one_clear_line_and_raises_nothing(caplo
 
 @override_settings(EVENTS_BACKEND="redis", REDIS_URL=DEAD_REDIS)
 def test_a_post_still_saves_when_redis_is_down(client):
+    room = open_room()
     reset_broadcaster()
     try:
-        response = client.post("/check/ping/", {"name": "Dana"}, headers={"HX-Request": "true"})
+        response = client.post(f"/check/{room.token}/ping/", {"name": "Dana"}, headers={"HX-Request": "true"})
     finally:
         reset_broadcaster()
     assert response.status_code == 200
@@ -196,26 +198,28 @@ async def read_frames(response, count: int, timeout: float = 5) -> list[str]:
 
 
 def test_a_fresh_stream_starts_with_a_snapshot_of_the_page(async_client_factory):
-    actions.send_ping("Alice")
+    room = open_room()
+    actions.send_ping(room, "Alice")
 
     async def scenario() -> list[str]:
-        response = await async_client_factory().get("/events/check/")
+        response = await async_client_factory().get(f"/events/check/{room.token}/")
         assert response["Content-Type"] == "text/event-stream"
         return await read_frames(response, 1)
 
     [snapshot] = run_async(scenario())
     assert 'hx-target="#ping-list"' in snapshot
     assert "Alice" in snapshot
-    assert f"id: {Event.objects.latest_id('check')}" in snapshot
+    assert f"id: {Event.objects.latest_id(room.channel)}" in snapshot
 
 
 def test_a_reconnecting_stream_replays_only_what_it_missed(async_client_factory):
-    seen = actions.send_ping("Alice")
-    actions.send_ping("Bea")
-    actions.send_ping("Carmen")
+    room = open_room()
+    seen = actions.send_ping(room, "Alice")
+    actions.send_ping(room, "Bea")
+    actions.send_ping(room, "Carmen")
 
     async def scenario() -> list[str]:
-        response = await async_client_factory().get("/events/check/", headers={"Last-Event-ID": str(seen.id)})
+        response = await async_client_factory().get(f"/events/check/{room.token}/", headers={"Last-Event-ID": str(seen.id)})
         return await read_frames(response, 2)
 
     bea, carmen = run_async(scenario())
@@ -224,11 +228,13 @@ def test_a_reconnecting_stream_replays_only_what_it_missed(async_client_factory)
 
 
 def test_a_live_event_reaches_an_open_stream(async_client_factory):
+    room = open_room()
+
     async def scenario() -> list[str]:
-        response = await async_client_factory().get("/events/check/")
+        response = await async_client_factory().get(f"/events/check/{room.token}/")
         frames_task = asyncio.create_task(read_frames(response, 2))
         await asyncio.sleep(0.2)
-        await in_a_thread(actions.send_ping)("Dana")
+        await in_a_thread(actions.send_ping)(room, "Dana")
         return await frames_task
 
     _snapshot, live = run_async(scenario())
@@ -237,17 +243,18 @@ def test_a_live_event_reaches_an_open_stream(async_client_factory):
 
 def test_events_committed_together_reach_a_stream_in_one_write():
     """A tap that rings the bell commits its totals and the bell: each phone wakes once for both."""
+    room = open_room()
 
     def commit_two_pings() -> tuple[int, int]:
         with transaction.atomic():
-            first = log_event("check", "ping", {"sender": "Fay"})
-            second = log_event("check", "ping", {"sender": "Gus"})
+            first = log_event(room.channel, "ping", {"sender": "Fay"})
+            second = log_event(room.channel, "ping", {"sender": "Gus"})
         return first.id, second.id
 
     async def scenario() -> tuple[tuple[int, int], bytes]:
         from django.test import AsyncClient
 
-        response = await AsyncClient().get("/events/check/")
+        response = await AsyncClient().get(f"/events/check/{room.token}/")
         # django-stubs types AsyncClient's responses as non-streaming: no streaming_content.
         chunks = aiter(response.streaming_content)  # type: ignore[attr-defined]
         while b"data:" not in await asyncio.wait_for(anext(chunks), 5):
@@ -268,13 +275,15 @@ def test_events_committed_together_reach_a_stream_in_one_write():
 
 @override_settings(EVENTS_HEARTBEAT_SECONDS=0.2)
 def test_the_heartbeat_finds_in_the_log_what_pub_sub_never_delivered(async_client_factory, monkeypatch):
+    room = open_room()
+
     async def scenario() -> list[str]:
-        response = await async_client_factory().get("/events/check/")
+        response = await async_client_factory().get(f"/events/check/{room.token}/")
         frames_task = asyncio.create_task(read_frames(response, 2))
         await asyncio.sleep(0.1)
         # As if Redis were down: the event is committed but never published.
         monkeypatch.setattr(get_broadcaster(), "publish", lambda message: False)
-        await in_a_thread(actions.send_ping)("Edith")
+        await in_a_thread(actions.send_ping)(room, "Edith")
         return await frames_task
 
     _snapshot, caught_up = run_async(scenario())
