@@ -779,17 +779,24 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     # head table is decided at the bell while the others still finish, and a host undoing the
     # mistaken Bunco that rang it must change its winner before the movement is made from it.
     if table.status == TableRound.Status.DONE:
-        _redecide_closed_table(night, table, totals)
+        _follow_the_corrected_record(night, table, totals)
     log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
     return undo
 
 
-def _redecide_closed_table(night: Night, table: TableRound, totals: dict[str, int]) -> None:
-    """A correction after a table was decided: the winner follows the corrected record."""
+def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[str, int]) -> None:
+    """A correction (or a host's undo) after a table was decided: the winner follows the corrected
+    record; if it changes and the round seated from this one has not started, that round is seated
+    again from the corrected result (rounds already played stay as they were played); prizes
+    already worked out are worked out again (the same draw: it is seeded by the night)."""
     winner = table.winner_after(totals)
     if winner != table.winner:
         table.winner = winner
         table.save(update_fields=["winner"])
+        following = _round_to_reseat(night, table.round.number)
+        if following is not None:
+            _seat_again_from(night, table.round, following)
+    night.awards.all().delete()
 
 
 def _check_correction_points(points: int) -> None:
@@ -846,13 +853,8 @@ def correct_tally(*, night: Night, table_number: int, team: str, points: int,
                          by_host=True, round_number=round_number, key=key)
     table = tally.table_round
     if table.status == TableRound.Status.DONE and tally.roll_off == 0:
-        winner_before = table.winner
-        _redecide_closed_table(night, table, table.totals())
-        following = _round_to_reseat(night, table.round.number) if table.winner != winner_before else None
-        if following is not None:
-            _seat_again_from(night, table.round, following)
+        _follow_the_corrected_record(night, table, table.totals())
         log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
-    night.awards.all().delete()  # worked out again from the corrected record (the same draw)
     return tally
 
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("n/<str:code>/table/turn-over/", views.table_turn_over, name="table_turn_over"),
     path("n/<str:code>/table/roll-off-done/", views.table_roll_off_done, name="table_roll_off_done"),
     path("n/<str:code>/sheet/", views.sheet, name="sheet"),
+    path("n/<str:code>/not-me/", views.not_me, name="not_me"),
     path("n/<str:code>/host/", views.night_host, name="night_host"),
     path("n/<str:code>/host/codes/", views.night_codes, name="night_codes"),
     path("n/<str:code>/host/correct/check/", views.host_correct_check, name="host_correct_check"),

@@ -286,10 +286,10 @@ def _joined_table(joined: object) -> int | None:
 def _names_to_claim(night: Night, table: int | None) -> PlayerQuerySet:
     """The names a join link offers: everyone's (the night's link) or, from a table's code, only the
     players seated at that table in the current round."""
-    players = night.players.real().filter(seats__round__night=night, seats__round__number=night.current_round)
-    if table is None:
-        return players  # not those who have left
-    return players.filter(seats__table_round__number=table)
+    seated_now = {"seats__round__night": night, "seats__round__number": night.current_round}
+    if table is not None:
+        seated_now["seats__table_round__number"] = table  # the same seat: one filter() call, one join
+    return night.players.real().filter(**seated_now)  # those seated this round: not those who have left
 
 
 @require_GET
@@ -597,7 +597,24 @@ def sheet(request: HttpRequest, code: str) -> HttpResponse:
 def sheet_rows(night: Night, player: Player) -> dict[str, object]:
     figures = night.players.with_figures().get(pk=player.pk)
     return {"rows": player.score_sheet_rows(), "wins": figures.wins, "losses": figures.losses,
-            "buncos": figures.bunco_count}
+            "buncos": figures.bunco_count, "holds_traveler": night.traveler() == player}
+
+
+@require_POST
+def not_me(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """"That's not me": a phone that tapped the wrong name lets go of that seat, and goes back to
+    its table's names to tap its own. Only the phone that holds the seat can (403 for any other)."""
+    night, player = _night_for_player(request, code)
+    seat = _seat_of(player, night.round_obj())
+    try:
+        actions.release_seat(night=night, player=player)
+    except actions.NightError as error:
+        return refusal(request, error)
+    # Forget the name too: this phone let it go, the host did not hand it over.
+    request.session.pop(_player_key(night.code), None)
+    messages.info(request, f"This phone no longer plays as {player.name}: tap your own name.")
+    table = seat.table_round.number if seat else _joined_table(request.session.get(_joined_key(night)))
+    return redirect("games:join", token=join_token(night.code, table))
 
 
 # The host's page and the projector
@@ -787,7 +804,7 @@ def _players_card(request: HttpRequest, night: Night, *, said: str = "", is_erro
                   status: int = 200) -> HttpResponse:
     """The host's card for people arriving late or leaving early, as the night stands now."""
     night.refresh_from_db()
-    return render(request, "games/host.html#players-card",
+    return render(request, "games/host.html#players-answer" if said else "games/host.html#players-card",
                   {**_players_card_context(night), "said": said, "is_error": is_error}, status=status)
 
 
@@ -876,14 +893,15 @@ def _posted_id_or_none(request: HttpRequest, field: str) -> int | None:
 def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpResponse:
     """The host strikes out any entry (a mistaken Bunco, a wrong tally)."""
     night = _night_for_host(request, code)
-    entry = night.tallies.filter(pk=tally_id).select_related("table_round").first()
+    entry = night.tallies.filter(pk=tally_id).select_related("table_round__round").first()
     if entry is None:
         raise Http404("No such entry.")
     try:
         actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id, by_host=True)
     except actions.NightError as error:
         return refusal(request, error)
-    return redirect("games:night_table", code=night.code, number=entry.table_round.number)
+    return redirect(reverse("games:night_table", args=[night.code, entry.table_round.number])
+                    + f"?round={entry.table_round.round.number}")
 
 
 @require_GET
@@ -891,10 +909,17 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
 def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The host's close look at one table this round: every entry, to correct."""
     night = _night_for_host(request, code)
-    table = get_object_or_404(night.round_obj().tables.with_totals(), number=number)
+    try:
+        round_number = parse_int(request.GET.get("round") or str(night.current_round), low=1,
+                                 high=night.current_round, what="the round")
+    except BadNumber as error:
+        return _error_response(request, error, 400)
+    table = get_object_or_404(night.round_obj(round_number).tables.with_totals(), number=number)
     entries = table.tallies.select_related("bunco_player", "entered_by", "undone_by").order_by("-id")
-    return render(request, "games/host_table.html", {"night": night, "table": table, "entries": entries,
-                                                      "seats": table.seats.select_related("player")})
+    return render(request, "games/host_table.html", {
+        "night": night, "table": table, "entries": entries, "seats": table.seats.select_related("player"),
+        "earlier": round_number - 1, "later": round_number + 1 if round_number < night.current_round else 0,
+    })
 
 
 @require_POST

@@ -70,7 +70,7 @@
   // are written into the response before it is swapped in. Pushed totals are absolute, so writing
   // one that the response already holds changes nothing. (hx-sync="replace" on the regions keeps
   // one request out per region, aimed at the region on the page.)
-  var LIVE_REGIONS = "#phone-state, #host-state, #screen-state";
+  var LIVE_REGIONS = "#phone-state, #host-state, #screen-state, #players-card";
   var refetching = new Map(); // region id -> {ctx, pushed: [message data, ...]}
   var newest = new Map(); // region id -> the ctx of the request issued last for it
   document.addEventListener("htmx:before:request", function (event) {

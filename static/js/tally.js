@@ -16,7 +16,7 @@
 
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
-  function say(text, kind) {
+  function sayNow(text, kind) {
     var status = document.getElementById("tap-status");
     if (!status) return;
     status.textContent = text;
@@ -106,11 +106,20 @@
   function sayNotSaved(extra) {
     var earlier = notSaved.length === 1 ? "1 tap was not saved (" + notSaved[0] + ")"
       : notSaved.length + " taps were not saved (" + notSaved.join(", ") + ")";
-    say(extra + " " + earlier + ": check the score above, then tap again what is missing.", "error");
+    sayNow(extra + " " + earlier + ": check the score above, then tap again what is missing.", "error");
   }
 
-  async function deliver(url, body, label) {
+  // Where the phone is: the round and table its page shows (#phone-state's data-place).
+  function currentPlace() {
+    var state = document.getElementById("phone-state");
+    return state ? state.getAttribute("data-place") : "";
+  }
+
+  async function deliver(url, body, label, place) {
     var token = body.get("csrfmiddlewaretoken");
+    // An answer that comes back after the round or the table changed speaks of a round the phone
+    // has left: it is not shown over the new one.
+    function say(text, kind) { if (currentPlace() === place) sayNow(text, kind); }
     for (var attempt = 0; attempt < TRIES; attempt++) {
       try {
         var result = await postOnce(url, body, token);
@@ -132,6 +141,7 @@
       say("No answer yet — sending " + label + " again…" + (waiting ? " (" + waiting + " more waiting)" : ""), "warn");
       await sleep(Math.min(500 * Math.pow(2, attempt), 4000));
     }
+    if (currentPlace() !== place) return;
     notSaved.push(label);
     sayNotSaved("Not saved: no connection.");
   }
@@ -183,7 +193,86 @@
     }
   });
 
+  // A new round, or a new table: the last tap's answer and the taps not saved belong to the round
+  // the phone has left, so they go; and the buttons score for Us again (a morph keeps a radio the
+  // player ticked, so "Them" would otherwise carry into the next round).
+  function watchPlace() {
+    var state = document.getElementById("phone-state");
+    if (!state) return;
+    var place = state.getAttribute("data-place");
+    new MutationObserver(function () {
+      if (state.getAttribute("data-place") === place) return;
+      place = state.getAttribute("data-place");
+      notSaved = [];
+      sayNow("", "");
+      var us = document.querySelector("#tally-form input[name=team]");
+      if (us) us.checked = true;
+    }).observe(state, { attributes: true, attributeFilter: ["data-place"] });
+  }
+  document.addEventListener("DOMContentLoaded", watchPlace);
+
+  // A long message is laid over what is below it (so it never pushes the buttons): a tap on it
+  // puts it away.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("#tap-status")) sayNow("", "");
+  });
+
+  // A finger that bounces taps the same button twice in a few milliseconds: that second tap is
+  // not a second +2. So each score button takes no tap for a moment after one, and shows it; the
+  // lock is the button's own, so a real quick tap on another button (+2 then +1) goes through at
+  // once. 350 ms is shorter than anyone's deliberate second tap on one button.
+  var TAP_LOCK_MS = 350;
+  var lockedUntil = {};
+
+  function lockName(button) {
+    if (button.hasAttribute("data-undo")) return "undo";
+    if (button.hasAttribute("data-wipeout")) return "wipeout";
+    if (button.hasAttribute("data-bunco-player")) return "bunco-" + button.getAttribute("data-bunco-player");
+    return "points-" + button.getAttribute("data-points");
+  }
+
+  function lockTaps(name, button) {
+    if (!button) return;
+    lockedUntil[name] = Date.now() + TAP_LOCK_MS;
+    button.classList.add("is-locked");
+    setTimeout(function () { button.classList.remove("is-locked"); }, TAP_LOCK_MS);
+  }
+
+  // `clicks` is the event's detail: the browser's own count of quick taps at one spot (2 for the
+  // second tap of a double tap). A tap it counts as a fresh one (1) is a real tap, however soon.
+  function isBounce(button, form, clicks) {
+    var name = lockName(button);
+    if (clicks !== 1 && Date.now() < (lockedUntil[name] || 0)) return true;
+    lockTaps(name, button);
+    // Choosing a Bunco's roller closes the chooser and Undo moves up under the finger.
+    if (button.hasAttribute("data-bunco-player")) lockTaps("undo", form.querySelector("[data-undo]"));
+    return false;
+  }
+
   function chooser(form) { return form.querySelector("#bunco-chooser"); }
+
+  // "Who rolled it?" lists the rollers of the team the buttons score for.
+  function openChooser(form) {
+    var panel = chooser(form);
+    var team = selectedTeam(form);
+    panel.querySelectorAll(".bunco-team").forEach(function (group) {
+      group.hidden = group.getAttribute("data-team") !== team;
+    });
+    panel.hidden = false;
+    form.querySelector("[data-bunco-open]").setAttribute("aria-expanded", "true");
+  }
+
+  // A refresh of the page (news from another table, the 10 s poll) morphs the chooser back to
+  // how the server drew it, closed: it would vanish under the finger of a player picking who
+  // rolled the Bunco. So a chooser the player opened is opened again after a refresh, as long as
+  // the phone is still at the same round and table.
+  var chooserOpenAt = null;
+  document.addEventListener("htmx:after:swap", function () {
+    if (chooserOpenAt === null) return;
+    var form = document.getElementById("tally-form");
+    if (!form || currentPlace() !== chooserOpenAt) { chooserOpenAt = null; return; }
+    if (chooser(form).hidden) openChooser(form);
+  });
 
   function selectedTeam(form) {
     var checked = form.querySelector("input[name=team]:checked");
@@ -199,21 +288,19 @@
     var panel = chooser(form);
 
     if (button.hasAttribute("data-bunco-open")) {
-      var team = selectedTeam(form);
-      panel.querySelectorAll(".bunco-team").forEach(function (group) {
-        group.hidden = group.getAttribute("data-team") !== team;
-      });
-      panel.hidden = false;
-      button.setAttribute("aria-expanded", "true");
+      openChooser(form);
       var first = panel.querySelector(".bunco-team:not([hidden]) button");
       if (first) first.focus();
+      chooserOpenAt = currentPlace();
       return;
     }
     if (button.hasAttribute("data-bunco-cancel")) {
       panel.hidden = true;
+      chooserOpenAt = null;
       return;
     }
 
+    if (isBounce(button, form, event.detail)) return;
     var body = new FormData(form);
     var url = form.getAttribute("action");
     var label;
@@ -227,6 +314,7 @@
       body.set("key", newKey());
       label = "BUNCO! +21 for " + button.textContent.trim();
       panel.hidden = true;
+      chooserOpenAt = null;
     } else if (button.hasAttribute("data-wipeout")) {
       // Three 1s (house rule): the server clears the team's points for the round.
       body.set("wipeout", "1");
@@ -239,11 +327,12 @@
     }
     button.classList.add("is-tapped");
     setTimeout(function () { button.classList.remove("is-tapped"); }, 250);
-    say("Sending…" + (waiting ? " (" + waiting + " waiting)" : ""), "pending");
+    sayNow("Sending…" + (waiting ? " (" + waiting + " waiting)" : ""), "pending");
     waiting++;
+    var place = currentPlace();
     queue = queue.then(function () {
       waiting--;
-      return deliver(url, body, label);
+      return deliver(url, body, label, place);
     });
   });
 })();

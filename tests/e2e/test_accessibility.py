@@ -99,6 +99,17 @@ def test_every_page_of_a_night_passes_axe_without_serious_violations(
     check(phone, "phone, the bell", found)
     check(host, "host page, the bell", found)
     check(projector, "projector, the bell", found)
+    host.get_by_text("Correct a tally").click()
+    host.locator("#c-table").fill("2")
+    host.locator("#c-points").fill("3")
+    host.get_by_role("button", name="Check the correction").click()
+    expect(host.locator("#correction-check")).to_contain_text("Round 1, table 2")
+    check(host, "host page, a correction checked", found)
+
+    checking = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    checking.goto(url + "/check/")
+    expect(checking.locator("#room-link")).to_be_visible()
+    check(checking, "connection check room", found)
 
     # The rest of the night by bots, then the prizes and the score sheet.
     Bots(night, random.Random(7)).play_to_the_end()

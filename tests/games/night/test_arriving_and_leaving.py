@@ -181,3 +181,13 @@ def test_no_one_arrives_after_the_night() -> None:
     night = played_night(13, seed=2)
     with pytest.raises(WrongState, match="over"):
         actions.seat_late_arrival(night, name="Nia")
+
+
+def test_a_tables_code_offers_each_name_seated_there_this_round_once_after_rounds_have_moved_everyone() -> None:
+    night = make_night(13, seed=4)
+    play_rounds(night, random.Random(4), 5)
+    for number, seats in enumerate(seating_of(night, 6), start=1):
+        page = Client().get(join_path(night.code, number)).text
+        offered = [player.name for player in night.players.real() if f">{player.name}<" in page]
+        assert sorted(offered) == sorted(name for name in seats if name not in ghosts_of(night))
+        assert all(page.count(f">{name}<") == 1 for name in offered), number

@@ -119,3 +119,29 @@ def test_the_check_of_a_bad_correction_says_why_with_a_4xx() -> None:
                          {"round": "1", "table": "2", "team": "A", "points": "²"}, headers={"HX-Request": "true"})
     assert response.status_code == 400
     assert "points" in response.text
+
+
+def test_the_host_strikes_out_an_entry_of_an_earlier_round_from_that_round_s_entries() -> None:
+    night = make_night(12, seed=8)
+    play_rounds(night, random.Random(8), 3)
+    mistaken = Tally.objects.filter(night=night, table_round__round__number=1, table_round__number=1).first()
+    assert mistaken is not None, "the head table always scores"
+    number = mistaken.table_round.number
+    host = night_host_browser(night)
+    page = host.get(reverse("games:night_table", args=[night.code, number]) + "?round=1")
+    assert page.status_code == 200
+    assert f"Table {number}, round 1" in page.text
+    assert reverse("games:host_undo", args=[night.code, mistaken.pk]) in page.text
+    struck = host.post(reverse("games:host_undo", args=[night.code, mistaken.pk]))
+    assert struck.status_code == 302
+    assert struck["Location"].endswith("?round=1")
+    assert Tally.objects.filter(undoes=mistaken).exists()
+
+
+@pytest.mark.parametrize("bad", ["0", "99", "²", "9" * 5000])
+def test_the_entries_of_a_round_that_is_not_there_are_refused_plainly(bad: str) -> None:
+    night = make_night(12, seed=8)
+    play_rounds(night, random.Random(8), 1)
+    response = night_host_browser(night).get(reverse("games:night_table", args=[night.code, 2]) + f"?round={bad}")
+    assert response.status_code == 400
+    assert "round" in response.text

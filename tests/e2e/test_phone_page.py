@@ -1,0 +1,318 @@
+"""The phone at the table, as the 13-phone trial used it: nothing moves under a finger when the bell
+rings, the step buttons sit right above the score buttons, a tap's answer shows by the scores,
+scoring for Them is unmistakable, a bounce is not a second tap, what the phone says stays true,
+and a phone that tapped the wrong name can pick again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import FloatRect, Page, expect
+
+from games import actions
+from games.links import join_path
+from games.models import Night, Tally
+from tests.builders import add, seating_of, started_night
+from tests.conftest import ServerProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+EIGHT = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana"]
+TWELVE = [*EIGHT, "Iris", "Jo", "Kim", "Lou"]
+
+SCORE_BUTTONS = {
+    "+1": "#tally-form [data-points='1']",
+    "+2": "#tally-form [data-points='2']",
+    "+5": "#tally-form [data-points='5']",
+    "BUNCO": "#tally-form [data-bunco-open]",
+    "Undo": "#tally-form [data-undo]",
+}
+
+
+@pytest.fixture(autouse=True)
+def patient_expect() -> Iterator[None]:
+    """Events the test's own actions log reach the server's streams at its heartbeat (2 s)."""
+    previous = expect._timeout
+    expect.set_options(timeout=10_000)
+    yield
+    expect.set_options(timeout=previous)
+
+
+def join(site: ServerProcess, new_phone, night: Night, table: int, name: str) -> Page:
+    phone = new_phone()
+    phone.goto(site.url + join_path(night.code, table))
+    phone.get_by_role("button", name=name, exact=True).click()
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    return phone
+
+
+def boxes(phone: Page) -> dict[str, tuple[float, float, float, float]]:
+    found = {}
+    for name, selector in SCORE_BUTTONS.items():
+        box = phone.locator(selector).bounding_box()
+        assert box is not None, name
+        found[name] = (box["x"], box["y"], box["width"], box["height"])
+    return found
+
+
+def assert_unmoved(before: dict, after: dict) -> None:
+    moved = {name: (before[name], after[name]) for name in before
+             if any(abs(a - b) > 1 for a, b in zip(before[name], after[name], strict=True))}
+    assert not moved, f"buttons moved: {moved}"
+
+
+def box_of(phone: Page, selector: str) -> FloatRect:
+    box = phone.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def point_tallies(night: Night) -> list[int]:
+    return sorted(Tally.objects.filter(night=night, kind=Tally.Kind.POINTS).values_list("points", flat=True))
+
+
+# --- 1, 2. Nothing moves when the bell rings; the step buttons sit right above the score buttons ---
+
+
+def test_the_score_buttons_stay_put_through_the_bell_and_a_roll_off(night_site: ServerProcess, new_phone) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    second = seating_of(night, 1)[1]
+    phone = join(night_site, new_phone, night, 2, second[0])
+    expect(phone.locator(".hint")).to_be_visible()
+    playing = boxes(phone)
+
+    add(night, 1, "A", 21)  # the head table rings the bell (table 2 stands 0-0: a tie)
+
+    expect(phone.locator(".bell-banner")).to_be_visible()
+    step = phone.get_by_role("button", name="Our turn is over")
+    expect(step).to_be_visible()
+    phone.wait_for_timeout(1300)  # the banner's ring animation is over
+    assert_unmoved(playing, boxes(phone))
+    # The step button is right above the score buttons.
+    button, grid = box_of(phone, "role=button[name='Our turn is over']"), box_of(phone, "#tally-form .tap-grid")
+    assert 0 <= grid["y"] - (button["y"] + button["height"]) <= 24, (button, grid)
+
+    step.click()  # 0-0: a roll-off, its button where "Our turn is over" was
+    roll_off_done = phone.get_by_role("button", name="Every seat has rolled off")
+    expect(roll_off_done).to_be_visible()
+    expect(phone.locator(".roll-off")).to_contain_text("Tie! Roll-off 1.")
+    assert_unmoved(playing, boxes(phone))
+    assert box_of(phone, "role=button[name='Every seat has rolled off']")["y"] == pytest.approx(button["y"], abs=1)
+
+
+# --- 3. The tap's answer shows by the scores, keeps its line, and outlives a refresh ------------
+
+
+def test_a_taps_answer_shows_by_the_scores_without_moving_the_buttons_and_outlives_a_refresh(
+    night_site: ServerProcess, new_phone
+) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+    before = boxes(phone)
+
+    phone.locator(SCORE_BUTTONS["+2"]).click()
+
+    status = phone.locator("#tap-status")
+    expect(status).to_have_text("✓ +2 for us")
+    phone.wait_for_timeout(400)  # the tapped button's own press (a scale) is over
+    assert_unmoved(before, boxes(phone))
+    scores, grid, said = box_of(phone, "#scoreboard"), box_of(phone, "#tally-form .tap-grid"), box_of(phone, "#tap-status")
+    assert scores["y"] + scores["height"] <= said["y"] < grid["y"], (scores, said, grid)
+    assert grid["y"] - said["y"] < 200  # by the buttons, not at the foot of the page
+
+    # The page's own refresh (a "changed" event) morphs #phone-state: the answer stays.
+    with phone.expect_response(lambda answer: answer.url.endswith("/play/") and answer.request.method == "GET"):
+        phone.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
+    phone.wait_for_timeout(200)
+    expect(status).to_have_text("✓ +2 for us")
+
+
+def test_who_rolled_the_bunco_stays_open_through_a_refresh_of_the_page(night_site: ServerProcess, new_phone) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    roller = seating_of(night, 1)[1][0]
+    phone = join(night_site, new_phone, night, 2, roller)
+    phone.locator(SCORE_BUTTONS["BUNCO"]).click()
+    chooser = phone.locator("#bunco-chooser")
+    expect(chooser).to_be_visible()
+
+    # News from another table makes the page fetch its state again and morph it in.
+    with phone.expect_response(lambda answer: answer.url.endswith("/play/") and answer.request.method == "GET"):
+        phone.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
+    phone.wait_for_timeout(200)
+
+    expect(chooser).to_be_visible()
+    expect(chooser.locator(".bunco-team:not([hidden]) button")).to_have_count(2)  # the roller's own team
+    chooser.get_by_role("button", name=roller, exact=True).click()
+    expect(phone.locator(".team-score.team-mine .team-points")).to_have_text("21")
+
+
+# --- 4. Scoring for Them is unmistakable ---------------------------------------------------------
+
+
+def test_points_for_them_turns_the_tap_area_their_colour_and_the_buttons_say_them(
+    night_site: ServerProcess, new_phone
+) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+    form = phone.locator("#tally-form")
+    us_colour = form.evaluate("f => getComputedStyle(f).backgroundColor")
+    before = boxes(phone)
+    expect(phone.locator(SCORE_BUTTONS["+2"])).to_have_text("+2\nfor us", use_inner_text=True)
+
+    phone.locator(".team-switch label", has_text="Them").click()
+
+    expect(phone.locator(".team-switch legend")).to_have_text("Scoring for THEM", use_inner_text=True)
+    for points in ("1", "2", "5"):
+        expect(phone.locator(f"#tally-form [data-points='{points}']")).to_have_text(f"+{points}\nfor them", use_inner_text=True)
+    expect(phone.locator(SCORE_BUTTONS["BUNCO"])).to_contain_text("for them", use_inner_text=True)
+    them_colour = form.evaluate("f => getComputedStyle(f).backgroundColor")
+    assert them_colour != us_colour and them_colour == "rgb(16, 49, 77)"
+    assert_unmoved(before, boxes(phone))
+    phone.locator(SCORE_BUTTONS["+2"]).click()
+    expect(phone.locator("#tap-status")).to_have_text("✓ +2 for them")
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("2")
+
+    phone.locator(".team-switch label", has_text="Us").click()  # and back
+
+    expect(phone.locator(".team-switch legend")).to_have_text("Points for", use_inner_text=True)
+    expect(phone.locator(SCORE_BUTTONS["+2"])).to_have_text("+2\nfor us", use_inner_text=True)
+    assert form.evaluate("f => getComputedStyle(f).backgroundColor") == us_colour
+    phone.wait_for_timeout(400)  # the +2's own press (a scale) is over
+    assert_unmoved(before, boxes(phone))
+
+
+# --- 5. A bounce is not a second tap; a real second tap always counts ---------------------------
+
+
+def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(
+    night_site: ServerProcess, new_phone
+) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+    status = phone.locator("#tap-status")
+
+    # Two clicks on +2 a few milliseconds apart: one +2, and the button shows its lock.
+    locked = phone.evaluate("""() => {
+        const two = document.querySelector("#tally-form [data-points='2']");
+        two.click(); const locked = two.classList.contains('is-locked'); two.click();
+        return locked;
+    }""")
+    assert locked
+    expect(status).to_have_text("✓ +2 for us")
+    phone.wait_for_timeout(600)
+    assert point_tallies(night) == [2]
+
+    # A double tap as the browser reports one (the second click counted as the second of two).
+    phone.wait_for_timeout(400)
+    phone.locator(SCORE_BUTTONS["+2"]).dblclick()
+    expect(phone.locator(".team-mine .team-points")).to_have_text("4")
+    phone.wait_for_timeout(600)
+    assert point_tallies(night) == [2, 2]
+
+    # +2 then +1 at once: two buttons, two taps.
+    phone.evaluate("""() => {
+        document.querySelector("#tally-form [data-points='2']").click();
+        document.querySelector("#tally-form [data-points='1']").click();
+    }""")
+    expect(status).to_have_text("✓ +1 for us")
+    phone.wait_for_timeout(300)
+    assert point_tallies(night) == [1, 2, 2, 2]
+
+    # +2, a moment past the lock, +2 again: both count.
+    phone.locator(SCORE_BUTTONS["+2"]).click()
+    phone.wait_for_timeout(450)
+    phone.locator(SCORE_BUTTONS["+2"]).click()
+    expect(phone.locator(".team-mine .team-points")).to_have_text("11")
+    assert point_tallies(night) == [1, 2, 2, 2, 2, 2]
+
+
+# --- 6. What the phone says stays true --------------------------------------------------------------
+
+
+def test_the_bell_banner_says_what_is_true_for_each_table_now(night_site: ServerProcess, new_phone) -> None:
+    night = started_night(names=TWELVE, seed=3)
+    _, second, third = seating_of(night, 1)
+    add(night, 2, "A", 2)  # table 2 will win by points
+    add(night, 3, "A", 2)
+    add(night, 3, "B", 2)  # table 3 is tied: a roll-off
+    add(night, 1, "A", 21)  # the bell
+    finisher = join(night_site, new_phone, night, 2, second[0])
+    tied = join(night_site, new_phone, night, 3, third[0])
+    finish_your_turn = "Finish the turn you're in"
+    for phone in (finisher, tied):
+        expect(phone.locator(".bell-banner")).to_contain_text("Bell! Round 1 is over.")
+        expect(phone.get_by_text(finish_your_turn)).to_be_visible()
+
+    finisher.get_by_role("button", name="Our turn is over").click()
+    expect(finisher.locator(".result")).to_contain_text("You won this round!")
+    expect(finisher.get_by_text("Your table is done: waiting for the other tables.")).to_be_visible()
+    expect(finisher.get_by_text(finish_your_turn)).to_be_hidden()
+
+    tied.get_by_role("button", name="Our turn is over").click()
+    expect(tied.locator(".roll-off")).to_contain_text("Tie! Roll-off 1. Roll off the tie")
+    expect(tied.locator(".roll-off")).to_be_visible()
+    expect(tied.get_by_text(finish_your_turn)).to_be_hidden()
+
+
+def test_the_last_taps_answer_and_them_do_not_carry_into_the_next_round(
+    night_site: ServerProcess, new_phone
+) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+    phone.locator(SCORE_BUTTONS["+2"]).click()
+    expect(phone.locator("#tap-status")).to_have_text("✓ +2 for us")
+    phone.locator(".team-switch label", has_text="Them").click()
+
+    add(night, 1, "A", 21)  # the bell; table 2 then finishes 0-2 and the round closes
+    actions.finish_turn(night=night, table_number=2)
+    expect(phone.locator(".go-to")).to_be_visible()
+    actions.start_round(night)
+    expect(phone.locator("#tally-form")).to_be_visible()
+    expect(phone.locator(".round-label")).to_contain_text("Round 2")
+
+    expect(phone.locator("#tap-status")).to_have_text("")
+    expect(phone.locator(".team-switch legend")).to_have_text("Points for", use_inner_text=True)
+    expect(phone.locator(".team-switch .switch-us input")).to_be_checked()
+
+
+# --- 7. The break, the seat, the score sheet's link, sections that open -----------------------------
+
+
+def test_sections_that_open_show_a_marker_and_the_score_sheet_link_is_a_real_target(
+    night_site: ServerProcess, new_phone
+) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+    summary = phone.locator(".not-me summary")
+
+    def marker() -> str:
+        return summary.evaluate("s => getComputedStyle(s, '::before').content")
+
+    assert marker() == '"▸"'
+    summary.click()
+    assert marker() == '"▾"'
+    sheet = box_of(phone, "role=link[name='My score sheet']")
+    assert sheet["height"] >= 48 and sheet["width"] >= 48
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# --- 8. That's not me ------------------------------------------------------------------------------
+
+
+def test_a_phone_that_tapped_the_wrong_name_picks_again(night_site: ServerProcess, new_phone) -> None:
+    night = started_night(names=EIGHT, seed=3)
+    second = seating_of(night, 1)[1]
+    wrong, right = second[0], second[1]
+    phone = join(night_site, new_phone, night, 2, wrong)
+    expect(phone.locator(".phone-topline")).to_contain_text(wrong)
+
+    phone.get_by_text("That's not me").click()
+    phone.get_by_role("button", name=f"I'm not {wrong}: pick my name again").click()
+
+    expect(phone.locator("form.name-list")).to_be_visible()
+    expect(phone.locator(".message")).to_contain_text(f"This phone no longer plays as {wrong}")
+    expect(phone.get_by_role("button", name=wrong, exact=True)).to_be_enabled()
+    phone.get_by_role("button", name=right, exact=True).click()
+    expect(phone.locator(".phone-topline")).to_contain_text(right)
+    expect(phone.locator("#tally-form")).to_be_visible()

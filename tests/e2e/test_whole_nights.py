@@ -1,0 +1,186 @@
+"""Whole nights played on phones in a real browser, every round of them (issue 9, acceptance 2): a
+5-player night (two tables, three ghosts) and a 13-player night where someone arrives after round 3
+and someone leaves after round 9, both ending with prizes that add up to the pot in whole dollars.
+
+Each round: the host starts it; at every other table one phone scores a point for its own team; at
+the head table a phone rolls a Bunco (the bell); every other table taps "Our turn is over". The
+movement, the break, the arrival and the leaving all go through the pages."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from games.links import join_path
+from games.models import Night, Player, Round
+from games.rules import bunco
+from tests.builders import make_user
+from tests.conftest import ServerProcess
+from tests.e2e.test_bunco_night import HOST_PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+FIVE = ["Ada", "Bo", "Cy", "Di", "Ed"]
+STEP_LOCK_S = 1.3  # a little more than the page's 1.2 s
+THIRTEEN = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mae"]
+
+
+@pytest.fixture(autouse=True)
+def patient_expect() -> Iterator[None]:
+    """A 2-core machine with a server and up to 14 pages can fall behind: waits get 15 s."""
+    previous = expect._timeout
+    expect.set_options(timeout=15_000)
+    yield
+    expect.set_options(timeout=previous)
+
+
+class PlayedNight:
+    """The night as the pages play it: the host's page and one phone per person present."""
+
+    def __init__(self, site: ServerProcess, browser: Browser, new_phone, names: list[str]) -> None:
+        """The host logs in and starts the night from the form (its defaults: $5 a player, prizes
+        in whole dollars); everyone joins by the night's QR code and taps their name."""
+        self.url = site.url
+        self.new_phone = new_phone
+        make_user("host", password=HOST_PASSWORD)
+        self.host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        self.host.goto(f"{self.url}/accounts/login/?next=/nights/new/")
+        self.host.fill("#id_username", "host")
+        self.host.fill("#id_password", HOST_PASSWORD)
+        self.host.get_by_role("button", name="Log in").click()
+        self.host.fill("#id_names", "\n".join(names))
+        self.host.get_by_role("button", name="Draw the seats and start").click()
+        expect(self.host.locator("#host-state .round-label")).to_contain_text("Round 1 of 24")
+        self.night = Night.objects.get()
+        self.host.on("dialog", lambda dialog: dialog.accept())
+        self.phones: dict[str, Page] = {}
+        self.last_step = 0.0
+        for player in self.night.players.real():
+            self.join(player.name)
+
+    def join(self, name: str) -> None:
+        phone = self.new_phone(device_scale_factor=1)
+        phone.goto(self.url + join_path(self.night.code))
+        phone.get_by_role("button", name=name, exact=True).click()
+        expect(phone.locator(".go-to-line")).to_be_visible()
+        self.phones[name] = phone
+
+    def seats(self, number: int) -> list[list[Player]]:
+        """Who sits where in round `number`, head table first, in seat order."""
+        tables: dict[int, list[Player]] = {}
+        for seat in self.night.round_obj(number).seats_in_order():
+            tables.setdefault(seat.table_round.number, []).append(seat.player)
+        return [tables[table] for table in sorted(tables)]
+
+    def phone_at(self, players: list[Player]) -> Page:
+        return self.phones[next(player.name for player in players if not player.is_ghost)]
+
+    def play_round(self, number: int) -> None:
+        host_bar = self.host.locator("#host-state .host-bar")
+        if number == bunco.BREAK_AFTER_ROUND + 1:
+            self.host_step("Resume the night")
+            expect(host_bar).not_to_contain_text("Break")
+            self.last_step = time.monotonic()  # the lock runs from the answer too
+        self.host_step(f"Start round {number}")
+        expect(host_bar).to_contain_text(f"Round {number} of 24")
+        expect(host_bar).to_contain_text("Playing")
+        self.last_step = time.monotonic()
+        tables = self.seats(number)
+        for players in tables[1:]:
+            phone = self.phone_at(players)
+            expect(phone.locator(".round-label")).to_contain_text(f"Round {number} ")
+            phone.locator("#tally-form [data-points='1']").click()
+            expect(phone.locator(".team-score.team-mine .team-points")).to_have_text("1")
+        head = self.phone_at(tables[0])
+        expect(head.locator(".round-label")).to_contain_text(f"Round {number} ")
+        head.get_by_role("button", name="BUNCO!").click()
+        head.locator("#bunco-chooser .bunco-team:not([hidden]) button").first.click()
+        expect(head.locator(".bell-banner")).to_be_visible()
+        for players in tables[1:]:
+            self.phone_at(players).get_by_role("button", name="Our turn is over").click()
+        self.wait_for_close(number)
+
+    def host_step(self, button: str) -> None:
+        """The host taps a button that ends a step, as a person would: not within the page's
+        double-tap lock of the step before (static/js/tally.js, STEP_LOCK_MS, counted from the tap
+        and from its answer), which a bot playing a round in a second would otherwise run into."""
+        wait = self.last_step + STEP_LOCK_S - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.host.get_by_role("button", name=button).click()
+        self.last_step = time.monotonic()
+
+    def wait_for_close(self, number: int) -> None:
+        deadline = time.monotonic() + 15
+        while Round.objects.get(night=self.night, number=number).status != Round.Status.CLOSED:
+            assert time.monotonic() < deadline, f"round {number} did not close"
+            time.sleep(0.05)
+
+    def arrive(self, name: str, before_round: int) -> None:
+        card = self.host.locator("#players-card")
+        expect(card).to_contain_text("Someone arrived")
+        card.get_by_label("Their name").fill(name)
+        card.get_by_role("button", name=f"Seat them from round {before_round}").click()
+        expect(self.host.locator("#players-card")).to_contain_text(f"{name} plays from round {before_round}")
+        self.join(name)
+
+    def leave(self, name: str) -> None:
+        card = self.host.locator("#players-card")
+        option = card.locator("#leaver option", has_text=f"{name} (table")
+        expect(option).to_have_count(1)
+        card.get_by_label("Who").select_option(value=option.get_attribute("value"))
+        card.get_by_role("button", name="A ghost takes their seat").click()
+        expect(self.host.locator("#players-card")).to_contain_text(f"{name} has left")
+        self.phones.pop(name).context.close()
+
+    def prizes(self) -> None:
+        expect(self.host.locator(".host-bar")).to_contain_text("All 24 rounds played.")
+        self.host.get_by_role("button", name="Prizes").click()
+        expect(self.host).to_have_url(f"{self.url}/n/{self.night.code}/prizes/")
+
+
+def check_whole_dollar_prizes(night: Night, page: Page, pot_cents: int) -> None:
+    night.refresh_from_db()
+    awards = list(night.awards.all())
+    assert night.pot_cents() == pot_cents
+    assert awards and sum(award.amount_cents for award in awards) == pot_cents
+    assert all(award.amount_cents % 100 == 0 for award in awards), [a.amount_cents for a in awards]
+    for award in awards:
+        expect(page.locator("main")).to_contain_text(f"${award.amount_cents // 100}")
+
+
+def test_five_players_play_a_whole_night_on_their_phones_and_the_prizes_are_whole_dollars(
+    night_site: ServerProcess, browser: Browser, new_phone
+) -> None:
+    played = PlayedNight(night_site, browser, new_phone, FIVE)
+    night = played.night
+    assert sorted(sum(player.is_ghost for player in table) for table in played.seats(1)) == [1, 2]
+    for number in range(1, bunco.ROUNDS + 1):
+        played.play_round(number)
+    played.prizes()
+    check_whole_dollar_prizes(night, played.host, 5 * night.buy_in_cents)
+
+
+def test_thirteen_players_with_a_late_arrival_and_a_leaver_play_a_whole_night_on_their_phones(
+    night_site: ServerProcess, browser: Browser, new_phone
+) -> None:
+    played = PlayedNight(night_site, browser, new_phone, THIRTEEN)
+    night = played.night
+    for number in range(1, 4):
+        played.play_round(number)
+    played.arrive("Nia", before_round=4)
+    for number in range(4, 10):
+        played.play_round(number)
+    leaver = next(player for player in played.seats(10)[1] if not player.is_ghost)
+    played.leave(leaver.name)
+    for number in range(10, bunco.ROUNDS + 1):
+        played.play_round(number)
+    played.prizes()
+
+    figures = {player.name: player for player in night.players.real().with_figures()}
+    assert figures["Nia"].wins + figures["Nia"].losses == bunco.ROUNDS - 3
+    assert figures[leaver.name].wins + figures[leaver.name].losses == 9
+    check_whole_dollar_prizes(night, played.host, 14 * night.buy_in_cents)
