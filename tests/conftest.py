@@ -21,6 +21,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from live.broadcasters import reset_broadcaster
+from live.streams import open_streams
 from scripts.run_scaled import free_ports
 from tests.builders import (  # the account builders are also imported from here
     PLAYERS_ALL_NIGHT,
@@ -79,6 +81,17 @@ def day_long(limits: dict[str, str]) -> dict[str, str]:
 
 
 # --- Personas ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_streams() -> Iterator[None]:
+    """No broadcaster nor open stream left by another test: a test's client may open streams it
+    never reads (never closed), and the per-address count must start afresh."""
+    reset_broadcaster()
+    open_streams.clear()
+    yield
+    open_streams.clear()
+    reset_broadcaster()
 
 
 @pytest.fixture

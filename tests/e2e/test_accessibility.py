@@ -15,11 +15,7 @@ from games.links import join_path
 from games.models import Night
 from tests.builders import make_night, seating_of
 from tests.conftest import ServerProcess
-from tests.e2e.test_bunco_night import (
-    NAMES,
-    Bots,
-    patient_expect,  # noqa: F401  (autouse: 10 s page waits)
-)
+from tests.e2e.test_bunco_night import NAMES, Bots
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

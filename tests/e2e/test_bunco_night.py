@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect
@@ -49,16 +49,6 @@ WATCH_FOR_BELL = """() => {
     if (rung()) { window.__bellAt = Date.now(); observer.disconnect(); }
   }).observe(document.body, {childList: true, subtree: true});
 }"""
-
-
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    """Page-level waits get 10 s instead of 5: on a 2-core machine shared with other suites, 13
-    browser pages and a server can fall behind. The bell's deadline is measured separately."""
-    previous = expect._timeout
-    expect.set_options(timeout=10_000)
-    yield
-    expect.set_options(timeout=previous)
 
 
 # --- Reading the night back from the database ---------------------------------------------------

@@ -8,7 +8,6 @@ alternate who accepts on their phone; the host starts that party's night.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
@@ -26,14 +25,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 PASSWORD = "bunco-night"
 REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Mo", "Ned"]
 ALTERNATES = ["Sam", "Tia", "Uma"]
-
-
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    previous = expect._timeout
-    expect.set_options(timeout=10_000)
-    yield
-    expect.set_options(timeout=previous)
 
 
 def log_in(browser: Browser, url: str) -> Page:

@@ -5,8 +5,6 @@ and a phone that tapped the wrong name can pick again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import FloatRect, Page, expect
 
@@ -30,13 +28,11 @@ SCORE_BUTTONS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    """Events the test's own actions log reach the server's streams at its heartbeat (2 s)."""
-    previous = expect._timeout
-    expect.set_options(timeout=10_000)
-    yield
-    expect.set_options(timeout=previous)
+@pytest.fixture
+def phone_at_table_2(night_site: ServerProcess, new_phone) -> tuple[Page, Night]:
+    """A phone at table 2 of an eight-player night whose round 1 has started (seat 1's player)."""
+    night = started_night(names=EIGHT, seed=3)
+    return join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0]), night
 
 
 def join(site: ServerProcess, new_phone, night: Night, table: int, name: str) -> Page:
@@ -104,11 +100,8 @@ def test_the_score_buttons_stay_put_through_the_bell_and_a_roll_off(night_site: 
 # --- 3. The tap's answer shows by the scores, keeps its line, and outlives a refresh ------------
 
 
-def test_a_taps_answer_shows_by_the_scores_without_moving_the_buttons_and_outlives_a_refresh(
-    night_site: ServerProcess, new_phone
-) -> None:
-    night = started_night(names=EIGHT, seed=3)
-    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+def test_a_taps_answer_shows_by_the_scores_without_moving_the_buttons_and_outlives_a_refresh(phone_at_table_2: tuple[Page, Night]) -> None:
+    phone, night = phone_at_table_2
     before = boxes(phone)
 
     phone.locator(SCORE_BUTTONS["+2"]).click()
@@ -150,11 +143,8 @@ def test_who_rolled_the_bunco_stays_open_through_a_refresh_of_the_page(night_sit
 # --- 4. Scoring for Them is unmistakable ---------------------------------------------------------
 
 
-def test_points_for_them_turns_the_tap_area_their_colour_and_the_buttons_say_them(
-    night_site: ServerProcess, new_phone
-) -> None:
-    night = started_night(names=EIGHT, seed=3)
-    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+def test_points_for_them_turns_the_tap_area_their_colour_and_the_buttons_say_them(phone_at_table_2: tuple[Page, Night]) -> None:
+    phone, night = phone_at_table_2
     form = phone.locator("#tally-form")
     us_colour = form.evaluate("f => getComputedStyle(f).backgroundColor")
     before = boxes(phone)
@@ -185,11 +175,8 @@ def test_points_for_them_turns_the_tap_area_their_colour_and_the_buttons_say_the
 # --- 5. A bounce is not a second tap; a real second tap always counts ---------------------------
 
 
-def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(
-    night_site: ServerProcess, new_phone
-) -> None:
-    night = started_night(names=EIGHT, seed=3)
-    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(phone_at_table_2: tuple[Page, Night]) -> None:
+    phone, night = phone_at_table_2
     status = phone.locator("#tap-status")
 
     # Two clicks on +2 a few milliseconds apart: one +2, and the button shows its lock.
@@ -255,11 +242,8 @@ def test_the_bell_banner_says_what_is_true_for_each_table_now(night_site: Server
     expect(tied.get_by_text(finish_your_turn)).to_be_hidden()
 
 
-def test_the_last_taps_answer_and_them_do_not_carry_into_the_next_round(
-    night_site: ServerProcess, new_phone
-) -> None:
-    night = started_night(names=EIGHT, seed=3)
-    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+def test_the_last_taps_answer_and_them_do_not_carry_into_the_next_round(phone_at_table_2: tuple[Page, Night]) -> None:
+    phone, night = phone_at_table_2
     phone.locator(SCORE_BUTTONS["+2"]).click()
     expect(phone.locator("#tap-status")).to_have_text("✓ +2 for us")
     phone.locator(".team-switch label", has_text="Them").click()
@@ -279,11 +263,8 @@ def test_the_last_taps_answer_and_them_do_not_carry_into_the_next_round(
 # --- 7. The break, the seat, the score sheet's link, sections that open -----------------------------
 
 
-def test_sections_that_open_show_a_marker_and_the_score_sheet_link_is_a_real_target(
-    night_site: ServerProcess, new_phone
-) -> None:
-    night = started_night(names=EIGHT, seed=3)
-    phone = join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0])
+def test_sections_that_open_show_a_marker_and_the_score_sheet_link_is_a_real_target(phone_at_table_2: tuple[Page, Night]) -> None:
+    phone, night = phone_at_table_2
     summary = phone.locator(".not-me summary")
 
     def marker() -> str:

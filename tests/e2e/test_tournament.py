@@ -8,7 +8,6 @@ follows every turn live, without a reload.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -24,14 +23,6 @@ from tournaments.links import group_path
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "fill-or-bust"
-
-
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    previous = expect._timeout
-    expect.set_options(timeout=10_000)
-    yield
-    expect.set_options(timeout=previous)
 
 
 def log_in_as_director(browser: Browser, url: str, path: str) -> Page:

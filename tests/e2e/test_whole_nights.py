@@ -9,7 +9,6 @@ movement, the break, the arrival and the leaving all go through the pages."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -24,17 +23,9 @@ from tests.e2e.test_bunco_night import HOST_PASSWORD
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 FIVE = ["Ada", "Bo", "Cy", "Di", "Ed"]
+EXPECT_TIMEOUT_MS = 15_000  # up to 14 pages and a server on 2 cores
 STEP_LOCK_S = 1.3  # a little more than the page's 1.2 s
 THIRTEEN = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mae"]
-
-
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    """A 2-core machine with a server and up to 14 pages can fall behind: waits get 15 s."""
-    previous = expect._timeout
-    expect.set_options(timeout=15_000)
-    yield
-    expect.set_options(timeout=previous)
 
 
 class PlayedNight:

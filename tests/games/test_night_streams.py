@@ -15,19 +15,11 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from games.models import Night, Player
-from live.broadcasters import reset_broadcaster
 from live.log import log_event
 from tests.builders import joined_phone, night_host_browser, seated
 from tests.live.test_events import in_a_thread, read_frames, run_async
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fresh_broadcaster():
-    reset_broadcaster()
-    yield
-    reset_broadcaster()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
 
 
 def stream_path(night: Night, player: Player) -> str:

@@ -15,23 +15,13 @@ from django.urls import reverse
 
 from live import actions
 from live.actions import ROOM_MAX_AGE, CheckRoom, find_room, open_room
-from live.broadcasters import reset_broadcaster
 from live.models import Event
 from live.streams import open_streams
 from tests.live.test_events import in_a_thread, read_frames, run_async
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_broadcaster():
-    reset_broadcaster()
-    open_streams.clear()
-    yield
-    open_streams.clear()
-    reset_broadcaster()
 
 
 def text_of(response) -> str:

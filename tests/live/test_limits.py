@@ -11,25 +11,14 @@ from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from live.actions import CheckRoom, open_room
-from live.broadcasters import reset_broadcaster
 from live.models import Event
 from live.streams import open_streams
 from tests.live.test_events import run_async
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
 
 ROOM = open_room()  # signing needs no database: one room for the module's streams and pings
 CHECK_STREAM = f"/events/check/{ROOM.token}/"
-
-
-@pytest.fixture(autouse=True)
-def no_streams_open():
-    """Streams a test's client opened and never read are never closed: the count starts afresh."""
-    reset_broadcaster()
-    open_streams.clear()
-    yield
-    open_streams.clear()
-    reset_broadcaster()
 
 
 def test_an_address_with_too_many_streams_open_is_refused_with_429_until_one_closes(settings):

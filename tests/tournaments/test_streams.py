@@ -8,20 +8,12 @@ import pytest
 from django.test import AsyncClient
 from django.urls import reverse
 
-from live.broadcasters import reset_broadcaster
 from tests.builders import make_user
 from tests.live.test_events import in_a_thread, read_frames, run_async
 from tests.tournaments.conftest import groups_of, make_tournament
 from tournaments import actions
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fresh_broadcaster():
-    reset_broadcaster()
-    yield
-    reset_broadcaster()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
 
 
 def test_the_projector_hears_a_groups_new_totals_as_the_turn_is_entered():
