@@ -793,7 +793,7 @@ def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[s
     if winner != table.winner:
         table.winner = winner
         table.save(update_fields=["winner"])
-        following = _round_to_reseat(night, table.round.number)
+        following = _round_to_reseat(night, table.round.number, lock=True)
         if following is not None:
             _seat_again_from(night, table.round, following)
     night.awards.all().delete()
@@ -804,9 +804,13 @@ def _check_correction_points(points: int) -> None:
         raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
 
 
-def _round_to_reseat(night: Night, round_number: int) -> Round | None:
+def _round_to_reseat(night: Night, round_number: int, *, lock: bool = False) -> Round | None:
     """The round seated from `round_number`'s result that nobody has started yet, if any: a
-    correction that changes a winner of `round_number` seats it again."""
+    correction that changes a winner of `round_number` seats it again. `lock` (in a transaction
+    that will seat it again) holds the night's row, as `start_round` does: the head table cannot
+    start that round, nor tap in it, while it is being seated again."""
+    if lock:
+        night = Night.objects.select_for_update().get(pk=night.pk)
     if night.status == Night.Status.FINISHED or night.current_round != round_number + 1:
         return None
     following = night.round_obj()
