@@ -321,7 +321,17 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         {"player": player, "taken": player.is_taken_for(phone), "mine": player.is_held_by(phone)}
         for player in _names_to_claim(night, ticket.table).order_by("name")
     ]
-    return render(request, "games/join.html", {"night": night, "names": names, "table": ticket.table})
+    let_go = request.session.get(_let_go_key(night))
+    return render(request, "games/join.html", {"night": night, "names": names, "table": ticket.table,
+                                               "let_go": let_go})
+
+
+def _let_go_key(night: Night) -> str:
+    """Where a phone's session keeps the name it has let go ("That's not me"), for its join page
+    to say so until it taps a name. Not a flash message: the phone's own page, told on its channel
+    that the seat is free, refreshes at the same moment and lands on the join page too, using up a
+    flash message before the page the player sees is drawn."""
+    return f"let-go:{night.pk}"
 
 
 @require_POST
@@ -353,6 +363,7 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     except actions.NightError as error:
         return _refuse_join(request, str(error), error.status)
     request.session[_player_key(night.code)] = player.pk
+    request.session.pop(_let_go_key(night), None)
     return redirect("games:play", code=night.code)
 
 
@@ -612,7 +623,7 @@ def not_me(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return refusal(request, error)
     # Forget the name too: this phone let it go, the host did not hand it over.
     request.session.pop(_player_key(night.code), None)
-    messages.info(request, f"This phone no longer plays as {player.name}: tap your own name.")
+    request.session[_let_go_key(night)] = player.name
     table = seat.table_round.number if seat else _joined_table(request.session.get(_joined_key(night)))
     return redirect("games:join", token=join_token(night.code, table))
 

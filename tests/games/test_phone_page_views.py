@@ -47,6 +47,20 @@ def test_a_phone_that_tapped_the_wrong_name_lets_go_of_the_seat_and_goes_back_to
     assert player_client.get(reverse("games:play", args=[night.code])).status_code == 302  # back to the names
 
 
+def test_the_names_say_which_name_the_phone_let_go_even_after_its_own_page_was_refreshed_on_the_way(
+    night, player_client
+) -> None:
+    """The phone's live page hears that the seat is free and refreshes as the phone goes to the
+    names: that refresh lands on the names page too, and must not use up what it says."""
+    player = player_client.player
+    names_page = player_client.post(not_me_url(night))["Location"]
+    assert player_client.get(reverse("games:play", args=[night.code]), follow=True).status_code == 200
+    assert f"This phone no longer plays as {player.name}" in player_client.get(names_page).content.decode()
+    own = seated(night, 2, 1)
+    player_client.post(reverse("games:claim", args=[night.code]), {"player": own.pk})
+    assert "no longer plays as" not in player_client.get(names_page).content.decode()
+
+
 def test_after_that_is_not_me_the_phone_can_tap_its_own_name(night, player_client) -> None:
     response = player_client.post(not_me_url(night))
     player_client.get(response["Location"])
