@@ -9,6 +9,7 @@ with an unguessable token). One URL per verb; an action's refusal reaches the re
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -246,6 +247,16 @@ def _back(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:dashboard", code=tournament.code)
 
 
+def _director_step(request: HtmxHttpRequest, tournament: Tournament, step: Callable[[], object]) -> HttpResponse:
+    """Take one of the director's steps (an action, maybe after reading a form): the dashboard as
+    it now stands, or the step's refusal."""
+    try:
+        step()
+    except actions.TournamentError as error:
+        return refusal(request, error, back_to=tournament)
+    return _back(request, tournament)
+
+
 def _entrant_of(tournament: Tournament, entrant_id: int) -> Entrant:
     return get_object_or_404(tournament.entrants, pk=entrant_id)
 
@@ -255,14 +266,14 @@ def _entrant_of(tournament: Tournament, entrant_id: int) -> Entrant:
 def director_register(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     form = RegisterForm(request.POST)
-    try:
+
+    def register() -> None:
         if not form.is_valid():
             raise _form_error(form, "Type the player's name.")
         actions.register(tournament, form.cleaned_data["name"], seed_rank=form.cleaned_data["seed_rank"],
                          checked_in=form.cleaned_data["checked_in"])
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+
+    return _director_step(request, tournament, register)
 
 
 @login_required
@@ -273,11 +284,7 @@ def director_register_member(request: HtmxHttpRequest, code: str, member_id: int
     if tournament.club is None:
         raise Http404("This tournament has no club roster.")
     member = get_object_or_404(tournament.club.members, pk=member_id)
-    try:
-        actions.register_member(tournament, member)
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+    return _director_step(request, tournament, lambda: actions.register_member(tournament, member))
 
 
 @login_required
@@ -285,11 +292,8 @@ def director_register_member(request: HtmxHttpRequest, code: str, member_id: int
 def director_check_in(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     entrant = _entrant_of(tournament, entrant_id)
-    try:
-        actions.check_in(tournament, entrant, present=request.POST.get("present", "1") == "1")
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+    present = request.POST.get("present", "1") == "1"
+    return _director_step(request, tournament, lambda: actions.check_in(tournament, entrant, present=present))
 
 
 @login_required
@@ -297,11 +301,7 @@ def director_check_in(request: HtmxHttpRequest, code: str, entrant_id: int) -> H
 def director_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Seeds from the club's season standings, for a seeded draw."""
     tournament = _tournament_for_director(request, code)
-    try:
-        actions.seed_by_club_standings(tournament)
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+    return _director_step(request, tournament, lambda: actions.seed_by_club_standings(tournament))
 
 
 @login_required
@@ -309,22 +309,14 @@ def director_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     entrant = _entrant_of(tournament, entrant_id)
-    try:
-        actions.drop_entrant(tournament, entrant)
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+    return _director_step(request, tournament, lambda: actions.drop_entrant(tournament, entrant))
 
 
 @login_required
 @require_POST
 def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
-    try:
-        actions.start_round(tournament)
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+    return _director_step(request, tournament, lambda: actions.start_round(tournament))
 
 
 def _group_of(tournament: Tournament, group_id: int) -> Group:
@@ -338,13 +330,13 @@ def director_extend(request: HtmxHttpRequest, code: str, group_id: int) -> HttpR
     tournament = _tournament_for_director(request, code)
     group = _group_of(tournament, group_id)
     form = ExtendForm(request.POST)
-    try:
+
+    def extend() -> None:
         if not form.is_valid():
             raise _form_error(form, "How many minutes?")
         actions.extend_group(group=group, minutes=form.cleaned_data["minutes"])
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+
+    return _director_step(request, tournament, extend)
 
 
 @login_required
@@ -354,14 +346,14 @@ def director_decide(request: HtmxHttpRequest, code: str, number: int) -> HttpRes
     tournament = _tournament_for_director(request, code)
     round_ = get_object_or_404(tournament.rounds, number=number)
     by_name = {entrant.name: entrant for entrant in tournament.entrants.all()}
-    try:
+
+    def decide() -> None:
         names = request.POST.getlist("order")
         if any(name not in by_name for name in names):
             raise actions.BadEntry("Put the tied players in order.")
         actions.decide_tie(round_=round_, order=[by_name[name] for name in names])
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
+
+    return _director_step(request, tournament, decide)
 
 
 @login_required
