@@ -494,10 +494,16 @@ def _json_error(message: str, status: int) -> JsonResponse:
 def _posted_table(request: HttpRequest) -> int | None:
     """The table the phone believes it is at (None when the request names none); a stale page's
     table is caught and refused. BadNumber for anything but a table number."""
-    raw = request.POST.get("table", "")
+    return _posted_number(request, "table", high=max_tables(), what="the table number")
+
+
+def _posted_number(request: HttpRequest, field: str, *, high: int, what: str) -> int | None:
+    """A whole number from 1 to `high` posted as `field`; None when the request sends none.
+    BadNumber for anything else."""
+    raw = request.POST.get(field, "")
     if not raw:
         return None
-    return parse_int(raw, low=1, high=max_tables(), what="the table number")
+    return parse_int(raw, low=1, high=high, what=what)
 
 
 @require_POST
@@ -891,11 +897,8 @@ def host_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 def _posted_id_or_none(request: HttpRequest, field: str) -> int | None:
-    raw = request.POST.get(field)
-    if not raw:
-        return None
     try:
-        return parse_int(raw, low=1, high=ID_MAX, what=f"the {field}")
+        return _posted_number(request, field, high=ID_MAX, what=f"the {field}")
     except BadNumber as error:
         raise actions.BadTally(str(error)) from None
 
