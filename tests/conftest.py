@@ -20,6 +20,8 @@ import httpx
 import pytest
 from django.conf import settings
 from django.test import Client
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from live.broadcasters import reset_broadcaster
 from live.streams import open_streams
@@ -35,6 +37,13 @@ from tests.builders import (  # the account builders are also imported from here
     played_night,
     seated,
 )
+
+# No wall-clock deadline for any rule test: a busy machine (CI, two suites at once) makes an example
+# slow, never wrong. Examples are still bounded by their count, and pytest-timeout bounds a test.
+hypothesis_settings.register_profile(
+    "bunco", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+hypothesis_settings.load_profile("bunco")
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")

@@ -49,9 +49,10 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations_with_replacement, product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from games.rules import dice
+from games.rules import table as table_game
 
 if TYPE_CHECKING:
     import random  # only the type: every generator is passed in (never the global one)
@@ -66,6 +67,7 @@ __all__ = [
     "BotStyle",
     "Card",
     "Deck",
+    "FillOrBustTable",
     "EndReason",
     "Game",
     "IllegalMove",
@@ -95,11 +97,11 @@ STRAIGHT_POINTS: Final = 1500
 COMBO_PAIR_POINTS: Final = 50  # house rule Combo 5: a 2+3 or a 1+4 pair that completes a Fill
 
 
-class IllegalSelection(ValueError):
+class IllegalSelection(table_game.IllegalMove):
     """Dice set aside that the scoring rules don't allow (or dice that aren't dice)."""
 
 
-class IllegalMove(ValueError):
+class IllegalMove(table_game.IllegalMove):
     """A game action the rules don't allow at this point; nothing was changed."""
 
 
@@ -916,10 +918,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; `Game.from_dict` rebuilds the same game."""
-
-        def steps(items: Iterable[Step]) -> list[list[Any]]:
-            return [[s[0], *(list(a) if isinstance(a, tuple) else a for a in s[1:])] for s in items]
-
+        steps = _step_lists
         return {
             "seats": list(self.seats),
             "sheet": list(self.sheet),
@@ -1148,6 +1147,11 @@ def new_game(
     return Game.start(seats, options=options, goal=goal, first=first, deck=deck)
 
 
+def _step_lists(items: Iterable[Step]) -> list[list[Any]]:
+    """Steps as JSON-ready lists (the dice of a toss or keep as a list)."""
+    return [[s[0], *(list(a) if isinstance(a, tuple) else a for a in s[1:])] for s in items]
+
+
 # --- the contract's replay ------------------------------------------------------------------------
 
 
@@ -1293,3 +1297,114 @@ def play_bot_game(
         game = play_bot_turn(game, rng, style=styles.get(game.player, DEFAULT_BOT))
         played += 1
     return game
+
+
+# --- at a game table ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FillOrBustTable(table_game.TableGame):
+    """Fill or Bust as a `TableGame`: the server turns the cards and tosses the dice.
+
+    Moves: {"kind": "draw"}, {"kind": "play"}, {"kind": "decline"}, {"kind": "toss"} (the server
+    rolls: a toss naming its dice is refused), {"kind": "keep", "dice": [...]}, {"kind": "stop"},
+    {"kind": "end"}, {"kind": "continue"}. Nothing is private to one seat; the deck's order is
+    private to the server.
+    """
+
+    state: Game
+    game: ClassVar[str] = "fill_or_bust"
+
+    @classmethod
+    def new(
+        cls,
+        names: Sequence[str],
+        rng: random.Random,
+        *,
+        options: Options = DEFAULT_OPTIONS,
+        goal: int | None = 5000,
+    ) -> FillOrBustTable:
+        """A fresh game: the deck shuffled and the first player rolled for with `rng`."""
+        return cls(new_game(names, rng, options=options, goal=goal))
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.state.seats
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.state.is_over else (self.state.seat,)
+
+    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
+        if seat not in self.to_move():
+            return []
+        moves: list[dict[str, Any]] = []
+        for kind in self.state.legal_actions():
+            if kind is ActionKind.KEEP:
+                moves += [{"kind": "keep", "dice": list(kept)} for kept, _points in self.state.legal_keeps()]
+            else:
+                moves.append({"kind": kind.value})
+        return moves
+
+    def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> FillOrBustTable:
+        self.check_turn(seat)
+        kind = ActionKind(table_game.move_kind(move, [k.value for k in ActionKind]))
+        if kind is ActionKind.KEEP:
+            return FillOrBustTable(self.state.apply(Action(kind, table_game.move_dice(move)), rng))
+        if kind is ActionKind.TOSS and move.get("dice") is not None:
+            raise IllegalMove("Only the table tosses the dice: send the toss without dice.")
+        return FillOrBustTable(self.state.apply(Action(kind), rng))
+
+    def view(self, seat: int | None) -> table_game.View:
+        state = self.state
+        deck = state.deck
+        public = {
+            "game": self.game,
+            "seats": list(state.seats),
+            "scores": list(state.sheet),
+            "goal": state.goal,
+            "turn": None if state.is_over else state.seat,
+            "phase": state.phase.value,
+            "legal": [kind.value for kind in state.legal_actions()],
+            "card": None if state.card is None else state.card.value,
+            "targets": list(state.targets),
+            "pending": state.pending,
+            "card_points": state.card_points,
+            "set_aside": list(state.set_aside),
+            "last_toss": None if state.last_toss is None else list(state.last_toss),
+            "dice_to_toss": state.dice_to_toss,
+            "steps": _step_lists(state.steps),
+            "cards_left": None if deck is None else len(deck.draw_pile),
+            "buzzer": state.buzzer,
+            "show_down_from": state.show_down_from,
+            "winners": list(state.winners),
+            "end_reason": None if state.end_reason is None else state.end_reason.value,
+            "turns": [
+                {
+                    "player": turn.player,
+                    "steps": _step_lists(turn.steps),
+                    "outcome": turn.outcome.value,
+                    "scores": dict(turn.scores_after),
+                }
+                for turn in state.turns
+            ],
+        }
+        return table_game.View(public)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def result(self) -> table_game.Result | None:
+        if not self.state.is_over:
+            return None
+        return table_game.Result(
+            winners=tuple(self.state.seats.index(name) for name in self.state.winners),
+            scores=self.state.sheet,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "state": self.state.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FillOrBustTable:
+        return cls(Game.from_dict(data["state"]))

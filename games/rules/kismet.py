@@ -16,6 +16,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import combinations, combinations_with_replacement
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from games.rules import dice as dice_rolls
+from games.rules import table as table_game
+
+if TYPE_CHECKING:
+    import random  # only the type: the generator is passed in
 
 BOXES: tuple[str, ...] = (
     "ones",
@@ -46,7 +54,7 @@ _BONUS_STEPS = ((78, 75), (71, 55), (63, 35))  # (lowest Basic total, bonus), be
 _MAX_BASIC_TOTAL = 5 * (1 + 2 + 3 + 4 + 5 + 6)  # five of each number: 105
 
 
-class KismetError(ValueError):
+class KismetError(table_game.IllegalMove):
     """A move the rules don't allow, or dice that aren't five dice; the message says which."""
 
 
@@ -329,6 +337,15 @@ class Game:
             raise KismetError(f"{self.player} has not rolled yet: the first roll is all five dice.")
         return replace(self, turn=self.turn.roll_again(keep, dice))
 
+    def legal_boxes(self) -> tuple[str, ...]:
+        """The boxes the current player may fill with the turn's dice: every open box, but after a
+        second Kismet only those the dice qualify for (while there is one)."""
+        self._check_playing()
+        if self.turn is None:
+            raise KismetError(f"{self.player} has not rolled yet.")
+        assert self.current is not None
+        return _boxes_for(self.sheets[self.current], self.turn.dice)
+
     def box_choices(self) -> dict[str, int]:
         """Each open box of the current player with what the current dice would score there."""
         self._check_playing()
@@ -360,10 +377,10 @@ class Game:
         roller = sheets[self.current]
         second_kismet = roller.has_kismet and is_kismet(faces)
         if second_kismet and roller.is_open(box):
-            qualifying = [b for b in roller.open_boxes if b in options(faces)]
-            if qualifying and box not in qualifying:
+            allowed = _boxes_for(roller, faces)
+            if box not in allowed:
                 raise KismetError(
-                    f"A second Kismet scores in a box the dice qualify for: {', '.join(map(_label, qualifying))}."
+                    f"A second Kismet scores in a box the dice qualify for: {', '.join(map(_label, allowed))}."
                 )
         sheets[self.current] = roller.score(box, faces)
 
@@ -386,6 +403,46 @@ class Game:
         )
         return Game(self.players, tuple(sheets), _next_open(sheets, start), None, scored)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data; `Game.from_dict` rebuilds the same game (the last score too)."""
+        last = self.last
+        return {
+            "players": list(self.players),
+            "sheets": [list(sheet.boxes) for sheet in self.sheets],
+            "current": self.current,
+            "turn": None if self.turn is None else {"dice": list(self.turn.dice), "rolls": self.turn.rolls},
+            "last": None
+            if last is None
+            else {
+                "player": last.player,
+                "box": last.box,
+                "points": last.points,
+                "dice": list(last.dice),
+                "second_kismet": last.second_kismet,
+                "zeroed": [list(pair) for pair in last.zeroed],
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        turn, last = data["turn"], data["last"]
+        return cls(
+            tuple(data["players"]),
+            tuple(Sheet(tuple(boxes)) for boxes in data["sheets"]),
+            data["current"],
+            None if turn is None else Turn(tuple(turn["dice"]), turn["rolls"]),
+            None
+            if last is None
+            else Scored(
+                last["player"],
+                last["box"],
+                last["points"],
+                tuple(last["dice"]),
+                last["second_kismet"],
+                tuple((player, box) for player, box in last["zeroed"]),
+            ),
+        )
+
     def _choices(self, faces: Sequence[int]) -> dict[str, int]:
         assert self.current is not None
         available = options(faces)
@@ -400,6 +457,15 @@ class Game:
             return self.players.index(player)
         except ValueError:
             raise KismetError(f"Nobody called {player!r} plays in this game.") from None
+
+
+def _boxes_for(sheet: Sheet, faces: Sequence[int]) -> tuple[str, ...]:
+    """The open boxes of `sheet` the dice may go in (the second-Kismet rule narrows them)."""
+    if sheet.has_kismet and is_kismet(faces):
+        qualifying = tuple(b for b in sheet.open_boxes if b in options(faces))
+        if qualifying:
+            return qualifying
+    return sheet.open_boxes
 
 
 def _next_open(sheets: Sequence[Sheet], start: int) -> int | None:
@@ -444,3 +510,133 @@ def _label(box: str) -> str:
 
 def _faces(faces: Iterable[object]) -> str:
     return "[" + ", ".join(map(str, faces)) + "]"
+
+
+# --- at a game table -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KismetTable(table_game.TableGame):
+    """Kismet as a `TableGame`, with the server's dice or with real dice typed in.
+
+    Server dice: {"kind": "roll"} rolls all five; {"kind": "roll", "keep": [faces]} keeps those
+    and rolls the others (twice at most); {"kind": "score", "box": name}. Real dice: after the
+    last roll at the table, {"kind": "enter", "dice": [5 faces]} (again, to correct a typo), then
+    {"kind": "score", "box": name}. Nothing is hidden from anyone.
+    """
+
+    state: Game
+    server_dice: bool = True
+    game: ClassVar[str] = "kismet"
+
+    @classmethod
+    def new(cls, names: Sequence[str], *, server_dice: bool = True) -> KismetTable:
+        return cls(Game.start(names), server_dice)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.state.players
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.state.current is None else (self.state.current,)
+
+    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
+        if seat not in self.to_move():
+            return []
+        turn = self.state.turn
+        moves: list[dict[str, Any]] = []
+        if self.server_dice:
+            if turn is None:
+                return [{"kind": "roll"}]
+            if turn.rolls_left:
+                moves += [{"kind": "roll", "keep": list(keep)} for keep in _keeps(turn.dice)]
+        elif turn is None:
+            return [{"kind": "enter", "dice": list(faces)} for faces in _ALL_ROLLS]
+        else:
+            moves += [{"kind": "enter", "dice": list(faces)} for faces in _ALL_ROLLS]
+        return moves + [{"kind": "score", "box": box} for box in self.state.legal_boxes()]
+
+    def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> KismetTable:
+        self.check_turn(seat)
+        kinds = ("roll", "score") if self.server_dice else ("enter", "score")
+        kind = table_game.move_kind(move, kinds)
+        state = self.state
+        if kind == "score":
+            box = move.get("box")
+            if not isinstance(box, str):
+                raise KismetError(f"Say which box to fill, not {box!r}.")
+            if state.turn is None:
+                raise KismetError(f"{state.player} has not rolled yet.")
+            return replace(self, state=state.score(box))
+        if kind == "enter":
+            return replace(self, state=replace(state, turn=None).roll(table_game.move_dice(move)))
+        if state.turn is None:
+            if move.get("keep"):
+                raise KismetError("The first roll is all five dice: nothing can be kept yet.")
+            return replace(self, state=state.roll(dice_rolls.roll(rng, DICE)))
+        keep = table_game.move_dice(move, "keep") if move.get("keep") is not None else ()
+        if state.turn.rolls_left == 0:
+            raise KismetError(f"No rolls left: a turn has {ROLLS_PER_TURN} rolls. Choose a box.")
+        if len(keep) >= DICE or Counter(keep) - Counter(state.turn.dice):
+            raise KismetError(
+                f"Keep some of the dice {_faces(state.turn.dice)} and pick up at least one, not {_faces(keep)}."
+            )
+        return replace(self, state=state.roll_again(keep, dice_rolls.roll(rng, DICE - len(keep))))
+
+    def view(self, seat: int | None) -> table_game.View:
+        state = self.state
+        turn = state.turn
+        last = state.last
+        public: dict[str, Any] = {
+            "game": self.game,
+            "server_dice": self.server_dice,
+            "seats": list(state.players),
+            "turn": state.current,
+            "dice": None if turn is None else list(turn.dice),
+            "rolls": 0 if turn is None else turn.rolls,
+            "rolls_left": 0 if turn is None or not self.server_dice else turn.rolls_left,
+            "choices": {} if turn is None else _choices_in_order(state),
+            "sheets": [
+                {"boxes": sheet.as_dict(), "basic": sheet.basic_total, "bonus": sheet.bonus, "total": sheet.total}
+                for sheet in state.sheets
+            ],
+            "last": None if last is None else state.to_dict()["last"],
+        }
+        return table_game.View(public)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def result(self) -> table_game.Result | None:
+        if not self.state.is_over:
+            return None
+        winners = self.state.winners()
+        return table_game.Result(
+            winners=tuple(self.state.players.index(name) for name in winners),
+            scores=tuple(sheet.total for sheet in self.state.sheets),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "server_dice": self.server_dice, "state": self.state.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> KismetTable:
+        return cls(Game.from_dict(data["state"]), bool(data["server_dice"]))
+
+
+def _choices_in_order(state: Game) -> dict[str, int]:
+    """The boxes the current dice may go in with their scores, best first (ties in sheet order)."""
+    scores = state.box_choices()
+    return {box: scores[box] for box in sorted(state.legal_boxes(), key=lambda box: -scores[box])}
+
+
+def _keeps(faces: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every distinct choice of dice to keep for a reroll (at least one picked up)."""
+    found: set[tuple[int, ...]] = set()
+    for size in range(len(faces)):
+        found.update(tuple(sorted(kept)) for kept in combinations(faces, size))
+    return sorted(found, key=lambda kept: (len(kept), kept))
+
+
+_ALL_ROLLS: tuple[tuple[int, ...], ...] = tuple(combinations_with_replacement(range(1, 7), DICE))

@@ -20,8 +20,10 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from games.rules import dice
+from games.rules import table as table_game
 
 Card = int | str
 
@@ -41,7 +43,7 @@ ROUND_OVER = "round_over"
 GAME_OVER = "game_over"
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(table_game.IllegalMove):
     """A card, count or action the rules don't allow; the message says why."""
 
 
@@ -352,7 +354,57 @@ class Game:
             raise IllegalPlay(
                 "The game is over." if self.phase == GAME_OVER else "The round is still being played."
             )
-        return self._deal(self._next_seat(self.dealer, CLOCKWISE), rng, round_number=self.round + 1)
+        assert self.next_dealer is not None
+        return self._deal(self.next_dealer, rng, round_number=self.round + 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (hands and the pile's order included: the server's copy only)."""
+        return {
+            "rules": {"deck": list(self.rules.deck), "markers": self.rules.markers},
+            "players": list(self.players),
+            "markers": list(self.markers),
+            "dealer": self.dealer,
+            "hands": [list(hand) for hand in self.hands],
+            "draw_pile": list(self.draw_pile),
+            "played": list(self.played),
+            "count": self.count,
+            "direction": self.direction,
+            "turn": self.turn,
+            "phase": self.phase,
+            "round": self.round,
+            "loser": self.loser,
+            "events": [
+                {"kind": e.kind, "seat": e.seat, "card": e.card, "count": e.count, "cards": list(e.cards), "size": e.size}
+                for e in self.events
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        return cls(
+            rules=Rules(tuple(data["rules"]["deck"]), data["rules"]["markers"]),
+            players=tuple(data["players"]),
+            markers=tuple(data["markers"]),
+            dealer=data["dealer"],
+            hands=tuple(tuple(hand) for hand in data["hands"]),
+            draw_pile=tuple(data["draw_pile"]),
+            played=tuple(data["played"]),
+            count=data["count"],
+            direction=data["direction"],
+            turn=data["turn"],
+            phase=data["phase"],
+            round=data["round"],
+            loser=data["loser"],
+            events=tuple(
+                Event(e["kind"], e["seat"], e["card"], e["count"], tuple(e["cards"]), e["size"])
+                for e in data["events"]
+            ),
+        )
+
+    @property
+    def next_dealer(self) -> int | None:
+        """Who deals next after a lost round (the deal passes left); None otherwise."""
+        return self._next_seat(self.dealer, CLOCKWISE) if self.phase == ROUND_OVER else None
 
     # --- internals ---
 
@@ -423,3 +475,101 @@ def deck_counts(game: Game) -> Counter:
     for hand in game.hands:
         counts.update(hand)
     return counts
+
+
+# --- at a game table -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NinetyNineTable(table_game.TableGame):
+    """Ninety-Nine or Bust as a `TableGame`: the server shuffles and deals, each hand is private.
+
+    Moves: {"kind": "play", "card": card} by the seat whose turn it is; after a lost round,
+    {"kind": "deal"} by the next dealer (the player on the last dealer's left). A seat's view
+    carries its own hand (and the count each of its cards would make) in its private part; the
+    public part has how many cards each player holds, never which, nor the draw pile's order.
+    """
+
+    state: Game
+    game: ClassVar[str] = "ninety_nine"
+
+    @classmethod
+    def new(cls, names: Sequence[str], rng: random.Random, *, rules: Rules | None = None) -> NinetyNineTable:
+        return cls(Game.start(names, rng, rules=rules))
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.state.players
+
+    def to_move(self) -> tuple[int, ...]:
+        state = self.state
+        if state.phase == PLAYING and state.turn is not None:
+            return (state.turn,)
+        return () if state.next_dealer is None else (state.next_dealer,)
+
+    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
+        if seat not in self.to_move():
+            return []
+        if self.state.phase == ROUND_OVER:
+            return [{"kind": "deal"}]
+        cards = dict.fromkeys(legal_cards(self.state.hands[seat], self.state.count))
+        return [{"kind": "play", "card": card} for card in cards]
+
+    def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> NinetyNineTable:
+        self.check_turn(seat)
+        kind = table_game.move_kind(move, ("play", "deal"))
+        if kind == "deal":
+            return NinetyNineTable(self.state.next_deal(rng))
+        return NinetyNineTable(self.state.play(seat, move.get("card"), rng))  # type: ignore[arg-type]
+
+    def view(self, seat: int | None) -> table_game.View:
+        state = self.state
+        public = {
+            "game": self.game,
+            "seats": list(state.players),
+            "count": state.count,
+            "direction": state.direction,
+            "turn": state.turn if state.phase == PLAYING else None,
+            "dealer": state.dealer,
+            "next_dealer": state.next_dealer,
+            "round": state.round,
+            "phase": state.phase,
+            "top_card": state.played[-1] if state.played else None,
+            "draw_pile": len(state.draw_pile),
+            "markers": list(state.markers),
+            "cards": [len(hand) for hand in state.hands],
+            "loser": state.loser,
+            "winner": state.winner,
+            # A lost round's cards stay with their player: the public record says who and at what count.
+            "events": [
+                {"kind": e.kind, "seat": e.seat, "card": e.card, "count": e.count, "size": e.size}
+                for e in state.events
+            ],
+        }
+        if seat is None:
+            return table_game.View(public)
+        self.check_seat(seat)
+        hand = state.hands[seat]
+        your_turn = state.phase == PLAYING and state.turn == seat
+        private = {
+            "seat": seat,
+            "hand": list(hand),
+            "makes": [play_card(state.count, card) if is_legal(state.count, card) else None for card in hand],
+            "legal": list(legal_cards(hand, state.count)) if your_turn else [],
+        }
+        return table_game.View(public, private)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == GAME_OVER
+
+    def result(self) -> table_game.Result | None:
+        winner = self.state.winner
+        return None if winner is None else table_game.Result((winner,), self.state.markers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "state": self.state.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NinetyNineTable:
+        return cls(Game.from_dict(data["state"]))
