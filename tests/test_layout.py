@@ -189,6 +189,15 @@ def project_imports(root: Path) -> list[Import]:
     return [found for path in project_modules(root) for found in imports_of(root, path)]
 
 
+# Packages of one layer that never import each other (DESIGN.md §2: the Bunco night and the game
+# tables share games/phones.py and games/rules/, not each other's code).
+APART = (("games.night", "games.table"),)
+
+
+def within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 def layout_violations(root: Path) -> list[str]:
     """One message per import that breaks DESIGN.md §2: file:line, what it imports, which rule."""
     violations = []
@@ -198,7 +207,79 @@ def layout_violations(root: Path) -> list[str]:
             violations.append(
                 f"{found.path}:{found.line} imports {found.imported}: {rule_broken(importer, imported)} {DESIGN}"
             )
+        for first, second in APART:
+            for mine, theirs in ((first, second), (second, first)):
+                if within(found.importer, mine) and within(found.imported, theirs):
+                    violations.append(
+                        f"{found.path}:{found.line} imports {found.imported}: {first} and {second} "
+                        f"never import each other {DESIGN}"
+                    )
     return violations
+
+
+def import_circles(root: Path) -> list[str]:
+    """One message per circle of project modules importing each other, wherever the imports are
+    written (a function-level import closes a circle as surely as a top-level one: it only hides it
+    until that function runs). Each message names the modules in order, back to the first."""
+    graph: dict[str, set[str]] = {}
+    for found in project_imports(root):
+        if found.imported != found.importer and is_module(root, found.imported):
+            graph.setdefault(found.importer, set()).add(found.imported)
+    circles = []
+    for component in strongly_connected(graph):
+        if len(component) > 1:
+            circles.append("import circle: " + " -> ".join(circle_through(graph, component)) + f" {DESIGN}")
+    return sorted(circles)
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's algorithm: the groups of modules that can each reach all the others."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == node:
+                    break
+            components.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return components
+
+
+def circle_through(graph: dict[str, set[str]], component: set[str]) -> list[str]:
+    """A shortest way round from the component's first module back to itself."""
+    start = min(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for target in sorted(graph.get(node, set()) & component):
+            if target == start:
+                return [*paths[node], start]
+            if target not in paths:
+                paths[target] = [*paths[node], target]
+                queue.append(target)
+    raise AssertionError("unreachable: a strongly connected component has a way round")
 
 
 # --- The checker itself, on small fake trees ------------------------------------------------------
@@ -357,6 +438,61 @@ def test_imports_in_the_allowed_directions_are_not_reported(tmp_path: Path) -> N
         },
     )
     assert layout_violations(root) == []
+
+
+def test_an_import_circle_is_reported_even_through_a_function_level_import(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bunco_club/__init__.py": "",
+            "bunco_club/actions.py": "from bunco_club import tasks\n",
+            "bunco_club/tasks.py": "def remind():\n    from bunco_club.actions import send\n",
+            "games/__init__.py": "",
+            "games/a.py": "import games.b\n",
+            "games/b.py": "from games import c\n",
+            "games/c.py": "from games.a import thing\n",
+            "games/d.py": "from games import a\n",  # leads into a circle, is not part of one
+        },
+    )
+    assert import_circles(root) == [
+        "import circle: bunco_club.actions -> bunco_club.tasks -> bunco_club.actions (DESIGN.md §2)",
+        "import circle: games.a -> games.b -> games.c -> games.a (DESIGN.md §2)",
+    ]
+
+
+def test_a_tree_without_circles_has_none_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "tournaments/__init__.py": "",
+            "tournaments/actions.py": "from tournaments import deciding, tasks\n",
+            "tournaments/tasks.py": "from tournaments import deciding\n",
+            "tournaments/deciding.py": "from tournaments.models import Round\n",
+            "tournaments/models.py": "from django.db import models\n",
+        },
+    )
+    assert import_circles(root) == []
+
+
+def test_the_night_and_the_game_tables_importing_each_other_is_reported(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "games/__init__.py": "",
+            "games/phones.py": "",
+            "games/night/__init__.py": "",
+            "games/night/views.py": "from games import phones\nfrom games.table.models import Table\n",
+            "games/table/__init__.py": "",
+            "games/table/models.py": "from games.rules import table\n",
+            "games/table/actions.py": "def f():\n    from games.night import views\n",
+        },
+    )
+    assert layout_violations(root) == [
+        "games/night/views.py:2 imports games.table.models: games.night and games.table never import "
+        "each other (DESIGN.md §2)",
+        "games/table/actions.py:2 imports games.night.views: games.night and games.table never import "
+        "each other (DESIGN.md §2)",
+    ]
 
 
 # --- The real tree ---------------------------------------------------------------------------------
