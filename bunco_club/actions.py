@@ -39,12 +39,13 @@ from bunco_club.models import (
     SwapRequest,
 )
 from live.log import log_event
+from live.refusals import Refusal
 
 SEATS_PER_TABLE = 4
 NAME_MAX = 60
 
 
-class ClubError(Exception):
+class ClubError(Refusal):
     """A request the club cannot take; `status` is the HTTP answer, the message is for people."""
 
     status = 400

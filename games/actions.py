@@ -39,12 +39,13 @@ from games.models import (
 from games.rules import bunco, dice, prizes
 from live.log import log_event, publish_together
 from live.models import Event
+from live.refusals import Refusal
 
 POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
 MAX_CORRECTION = 99
 
 
-class NightError(Exception):
+class NightError(Refusal):
     """A request the night cannot take; `status` is the HTTP answer, the message is for people."""
 
     status = 400

@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from bunco_club.models import NightRecord
 from live.log import log_event
+from live.refusals import Refusal
 from tournaments import brackets
 from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound, Turn, round_length
 
@@ -33,7 +34,7 @@ POINT_STEP = 50  # every Fill or Bust score is a multiple of 50
 MAX_EXTENSION_MINUTES = 30
 
 
-class TournamentError(Exception):
+class TournamentError(Refusal):
     """A request the tournament cannot take; `status` is the HTTP answer, the message is for people."""
 
     status = 400
