@@ -227,6 +227,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# The test suite (its own process and the servers it starts) makes hundreds of accounts: PBKDF2's
+# deliberate slowness (about half a second a password here) would cost minutes and protect nothing.
+# Never set it on a real site.
+if env_bool("TESTS_FAST_PASSWORD_HASHING", False):
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a phone stays joined for a month of club nights
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

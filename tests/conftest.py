@@ -46,6 +46,7 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile("bunco")
 
 ROOT = Path(__file__).resolve().parent.parent
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 # Sync Playwright runs an event loop in the test thread; the ORM calls the tests make beside it
@@ -82,6 +83,13 @@ def fresh_rate_limits(settings: Any) -> Iterator[None]:
     cache.clear()
     settings.RATE_LIMITS = day_long(settings.RATE_LIMITS)
     yield
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Accounts made by a test hash their passwords the fast way (the servers a test starts accept
+    them: start_server sets TESTS_FAST_PASSWORD_HASHING); the suite makes hundreds of them."""
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 
 def day_long(limits: dict[str, str]) -> dict[str, str]:
@@ -249,6 +257,7 @@ def start_server(
         # Short streams: a browser test sees reconnects with Last-Event-ID within seconds.
         "EVENTS_HEARTBEAT_SECONDS": "2",
         "EVENTS_STREAM_MAX_SECONDS": "3",
+        "TESTS_FAST_PASSWORD_HASHING": "1",
         **(extra_env or {}),
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
