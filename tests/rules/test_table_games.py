@@ -165,7 +165,9 @@ def test_every_listed_move_is_accepted_and_a_seat_out_of_turn_is_refused(
             assert game.to_move() == ()
             return
         (seat,) = game.to_move()
-        for move in game.legal_moves(seat):
+        listed = game.legal_moves(seat)
+        # Real Kismet dice list every roll that could be typed in (252): a sample of them is enough.
+        for move in listed if len(listed) <= 40 else rng.sample(listed, 40):
             game.apply(seat, move, random.Random(0))  # raises if a listed move is refused
         for other in range(players):
             if other != seat:
