@@ -32,9 +32,15 @@ run: venv
 
 # The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included
 # (Debian's Chromium is installed first when missing, as root; otherwise the one command is shown).
+# Two passes: the tests without a browser on $(TEST_WORKERS) pytest-xdist workers (each with its own
+# database), then the browser tests in one process (Playwright keeps an event loop in the process
+# that starts it, beside which Django's test client refuses to run). A pass that PYTEST_ARGS leaves
+# without tests (exit 5) is not a failure.
+TEST_WORKERS ?= 2
 test: venv
 	@scripts/ensure_packages.sh chromium
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(TEST_WORKERS) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The same suite against the machine's PostgreSQL and Redis.
 test-services: venv services-db

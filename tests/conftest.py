@@ -401,6 +401,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     is_worker = hasattr(config, "workerinput")  # pytest-xdist workers report to the controller
     if reporter is None or is_worker or config.option.collectonly or _browser_tests_run[0]:
         return
+    if config.option.markexpr == "not e2e":
+        reporter.write_line("Browser tests: left out of this pass (-m 'not e2e'); `make test` runs them next.")
+        return
     reporter.write_line("Browser tests: none ran in this run (the phone pages were not tested in a browser).")
 
 

@@ -35,3 +35,11 @@ def test_a_run_without_browser_tests_says_so_in_its_last_line():
 
     assert done.returncode == 0
     assert done.stdout.strip().splitlines()[-1].startswith("Browser tests: none ran")
+
+
+def test_the_pass_without_browser_tests_says_they_run_in_their_own_pass():
+    done = run([sys.executable, "-m", "pytest", "-q", "-m", "not e2e", "tests/rules/test_ninety_nine.py"],
+               DATABASE_URL="", REDIS_URL="")
+
+    assert done.returncode == 0
+    assert done.stdout.strip().splitlines()[-1].startswith("Browser tests: left out of this pass")
