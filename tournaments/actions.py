@@ -51,6 +51,12 @@ class WrongMoment(TournamentError):
     status = 409
 
 
+class KeyReused(TournamentError):
+    """An entry's key that already stands for another entry: never taken for a retry."""
+
+    status = 409
+
+
 # --- Setting up -----------------------------------------------------------------------------------
 
 
@@ -298,12 +304,23 @@ def _check_key(key: str | None) -> None:
         raise BadEntry("The entry's key is malformed.")
 
 
-def _turn_with_key(tournament: Tournament, key: str | None, group: Group) -> Turn | None:
+KEY_REUSED = ("That entry's key was already used for another entry, so nothing was added: "
+              "check the scoresheet and enter it again if it is missing.")
+
+
+def _turn_with_key(tournament: Tournament, key: str | None, group: Group, **content: object) -> Turn | None:
+    """The entry a key already stands for: the same request retried (same group, same content) is
+    answered with it; a key reused with anything else is refused (KeyReused), never taken for a
+    retry. `content` is what the request asks for: kind, entrant_id, points, vengeance."""
     if not key:
         return None
     turn = Turn.objects.filter(tournament=tournament, key=key).first()
-    if turn is not None and turn.group_id != group.pk:
+    if turn is None:
+        return None
+    if turn.group_id != group.pk:
         raise NotYourGroup("That entry's key was already used by another group: enter the turn again.")
+    if any(getattr(turn, field) != value for field, value in content.items()):
+        raise KeyReused(KEY_REUSED)
     return turn
 
 
@@ -322,8 +339,8 @@ def record_turn(
     tournament's penalty off the leaders as they stood, brackets.apply_turn).
 
     At `ends_at` no new turn may start: the turn under way may still be entered until the grace
-    period ends, and entering it makes the group's scores final. A key already recorded returns
-    its turn (a retried request).
+    period ends, and entering it makes the group's scores final. A key already recorded for the
+    same turn returns it (a retried request); for any other entry it is refused (KeyReused, 409).
     """
     now = now or timezone.now()
     _check_key(key)
@@ -331,12 +348,13 @@ def record_turn(
         raise BadEntry("Points are a whole multiple of 50 (0 for a bust).")
     group = _locked_group(group)
     tournament = group.round.tournament
-    existing = _turn_with_key(tournament, key, group)
+    existing = _turn_with_key(tournament, key, group, kind=Turn.Kind.TURN, entrant_id=entrant.pk, points=points,
+                              vengeance=vengeance)
     if existing is not None:
         return existing
     refusal = group.turn_refusal(now)
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise WrongMoment(f"{refusal} That turn was not added.")
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
         raise BadEntry(f"{entrant.name} doesn't play at {group}.")
@@ -370,10 +388,8 @@ def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None
     _check_key(key)
     group = _locked_group(group)
     tournament = group.round.tournament
-    existing = _turn_with_key(tournament, key, group)
+    existing = _turn_with_key(tournament, key, group, kind=Turn.Kind.UNDO)
     if existing is not None:
-        if existing.kind != Turn.Kind.UNDO:
-            raise BadEntry("That key belongs to a turn, not an undo.")
         return existing
     if group.status == Group.Status.FINAL or (group.final_at is not None and now >= group.final_at):
         raise WrongMoment(f"{group}'s scores are final: ask the director to correct them.")

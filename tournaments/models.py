@@ -279,7 +279,7 @@ class Group(models.Model):
         """Why this group takes no new turn at `now`; None if it does. The one rule for the action
         that records a turn and the group page that offers the form."""
         if self.status == Group.Status.FINAL:
-            return f"{self}'s scores are final: that turn was not added."
+            return f"Time is up: {self}'s scores are final." if self.is_timed else f"{self}'s scores are final."
         if self.play_off:
             played = set(self.live_turns().values_list("entrant_id", flat=True))
             if all(seat.entrant_id in played for seat in self.seats.all()):

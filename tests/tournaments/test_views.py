@@ -224,6 +224,33 @@ def test_a_vengeance_entered_on_the_phone_hits_the_leader(tournament):
     assert group.scores()[second.name] == 600
 
 
+def test_a_bust_with_a_vengeance_ticked_is_refused_with_a_message_and_changes_nothing(tournament):
+    group = started(tournament)[0]
+    phone = phone_for(group)
+    first, second, *_ = group.players()
+    phone.post(turn_url(group), {"entrant": first.pk, "points": "3000", "key": "a"})
+    response = phone.post(turn_url(group), {"entrant": second.pk, "points": "", "bust": "1", "vengeance": "1",
+                                            "key": "b"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "A Vengeance bites only when the turn fills" in response.content.decode()
+    assert group.scores()[first.name] == 3000
+    assert group.turns.count() == 1
+
+
+def test_a_key_reused_for_another_turn_gets_409_with_a_message_and_changes_nothing(tournament):
+    group = started(tournament)[0]
+    phone = phone_for(group)
+    first, second, *_ = group.players()
+    assert phone.post(turn_url(group), {"entrant": first.pk, "points": "500", "key": "k"}).status_code == 200
+    response = phone.post(turn_url(group), {"entrant": second.pk, "points": "700", "key": "k"},
+                          HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert 'role="alert"' in response.content.decode()
+    assert "already used for another entry" in response.content.decode()
+    assert group.turns.count() == 1
+    assert group.scores()[second.name] == 0
+
+
 @pytest.mark.parametrize("points", ["abc", "²", "1_000", "9" * 5000, "75"])
 def test_malformed_points_get_400_with_a_message_and_change_nothing(tournament, points):
     group = started(tournament)[0]

@@ -112,7 +112,10 @@ class _Bots:
             clock += timedelta(seconds=TURN_SECONDS + TOSS_SECONDS * tosses)
             if clock >= group.final_at:
                 clock = group.final_at - timedelta(seconds=1)  # the turn under way is played out in time
-            vengeance = ("play",) in turn.steps
+            # A Vengeance played bites only if the turn filled under it (RULES.md §1.4): the group's
+            # phone ticks the box when it took points off the leaders, never for a bust.
+            vengeance = ("play",) in turn.steps and any(
+                turn.scores_after[name] < turn.scores_before[name] for name in names if name != turn.player)
             banked = turn.scores_after[turn.player] - turn.scores_before[turn.player]
             actions.record_turn(group=group, entrant=by_name[turn.player], points=banked, vengeance=vengeance,
                                 now=clock, key=self._key())
