@@ -78,6 +78,7 @@ def create_tournament(
     must_bust_penalty: bool = False,
     date: date | None = None,
     club: Any = None,
+    simulated: bool = False,
 ) -> Tournament:
     name = " ".join(name.split())
     if not name or len(name) > 80:
@@ -106,7 +107,7 @@ def create_tournament(
         per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
         ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
         point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
-        date=date, club=club,
+        date=date, club=club, simulated=simulated,
     )
     log_event(tournament.channel, "tournament_state", {"what": "created"})
     return tournament
@@ -287,7 +288,7 @@ def start_round(
 def _schedule_close(round_: TournamentRound) -> None:
     """Scaled layout: a Celery task at the round's end plus grace, enqueued after commit (beat's
     sweep covers a lost task). The embedded default's in-process clock needs nothing queued."""
-    if not settings.REDIS_URL:
+    if not settings.REDIS_URL or round_.tournament.simulated:  # a simulation closes its own rounds
         return
     from tournaments.tasks import close_round_at  # the task module imports these actions
 
@@ -499,15 +500,19 @@ def _make_final(group: Group, now: datetime) -> bool:
 # --- The clock ------------------------------------------------------------------------------------
 
 
-def close_round_if_due(now: datetime | None = None) -> int:
+def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | None = None) -> int:
     """Make final every group whose time and grace period are over, and decide every round whose
     groups are all final. The one function every trigger calls (the in-process clock, Celery's
     ETA task and beat's sweep): idempotent, duplicates harmless. Returns how many groups it closed.
+
+    The real clock (no `tournament`) leaves simulated tournaments alone: their times are a clock
+    of their own, long past, and a simulation running beside the site closes its rounds itself
+    (`tournament=` its own, at its simulated `now`), never a real tournament's.
     """
     now = now or timezone.now()
     closed = 0
     due: dict[int, list[int]] = {}
-    for round_id, group_id in Group.objects.due(now).values_list("round_id", "pk"):
+    for round_id, group_id in Group.objects.due(now, tournament).values_list("round_id", "pk"):
         due.setdefault(round_id, []).append(group_id)
     for round_id, group_ids in due.items():
         with transaction.atomic():
@@ -515,6 +520,8 @@ def close_round_if_due(now: datetime | None = None) -> int:
     # A round whose groups were all made final but that was not decided (a crash in between).
     stuck = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING).exclude(
         groups__status=Group.Status.PLAYING)
+    stuck = stuck.filter(tournament=tournament) if tournament is not None else stuck.filter(
+        tournament__simulated=False)
     for round_id in list(stuck.values_list("pk", flat=True)):
         with transaction.atomic():
             _decide_round_if_final(round_id, now)

@@ -67,6 +67,9 @@ class Tournament(models.Model):
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Played by `simulate_tournament` on a clock of its own: the real clock's sweep never closes
+    # its groups (its simulated times are long past), only the simulation's own calls do.
+    simulated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -206,9 +209,13 @@ class TournamentRound(models.Model):
 
 
 class GroupQuerySet(models.QuerySet["Group"]):
-    def due(self, now: datetime) -> GroupQuerySet:
-        """Open groups whose time and grace period are over (the clock makes them final)."""
-        return self.filter(status=Group.Status.PLAYING, final_at__lte=now)
+    def due(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
+        """Open groups whose time and grace period are over (the clock makes them final): of
+        every real tournament for the real clock, or of one `tournament` (a simulation's clock)."""
+        due = self.filter(status=Group.Status.PLAYING, final_at__lte=now)
+        if tournament is not None:
+            return due.filter(round__tournament=tournament)
+        return due.filter(round__tournament__simulated=False)
 
 
 class Group(models.Model):
