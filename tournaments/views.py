@@ -137,28 +137,41 @@ def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
     }
 
 
-def entry_keys(group: Group) -> dict[str, str]:
-    """The idempotency keys the group's forms carry, from the sheet's newest row: the same form
-    sent twice (a lost answer, a second tap) is entered once, and the page's 10 s refresh keeps
-    the key until something is entered. After an entry the sheet has a new row, hence new keys."""
-    newest = group.turns.order_by("-id").values_list("id", flat=True).first() or 0
-    return {"turn_key": f"{group.code}:t{newest}", "undo_key": f"{group.code}:u{newest}"}
+def what_next(group: Group) -> str:
+    """What a group's phone says once its scores are final: what happens now in its round."""
+    round_, tournament = group.round, group.round.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        champion = tournament.champion()
+        return f"The tournament is over: {champion.name} is the champion." if champion else "The tournament is over."
+    if round_.status == TournamentRound.Status.PLAYING:
+        return f"The other tables are still playing: {round_}'s results follow when every table's time is up."
+    if round_.status == TournamentRound.Status.PLAY_OFF:
+        tied = ", ".join(round_.tied())
+        if tournament.ties == Tournament.Ties.PLAY_OFF:
+            return f"Players tied at the line play off, one turn each: {tied}."
+        return f"The director decides between the players tied at the line: {tied}."
+    return f"{round_} is decided: the next round starts when the director starts it."
 
 
 def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
+    """A group's page. Its forms carry no key: the page's script gives each new entry a fresh one
+    (static/js/tournament.js), kept for a resend of the same entry whose answer was lost."""
     now = now or timezone.now()
     tournament = group.round.tournament
     players = group.players()
     scores = group.scores(players)
     refusal_now = group.turn_refusal(now)
     overtime = group.ends_at is not None and now >= group.ends_at and refusal_now is None
+    decided = group.round.status == TournamentRound.Status.DECIDED and not group.play_off
+    final = group.status == Group.Status.FINAL
     return {
         "tournament": tournament, "round": group.round, "group": group, "now": now,
-        "players": [{"entrant": p, "score": scores[p.name]} for p in players],
+        "players": [{"entrant": p, "score": scores[p.name], "result": result_of(group.round, p.name) if decided else ""}
+                    for p in players],
         "next_player": group.next_player(players),
         "can_enter": refusal_now is None, "closed_why": refusal_now, "overtime": overtime,
+        "what_next": what_next(group) if final else "",
         "clock": clock_text(group.seconds_left(now)),
-        **entry_keys(group),
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
         "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
     }
