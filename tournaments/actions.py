@@ -409,17 +409,22 @@ def _undo(group: Group, original: Turn, now: datetime, *, key: str | None = None
 
 
 @transaction.atomic
-def correct_turn(*, turn: Turn, now: datetime | None = None) -> Turn:
+def correct_turn(*, turn: Turn, now: datetime | None = None, key: str | None = None) -> Turn:
     """The director strikes out any entry of a group whose round is not decided yet (its scores
-    are replayed without it, Vengeances re-scored from the leaders as they then stood)."""
+    are replayed without it, Vengeances re-scored from the leaders as they then stood). The same
+    key strikes once; a key already used for another entry is refused (KeyReused)."""
     now = now or timezone.now()
+    _check_key(key)
     group = _locked_group(turn.group)
+    existing = _turn_with_key(group.round.tournament, key, group, kind=Turn.Kind.UNDO, undoes_id=turn.pk)
+    if existing is not None:
+        return existing
     round_ = TournamentRound.objects.select_for_update().get(pk=group.round_id)
     _check_correctable(group, round_)
     turn = Turn.objects.get(pk=turn.pk)
     if turn.kind == Turn.Kind.UNDO or Turn.objects.filter(undoes=turn).exists():
         raise BadEntry("That entry was already undone.")
-    undo = _undo(group, turn, now, by_director=True)
+    undo = _undo(group, turn, now, key=key, by_director=True)
     log_event(group.round.tournament.channel, "tournament_state", {"what": "corrected", "round": round_.number})
     return undo
 
@@ -434,19 +439,27 @@ def _check_correctable(group: Group, round_: TournamentRound) -> None:
 
 
 @transaction.atomic
-def add_correction(*, group: Group, entrant: Entrant, points: int, now: datetime | None = None) -> Turn:
+def add_correction(
+    *, group: Group, entrant: Entrant, points: int, now: datetime | None = None, key: str | None = None,
+) -> Turn:
     """The director adds or takes off points for a player (a mistaken entry), before the round
-    is decided."""
+    is decided. The same key adds it once; a key already used for another entry is refused."""
     now = now or timezone.now()
+    _check_key(key)
     if type(points) is not int or points == 0 or abs(points) > MAX_POINTS or points % POINT_STEP:
         raise BadEntry("A correction is a multiple of 50, not 0.")
     group = _locked_group(group)
+    existing = _turn_with_key(group.round.tournament, key, group, kind=Turn.Kind.CORRECTION,
+                              entrant_id=entrant.pk, points=points)
+    if existing is not None:
+        return existing
     _check_correctable(group, group.round)
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
         raise BadEntry(f"{entrant.name} doesn't play at {group}.")
     turn = Turn.objects.create(tournament=group.round.tournament, group=group, entrant=entrant,
-                               kind=Turn.Kind.CORRECTION, points=points, by_director=True, created_at=now)
+                               kind=Turn.Kind.CORRECTION, points=points, by_director=True, key=key or None,
+                               created_at=now)
     _log_totals(group, players)
     return turn
 

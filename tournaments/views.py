@@ -32,7 +32,7 @@ from live.streams import event_stream_response, read_for_a_stream
 from tournaments import actions, brackets
 from tournaments.forms import CorrectionForm, ExtendForm, KeyForm, NewTournamentForm, RegisterForm, TurnForm
 from tournaments.links import BadGroupLink, group_path, read_group_token
-from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
+from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn, new_token
 
 # --- Permissions ----------------------------------------------------------------------------------
 
@@ -377,8 +377,11 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
     tournament = _tournament_for_director(request, code)
     group = _group_of(tournament, group_id)
     entries = group.turns.select_related("entrant", "undone_by").order_by("-id")
+    # Fresh keys for each showing of the page (each correction or strike comes back to it): the
+    # same form sent twice (a double click, a resend) is applied once.
     return render(request, "tournaments/director_group.html", {
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
+        "correction_key": new_token(), "strike_key": new_token(),
     })
 
 
@@ -387,8 +390,11 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
 def director_strike(request: HtmxHttpRequest, code: str, turn_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     turn = get_object_or_404(Turn.objects.select_related("group"), pk=turn_id, tournament=tournament)
+    form = KeyForm(request.POST)
     try:
-        actions.correct_turn(turn=turn)
+        if not form.is_valid():
+            raise actions.BadEntry("That strike was malformed: strike the entry again.")
+        actions.correct_turn(turn=turn, key=form.cleaned_data["key"] or None)
     except actions.TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:director_group", code=tournament.code, group_id=turn.group_id)
@@ -403,7 +409,8 @@ def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> Http
     try:
         if not form.is_valid():
             raise _form_error(form, "A correction needs a player and points.")
-        actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"])
+        actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"],
+                               key=form.cleaned_data["key"] or None)
     except actions.TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)

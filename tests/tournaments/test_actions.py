@@ -219,6 +219,25 @@ def test_a_key_reused_with_other_content_is_refused_with_409_never_taken_for_a_r
     assert group.scores()[a.name] == 0
 
 
+def test_a_directors_correction_or_strike_with_a_key_counts_once_and_its_key_is_never_reused(tournament):
+    actions.start_round(tournament, now=START)
+    group = groups_of(tournament)[0]
+    a, b, *_ = group.players()
+    turn = actions.record_turn(group=group, entrant=a, points=500, now=START, key="t1")
+    for _ in range(2):
+        actions.add_correction(group=group, entrant=a, points=150, now=START, key="c1")
+    with pytest.raises(actions.KeyReused):
+        actions.add_correction(group=group, entrant=b, points=150, now=START, key="c1")
+    for _ in range(2):
+        actions.correct_turn(turn=turn, now=START, key="s1")
+    other = actions.record_turn(group=group, entrant=b, points=300, now=START)
+    with pytest.raises(actions.KeyReused):
+        actions.correct_turn(turn=other, now=START, key="s1")
+    with pytest.raises(actions.KeyReused):
+        actions.correct_turn(turn=other, now=START, key="t1")
+    assert group.scores() == {**group.scores(), a.name: 150, b.name: 300}
+
+
 def test_a_key_of_another_group_is_refused(tournament):
     actions.start_round(tournament, now=START)
     here, there = groups_of(tournament)

@@ -145,6 +145,34 @@ def test_the_dashboard_offers_drop_only_between_rounds(director_client, tourname
     assert drop in director_client.get(dashboard_url(tournament)).content.decode()  # decided
 
 
+def test_a_correction_or_a_strike_sent_twice_from_the_directors_page_is_applied_once(director_client, tournament):
+    """Issue 16 T3 for the director: each showing of the group's page carries fresh keys, so a
+    double click or a resend is applied once, and a key reused for something else is refused."""
+    group = started(tournament)[0]
+    first, second, *_ = group.players()
+    turn = actions.record_turn(group=group, entrant=first, points=500)
+    page_url = reverse("tournaments:director_group", args=[tournament.code, group.pk])
+    page = director_client.get(page_url).content.decode()
+    correction_key = page.split('action="' + reverse("tournaments:correct", args=[tournament.code, group.pk]))[1]
+    correction_key = correction_key.split('name="key" value="')[1].split('"')[0]
+    strike_key = page.split('name="key" value="')[1].split('"')[0]
+    assert correction_key != strike_key
+    correct_url = reverse("tournaments:correct", args=[tournament.code, group.pk])
+    for _ in range(2):
+        director_client.post(correct_url, {"entrant": first.pk, "points": "150", "key": correction_key})
+    assert group.scores()[first.name] == 650
+    refused = director_client.post(correct_url, {"entrant": second.pk, "points": "150", "key": correction_key},
+                                   follow=True)
+    assert "already used for another entry" in refused.content.decode()
+    assert group.scores()[second.name] == 0
+    strike_url = reverse("tournaments:strike", args=[tournament.code, turn.pk])
+    for _ in range(2):
+        response = director_client.post(strike_url, {"key": strike_key}, follow=True)
+        assert "already undone" not in response.content.decode()
+    assert group.scores()[first.name] == 150
+    assert director_client.get(page_url).content.decode().count(strike_key) == 0  # a fresh page, fresh keys
+
+
 def test_the_director_extends_a_group_and_strikes_out_an_entry(director_client, tournament):
     group = started(tournament)[0]
     player = group.players()[0]
