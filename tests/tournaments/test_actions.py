@@ -199,13 +199,13 @@ def test_a_key_reused_with_other_content_is_refused_with_409_never_taken_for_a_r
     a, b, *_ = group.players()
     actions.record_turn(group=group, entrant=a, points=500, now=START, key="k1")
     reused = [
-        {"entrant": b, "points": 500},  # another player
-        {"entrant": a, "points": 600},  # other points
-        {"entrant": a, "points": 500, "vengeance": True},  # a Vengeance this time
+        (b, 500, False),  # another player
+        (a, 600, False),  # other points
+        (a, 500, True),  # a Vengeance this time
     ]
-    for content in reused:
+    for player, points, vengeance in reused:
         with pytest.raises(actions.KeyReused, match="already used for another entry") as refused:
-            actions.record_turn(group=group, now=START, key="k1", **content)
+            actions.record_turn(group=group, entrant=player, points=points, vengeance=vengeance, now=START, key="k1")
         assert refused.value.status == 409
     with pytest.raises(actions.KeyReused):
         actions.undo_last_turn(group=group, now=START, key="k1")
