@@ -132,6 +132,22 @@ def test_the_form_is_locked_while_its_turn_is_sent_and_each_turn_has_its_own_key
     assert len(keys) == 2 and None not in keys and keys[0] != keys[1]
 
 
+def test_a_turn_whose_answer_never_comes_unlocks_the_form_and_says_so(night_site: ServerProcess, new_phone):
+    tournament, group, (ann, *_) = one_group_round()
+    phone = open_group(new_phone, night_site.url, group)
+    stalled: list[Route] = []
+    phone.route("**/turn/", lambda route: stalled.append(route))  # a connection that never answers
+    enter_turn(phone, ann.name, 500)
+    expect(phone.get_by_role("button", name="Bank")).to_be_disabled()
+    expect(phone.locator("[data-send-note]")).to_contain_text("may not have reached the site", timeout=20_000)
+    expect(phone.get_by_role("button", name="Bank")).to_be_enabled()
+    expect(phone.locator("#t-points")).to_have_value("500")  # kept, to send again (with the same key)
+    phone.unroute("**/turn/")
+    phone.get_by_role("button", name="Bank").click()
+    expect(score(phone, group, ann)).to_have_text("500")
+    assert group.live_turns().count() == 1
+
+
 def test_a_lost_answer_resent_counts_once_and_other_content_on_its_key_is_refused_with_a_message(
     night_site: ServerProcess, new_phone
 ):
