@@ -305,7 +305,7 @@ def _check_key(key: str | None) -> None:
         raise BadEntry("The entry's key is malformed.")
 
 
-KEY_REUSED = ("That entry's key was already used for another entry, so nothing was added: "
+KEY_REUSED = ("That entry's key was already used for another entry, so nothing was changed: "
               "check the scoresheet and enter it again if it is missing.")
 
 
