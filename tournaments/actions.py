@@ -52,6 +52,12 @@ class WrongMoment(TournamentError):
     status = 409
 
 
+class KeyReused(TournamentError):
+    """An entry's key that already stands for another entry: never taken for a retry."""
+
+    status = 409
+
+
 # --- Setting up -----------------------------------------------------------------------------------
 
 
@@ -73,6 +79,7 @@ def create_tournament(
     must_bust_penalty: bool = False,
     date: date | None = None,
     club: Any = None,
+    simulated: bool = False,
 ) -> Tournament:
     name = " ".join(name.split())
     if not name or len(name) > 80:
@@ -101,7 +108,7 @@ def create_tournament(
         per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
         ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
         point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
-        date=date, club=club,
+        date=date, club=club, simulated=simulated,
     )
     log_event(tournament.channel, "tournament_state", {"what": "created"})
     return tournament
@@ -282,7 +289,7 @@ def start_round(
 def _schedule_close(round_: TournamentRound) -> None:
     """Scaled layout: a Celery task at the round's end plus grace, enqueued after commit (beat's
     sweep covers a lost task). The embedded default's in-process clock needs nothing queued."""
-    if not settings.REDIS_URL:
+    if not settings.REDIS_URL or round_.tournament.simulated:  # a simulation closes its own rounds
         return
     from tournaments.tasks import close_round_at  # the task module imports these actions
 
@@ -299,12 +306,23 @@ def _check_key(key: str | None) -> None:
         raise BadEntry("The entry's key is malformed.")
 
 
-def _turn_with_key(tournament: Tournament, key: str | None, group: Group) -> Turn | None:
+KEY_REUSED = ("That entry's key was already used for another entry, so nothing was changed: "
+              "check the scoresheet and enter it again if it is missing.")
+
+
+def _turn_with_key(tournament: Tournament, key: str | None, group: Group, **content: object) -> Turn | None:
+    """The entry a key already stands for: the same request retried (same group, same content) is
+    answered with it; a key reused with anything else is refused (KeyReused), never taken for a
+    retry. `content` is what the request asks for: kind, entrant_id, points, vengeance."""
     if not key:
         return None
     turn = Turn.objects.filter(tournament=tournament, key=key).first()
-    if turn is not None and turn.group_id != group.pk:
+    if turn is None:
+        return None
+    if turn.group_id != group.pk:
         raise NotYourGroup("That entry's key was already used by another group: enter the turn again.")
+    if any(getattr(turn, field) != value for field, value in content.items()):
+        raise KeyReused(KEY_REUSED)
     return turn
 
 
@@ -323,8 +341,8 @@ def record_turn(
     tournament's penalty off the leaders as they stood, brackets.apply_turn).
 
     At `ends_at` no new turn may start: the turn under way may still be entered until the grace
-    period ends, and entering it makes the group's scores final. A key already recorded returns
-    its turn (a retried request).
+    period ends, and entering it makes the group's scores final. A key already recorded for the
+    same turn returns it (a retried request); for any other entry it is refused (KeyReused, 409).
     """
     now = now or timezone.now()
     _check_key(key)
@@ -332,12 +350,13 @@ def record_turn(
         raise BadEntry("Points are a whole multiple of 50 (0 for a bust).")
     group = _locked_group(group)
     tournament = group.round.tournament
-    existing = _turn_with_key(tournament, key, group)
+    existing = _turn_with_key(tournament, key, group, kind=Turn.Kind.TURN, entrant_id=entrant.pk, points=points,
+                              vengeance=vengeance)
     if existing is not None:
         return existing
     refusal = group.turn_refusal(now)
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise WrongMoment(f"{refusal} That turn was not added.")
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
         raise BadEntry(f"{entrant.name} doesn't play at {group}.")
@@ -371,10 +390,8 @@ def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None
     _check_key(key)
     group = _locked_group(group)
     tournament = group.round.tournament
-    existing = _turn_with_key(tournament, key, group)
+    existing = _turn_with_key(tournament, key, group, kind=Turn.Kind.UNDO)
     if existing is not None:
-        if existing.kind != Turn.Kind.UNDO:
-            raise BadEntry("That key belongs to a turn, not an undo.")
         return existing
     if group.status == Group.Status.FINAL or (group.final_at is not None and now >= group.final_at):
         raise WrongMoment(f"{group}'s scores are final: ask the director to correct them.")
@@ -393,17 +410,22 @@ def _undo(group: Group, original: Turn, now: datetime, *, key: str | None = None
 
 
 @transaction.atomic
-def correct_turn(*, turn: Turn, now: datetime | None = None) -> Turn:
+def correct_turn(*, turn: Turn, now: datetime | None = None, key: str | None = None) -> Turn:
     """The director strikes out any entry of a group whose round is not decided yet (its scores
-    are replayed without it, Vengeances re-scored from the leaders as they then stood)."""
+    are replayed without it, Vengeances re-scored from the leaders as they then stood). The same
+    key strikes once; a key already used for another entry is refused (KeyReused)."""
     now = now or timezone.now()
+    _check_key(key)
     group = _locked_group(turn.group)
+    existing = _turn_with_key(group.round.tournament, key, group, kind=Turn.Kind.UNDO, undoes_id=turn.pk)
+    if existing is not None:
+        return existing
     round_ = TournamentRound.objects.select_for_update().get(pk=group.round_id)
     _check_correctable(group, round_)
     turn = Turn.objects.get(pk=turn.pk)
     if turn.kind == Turn.Kind.UNDO or Turn.objects.filter(undoes=turn).exists():
         raise BadEntry("That entry was already undone.")
-    undo = _undo(group, turn, now, by_director=True)
+    undo = _undo(group, turn, now, key=key, by_director=True)
     log_event(group.round.tournament.channel, "tournament_state", {"what": "corrected", "round": round_.number})
     return undo
 
@@ -418,19 +440,27 @@ def _check_correctable(group: Group, round_: TournamentRound) -> None:
 
 
 @transaction.atomic
-def add_correction(*, group: Group, entrant: Entrant, points: int, now: datetime | None = None) -> Turn:
+def add_correction(
+    *, group: Group, entrant: Entrant, points: int, now: datetime | None = None, key: str | None = None,
+) -> Turn:
     """The director adds or takes off points for a player (a mistaken entry), before the round
-    is decided."""
+    is decided. The same key adds it once; a key already used for another entry is refused."""
     now = now or timezone.now()
+    _check_key(key)
     if type(points) is not int or points == 0 or abs(points) > MAX_POINTS or points % POINT_STEP:
         raise BadEntry("A correction is a multiple of 50, not 0.")
     group = _locked_group(group)
+    existing = _turn_with_key(group.round.tournament, key, group, kind=Turn.Kind.CORRECTION,
+                              entrant_id=entrant.pk, points=points)
+    if existing is not None:
+        return existing
     _check_correctable(group, group.round)
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
         raise BadEntry(f"{entrant.name} doesn't play at {group}.")
     turn = Turn.objects.create(tournament=group.round.tournament, group=group, entrant=entrant,
-                               kind=Turn.Kind.CORRECTION, points=points, by_director=True, created_at=now)
+                               kind=Turn.Kind.CORRECTION, points=points, by_director=True, key=key or None,
+                               created_at=now)
     _log_totals(group, players)
     return turn
 
@@ -484,15 +514,19 @@ def _make_final(group: Group, now: datetime) -> bool:
 # --- The clock ------------------------------------------------------------------------------------
 
 
-def close_round_if_due(now: datetime | None = None) -> int:
+def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | None = None) -> int:
     """Make final every group whose time and grace period are over, and decide every round whose
     groups are all final. The one function every trigger calls (the in-process clock, Celery's
     ETA task and beat's sweep): idempotent, duplicates harmless. Returns how many groups it closed.
+
+    The real clock (no `tournament`) leaves simulated tournaments alone: their times are a clock
+    of their own, long past, and a simulation running beside the site closes its rounds itself
+    (`tournament=` its own, at its simulated `now`), never a real tournament's.
     """
     now = now or timezone.now()
     closed = 0
     due: dict[int, list[int]] = {}
-    for round_id, group_id in Group.objects.due(now).values_list("round_id", "pk"):
+    for round_id, group_id in Group.objects.due(now, tournament).values_list("round_id", "pk"):
         due.setdefault(round_id, []).append(group_id)
     for round_id, group_ids in due.items():
         with transaction.atomic():
@@ -500,6 +534,8 @@ def close_round_if_due(now: datetime | None = None) -> int:
     # A round whose groups were all made final but that was not decided (a crash in between).
     stuck = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING).exclude(
         groups__status=Group.Status.PLAYING)
+    stuck = stuck.filter(tournament=tournament) if tournament is not None else stuck.filter(
+        tournament__simulated=False)
     for round_id in list(stuck.values_list("pk", flat=True)):
         with transaction.atomic():
             _decide_round_if_final(round_id, now)

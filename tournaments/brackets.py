@@ -421,10 +421,14 @@ def apply_turn(
 ) -> dict[str, int]:
     """The scoresheet after one entered turn: `points` banked by `player` (0 for a bust, negative
     only for a Must Bust penalty), and, when a Vengeance was played, `penalty` off each target
-    as the leaders stood before the turn. No score goes below 0."""
+    as the leaders stood before the turn. No score goes below 0. A Vengeance bites only when the
+    turn fills (RULES.md §1.4), so it banks points: a bust (0 or less) can't play one."""
     _check_scores(scores)
     _check_int(points, "the points")
     _check_int(penalty, "the Vengeance penalty")
+    if vengeance and points <= 0:
+        raise ValueError("A Vengeance bites only when the turn fills: a bust plays none. "
+                         "Untick “Played a Vengeance”, or enter the points banked.")
     targets = vengeance_targets(scores, player) if vengeance else []
     if player not in scores:
         raise ValueError(f"{player} is not on this scoresheet.")
@@ -442,8 +446,10 @@ class TurnEntry(NamedTuple):
 
 
 def replay_turns(players: Sequence[str], turns: Sequence[TurnEntry], *, penalty: int = 2500) -> dict[str, int]:
-    """A group's scores from its entered turns, in order (every round starts from 0)."""
+    """A group's scores from its entered turns, in order (every round starts from 0). A bust
+    stored with a Vengeance ticked (entered before such turns were refused) hits nobody."""
     scores = dict.fromkeys(_check_names(players), 0)
     for turn in turns:
-        scores = apply_turn(scores, turn.player, turn.points, vengeance=turn.vengeance, penalty=penalty)
+        vengeance = turn.vengeance and turn.points > 0
+        scores = apply_turn(scores, turn.player, turn.points, vengeance=vengeance, penalty=penalty)
     return scores

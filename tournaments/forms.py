@@ -78,3 +78,4 @@ class ExtendForm(forms.Form):
 class CorrectionForm(forms.Form):
     entrant = WholeNumberField(low=1, high=ID_MAX, what="the player")
     points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what="the points")
+    key = forms.CharField(max_length=64, required=False)

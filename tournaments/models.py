@@ -67,6 +67,9 @@ class Tournament(models.Model):
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Played by `simulate_tournament` on a clock of its own: the real clock's sweep never closes
+    # its groups (its simulated times are long past), only the simulation's own calls do.
+    simulated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -206,9 +209,13 @@ class TournamentRound(models.Model):
 
 
 class GroupQuerySet(models.QuerySet["Group"]):
-    def due(self, now: datetime) -> GroupQuerySet:
-        """Open groups whose time and grace period are over (the clock makes them final)."""
-        return self.filter(status=Group.Status.PLAYING, final_at__lte=now)
+    def due(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
+        """Open groups whose time and grace period are over (the clock makes them final): of
+        every real tournament for the real clock, or of one `tournament` (a simulation's clock)."""
+        due = self.filter(status=Group.Status.PLAYING, final_at__lte=now)
+        if tournament is not None:
+            return due.filter(round__tournament=tournament)
+        return due.filter(round__tournament__simulated=False)
 
 
 class Group(models.Model):
@@ -279,7 +286,7 @@ class Group(models.Model):
         """Why this group takes no new turn at `now`; None if it does. The one rule for the action
         that records a turn and the group page that offers the form."""
         if self.status == Group.Status.FINAL:
-            return f"{self}'s scores are final: that turn was not added."
+            return f"Time is up: {self}'s scores are final." if self.is_timed else f"{self}'s scores are final."
         if self.play_off:
             played = set(self.live_turns().values_list("entrant_id", flat=True))
             if all(seat.entrant_id in played for seat in self.seats.all()):

@@ -32,7 +32,7 @@ from live.streams import event_stream_response, read_for_a_stream
 from tournaments import actions, brackets
 from tournaments.forms import CorrectionForm, ExtendForm, KeyForm, NewTournamentForm, RegisterForm, TurnForm
 from tournaments.links import BadGroupLink, group_path, read_group_token
-from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
+from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn, new_token
 
 # --- Permissions ----------------------------------------------------------------------------------
 
@@ -137,28 +137,41 @@ def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
     }
 
 
-def entry_keys(group: Group) -> dict[str, str]:
-    """The idempotency keys the group's forms carry, from the sheet's newest row: the same form
-    sent twice (a lost answer, a second tap) is entered once, and the page's 10 s refresh keeps
-    the key until something is entered. After an entry the sheet has a new row, hence new keys."""
-    newest = group.turns.order_by("-id").values_list("id", flat=True).first() or 0
-    return {"turn_key": f"{group.code}:t{newest}", "undo_key": f"{group.code}:u{newest}"}
+def what_next(group: Group) -> str:
+    """What a group's phone says once its scores are final: what happens now in its round."""
+    round_, tournament = group.round, group.round.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        champion = tournament.champion()
+        return f"The tournament is over: {champion.name} is the champion." if champion else "The tournament is over."
+    if round_.status == TournamentRound.Status.PLAYING:
+        return f"The other tables are still playing: {round_}'s results follow when every table's time is up."
+    if round_.status == TournamentRound.Status.PLAY_OFF:
+        tied = ", ".join(round_.tied())
+        if tournament.ties == Tournament.Ties.PLAY_OFF:
+            return f"Players tied at the line play off, one turn each: {tied}."
+        return f"The director decides between the players tied at the line: {tied}."
+    return f"{round_} is decided: the next round starts when the director starts it."
 
 
 def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
+    """A group's page. Its forms carry no key: the page's script gives each new entry a fresh one
+    (static/js/tournament.js), kept for a resend of the same entry whose answer was lost."""
     now = now or timezone.now()
     tournament = group.round.tournament
     players = group.players()
     scores = group.scores(players)
     refusal_now = group.turn_refusal(now)
     overtime = group.ends_at is not None and now >= group.ends_at and refusal_now is None
+    decided = group.round.status == TournamentRound.Status.DECIDED and not group.play_off
+    final = group.status == Group.Status.FINAL
     return {
         "tournament": tournament, "round": group.round, "group": group, "now": now,
-        "players": [{"entrant": p, "score": scores[p.name]} for p in players],
+        "players": [{"entrant": p, "score": scores[p.name], "result": result_of(group.round, p.name) if decided else ""}
+                    for p in players],
         "next_player": group.next_player(players),
         "can_enter": refusal_now is None, "closed_why": refusal_now, "overtime": overtime,
+        "what_next": what_next(group) if final else "",
         "clock": clock_text(group.seconds_left(now)),
-        **entry_keys(group),
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
         "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
     }
@@ -364,8 +377,11 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
     tournament = _tournament_for_director(request, code)
     group = _group_of(tournament, group_id)
     entries = group.turns.select_related("entrant", "undone_by").order_by("-id")
+    # Fresh keys for each showing of the page (each correction or strike comes back to it): the
+    # same form sent twice (a double click, a resend) is applied once.
     return render(request, "tournaments/director_group.html", {
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
+        "correction_key": new_token(), "strike_key": new_token(),
     })
 
 
@@ -374,8 +390,11 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
 def director_strike(request: HtmxHttpRequest, code: str, turn_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     turn = get_object_or_404(Turn.objects.select_related("group"), pk=turn_id, tournament=tournament)
+    form = KeyForm(request.POST)
     try:
-        actions.correct_turn(turn=turn)
+        if not form.is_valid():
+            raise actions.BadEntry("That strike was malformed: strike the entry again.")
+        actions.correct_turn(turn=turn, key=form.cleaned_data["key"] or None)
     except actions.TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:director_group", code=tournament.code, group_id=turn.group_id)
@@ -390,7 +409,8 @@ def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> Http
     try:
         if not form.is_valid():
             raise _form_error(form, "A correction needs a player and points.")
-        actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"])
+        actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"],
+                               key=form.cleaned_data["key"] or None)
     except actions.TournamentError as error:
         messages.error(request, str(error))
     return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)

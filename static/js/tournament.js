@@ -42,6 +42,13 @@
 
   function tick() {
     var now = Date.now();
+    // No clock running any more (the scores are final): a "Time is up: finish the turn" line
+    // would no longer be true; the page itself says what is.
+    if (!document.querySelector("[data-countdown]")) {
+      document.querySelectorAll("[data-clock-warning]").forEach(function (line) {
+        if (line.textContent) say("", "");
+      });
+    }
     document.querySelectorAll("[data-countdown]").forEach(function (clock) {
       var ends = Date.parse(clock.getAttribute("data-ends-at"));
       var serverNow = Date.parse(clock.getAttribute("data-server-now"));
@@ -69,6 +76,67 @@
       }
     });
   }
+
+  // Keyed entry forms ([data-keyed]: a group's turn and its undo). Each new entry gets a fresh
+  // idempotency key, kept until the server answers, so that sending the same entry again after a
+  // lost answer is a retry (the server counts it once) while the next entry is never taken for
+  // one. The form is locked while its post is under way, and a turn's form starts empty for the
+  // next player once the turn is in ([data-reset-after]): morphing the page never resets it.
+  function freshKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes); // also on plain http (randomUUID needs https)
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  function keyedForm(event) {
+    var elt = event.target;
+    return elt && elt.closest ? elt.closest("form[data-keyed]") : null;
+  }
+
+  function sendNote(text) {
+    document.querySelectorAll("[data-send-note]").forEach(function (note) {
+      note.textContent = text;
+      note.hidden = !text;
+    });
+  }
+
+  function lock(form, locked) {
+    Array.prototype.forEach.call(form.elements, function (control) { control.disabled = locked; });
+    form.setAttribute("aria-busy", locked ? "true" : "false");
+  }
+
+  document.addEventListener("htmx:config:request", function (event) {
+    var form = keyedForm(event);
+    if (!form) return;
+    if (form._sending) { // a tap while the post is under way (the form is locked): not sent twice
+      event.preventDefault();
+      return;
+    }
+    form._key = form._key || freshKey();
+    event.detail.ctx.request.body.set("key", form._key);
+    form._sending = true;
+    lock(form, true); // htmx has read the form already: locked controls are still sent
+  });
+
+  // A swap while a post is under way (the page's own refresh) must not unlock its form.
+  document.addEventListener("htmx:after:swap", function () {
+    document.querySelectorAll("form[data-keyed]").forEach(function (form) {
+      if (form._sending) lock(form, true);
+    });
+  });
+
+  document.addEventListener("htmx:finally:request", function (event) {
+    var form = keyedForm(event);
+    if (!form || !form._sending) return;
+    form._sending = false;
+    var response = event.detail.ctx && event.detail.ctx.response;
+    var status = response ? response.status : 0;
+    if (status && status < 500) form._key = null; // answered: whatever comes next is a new entry
+    sendNote(status ? "" : "That entry may not have reached the site (no answer): check the scoresheet, " +
+      "then send it again if it is missing. The same entry sent again is counted once.");
+    if (status >= 200 && status < 300 && form.hasAttribute("data-reset-after")) form.reset();
+    lock(form, false);
+  });
 
   // A first tap anywhere unlocks sound on phones that need a gesture for it.
   document.addEventListener("click", function () {

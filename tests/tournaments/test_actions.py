@@ -132,8 +132,21 @@ def test_a_vengeance_takes_the_penalty_off_the_leaders_as_they_stood_never_below
     assert (scores[a], scores[b], scores[c], scores[d]) == (6900, 5500, 5500, 1500)
     # Never below 0: the leader at 1,000 hit by a Vengeance of 2,500.
     e = group.players()[4].name
-    actions.record_turn(group=group, entrant=entrant(tournament, e), points=0, vengeance=True, now=START)
+    actions.record_turn(group=group, entrant=entrant(tournament, e), points=50, vengeance=True, now=START)
     assert group.scores()[a] == 4400
+
+
+def test_a_bust_with_a_vengeance_ticked_is_refused_and_changes_nothing(tournament):
+    """RULES.md §1.4: a Vengeance bites only when the turn fills, so a bust never hits the leaders."""
+    actions.start_round(tournament, now=START)
+    group = groups_of(tournament)[0]
+    a, b, *_ = group.players()
+    play(group, {a.name: 3000})
+    with pytest.raises(actions.BadEntry, match="only when the turn fills") as refused:
+        actions.record_turn(group=group, entrant=b, points=0, vengeance=True, now=START, key="v")
+    assert 400 <= refused.value.status < 500
+    assert group.scores()[a.name] == 3000
+    assert group.turns.count() == 1
 
 
 def test_a_sole_leader_cannot_play_a_vengeance(tournament):
@@ -179,6 +192,52 @@ def test_a_retried_turn_counts_once_and_a_retried_undo_undoes_once(tournament):
     assert group.scores()[player.name] == 500
 
 
+def test_a_key_reused_with_other_content_is_refused_with_409_never_taken_for_a_retry(tournament):
+    """Issue 16 T3: a turn entered 0.4 s after another, carrying its key, was taken for a retry."""
+    actions.start_round(tournament, now=START)
+    group = groups_of(tournament)[0]
+    a, b, *_ = group.players()
+    actions.record_turn(group=group, entrant=a, points=500, now=START, key="k1")
+    reused = [
+        (b, 500, False),  # another player
+        (a, 600, False),  # other points
+        (a, 500, True),  # a Vengeance this time
+    ]
+    for player, points, vengeance in reused:
+        with pytest.raises(actions.KeyReused, match="already used for another entry") as refused:
+            actions.record_turn(group=group, entrant=player, points=points, vengeance=vengeance, now=START, key="k1")
+        assert refused.value.status == 409
+    with pytest.raises(actions.KeyReused):
+        actions.undo_last_turn(group=group, now=START, key="k1")
+    actions.undo_last_turn(group=group, now=START, key="u1")
+    with pytest.raises(actions.KeyReused):
+        actions.record_turn(group=group, entrant=a, points=500, now=START, key="u1")
+    # The same key and the same content is the retry: answered with the first, counted once.
+    first = Turn.objects.get(key="k1")
+    assert actions.record_turn(group=group, entrant=a, points=500, now=START, key="k1") == first
+    assert group.turns.count() == 2
+    assert group.scores()[a.name] == 0
+
+
+def test_a_directors_correction_or_strike_with_a_key_counts_once_and_its_key_is_never_reused(tournament):
+    actions.start_round(tournament, now=START)
+    group = groups_of(tournament)[0]
+    a, b, *_ = group.players()
+    turn = actions.record_turn(group=group, entrant=a, points=500, now=START, key="t1")
+    for _ in range(2):
+        actions.add_correction(group=group, entrant=a, points=150, now=START, key="c1")
+    with pytest.raises(actions.KeyReused):
+        actions.add_correction(group=group, entrant=b, points=150, now=START, key="c1")
+    for _ in range(2):
+        actions.correct_turn(turn=turn, now=START, key="s1")
+    other = actions.record_turn(group=group, entrant=b, points=300, now=START)
+    with pytest.raises(actions.KeyReused):
+        actions.correct_turn(turn=other, now=START, key="s1")
+    with pytest.raises(actions.KeyReused):
+        actions.correct_turn(turn=other, now=START, key="t1")
+    assert group.scores() == {**group.scores(), a.name: 150, b.name: 300}
+
+
 def test_a_key_of_another_group_is_refused(tournament):
     actions.start_round(tournament, now=START)
     here, there = groups_of(tournament)
@@ -193,7 +252,7 @@ def test_the_director_strikes_out_an_entry_and_the_sheet_is_replayed(tournament)
     a, b, *_ = group.players()
     play(group, {a.name: 3000})
     mistaken = Turn.objects.get(group=group)
-    actions.record_turn(group=group, entrant=b, points=0, vengeance=True, now=START)
+    actions.record_turn(group=group, entrant=b, points=50, vengeance=True, now=START)
     assert group.scores()[a.name] == 500
     actions.correct_turn(turn=mistaken, now=START)
     assert group.scores()[a.name] == 0

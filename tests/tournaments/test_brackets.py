@@ -455,3 +455,12 @@ def test_replaying_the_rules_worked_example_gives_its_scores():
     turns = [TurnEntry("A", 6000), TurnEntry("B", 8000), TurnEntry("C", 8000), TurnEntry("D", 3000),
              TurnEntry("A", 900, vengeance=True)]
     assert replay_turns("ABCD", turns) == {"A": 6900, "B": 5500, "C": 5500, "D": 3000}
+
+
+def test_a_bust_plays_no_vengeance_and_one_stored_before_the_refusal_hits_nobody():
+    """RULES.md §1.4: a Vengeance bites only when the turn fills."""
+    from tournaments.brackets import TurnEntry, apply_turn, replay_turns
+
+    with pytest.raises(ValueError, match="only when the turn fills"):
+        apply_turn({"A": 3000, "B": 0}, "B", 0, vengeance=True)
+    assert replay_turns("AB", [TurnEntry("A", 3000), TurnEntry("B", 0, vengeance=True)]) == {"A": 3000, "B": 0}

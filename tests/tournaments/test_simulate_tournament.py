@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -106,3 +107,40 @@ def test_the_same_seed_plays_the_same_tournament():
 def test_it_refuses_a_tournament_of_one():
     with pytest.raises(CommandError, match="at least 2"):
         simulate(1)
+
+
+def test_it_plays_unharmed_beside_a_running_site_whose_real_clock_sweeps_between_every_turn(director, monkeypatch):
+    """Issue 16 T4: beside `make run` on the same database, the site's real clock closed the
+    simulation's tables (its simulated times are long past) and the simulation crashed. The real
+    clock's sweep now runs before every simulated entry (both the in-process ticker and beat's
+    task): the tournament is the one the same seed plays alone, and a real tournament under way
+    beside it is closed by the real clock only, when it is due."""
+    from tests.tournaments.conftest import make_tournament
+    from tournaments import actions, tasks
+
+    alone = simulate(9, "double", seed=4)
+    check_invariants(alone, 9, "double")
+    Tournament.objects.all().delete()
+
+    real = make_tournament(director, 4)
+    real_round = actions.start_round(real)
+    record_turn = actions.record_turn
+    sweeps = []
+
+    def record_turn_while_the_site_runs(**kwargs: Any) -> Any:
+        tasks.close_rounds_when_due()
+        tasks.close_rounds()
+        sweeps.append(kwargs["now"])
+        return record_turn(**kwargs)
+
+    monkeypatch.setattr(actions, "record_turn", record_turn_while_the_site_runs)
+    beside = simulate(9, "double", seed=4)
+    assert sweeps
+    assert {**beside, "elapsed_s": 0} == {**alone, "elapsed_s": 0}
+    # The real tournament's round is untouched by the simulation's clock, and the real clock
+    # still closes it once it is due.
+    real_round.refresh_from_db()
+    assert real_round.status == TournamentRound.Status.PLAYING
+    assert actions.close_round_if_due(real_round.ends_at + timedelta(minutes=5)) > 0
+    real_round.refresh_from_db()
+    assert real_round.status != TournamentRound.Status.PLAYING

@@ -145,6 +145,34 @@ def test_the_dashboard_offers_drop_only_between_rounds(director_client, tourname
     assert drop in director_client.get(dashboard_url(tournament)).content.decode()  # decided
 
 
+def test_a_correction_or_a_strike_sent_twice_from_the_directors_page_is_applied_once(director_client, tournament):
+    """Issue 16 T3 for the director: each showing of the group's page carries fresh keys, so a
+    double click or a resend is applied once, and a key reused for something else is refused."""
+    group = started(tournament)[0]
+    first, second, *_ = group.players()
+    turn = actions.record_turn(group=group, entrant=first, points=500)
+    page_url = reverse("tournaments:director_group", args=[tournament.code, group.pk])
+    page = director_client.get(page_url).content.decode()
+    correction_key = page.split('action="' + reverse("tournaments:correct", args=[tournament.code, group.pk]))[1]
+    correction_key = correction_key.split('name="key" value="')[1].split('"')[0]
+    strike_key = page.split('name="key" value="')[1].split('"')[0]
+    assert correction_key != strike_key
+    correct_url = reverse("tournaments:correct", args=[tournament.code, group.pk])
+    for _ in range(2):
+        director_client.post(correct_url, {"entrant": first.pk, "points": "150", "key": correction_key})
+    assert group.scores()[first.name] == 650
+    refused = director_client.post(correct_url, {"entrant": second.pk, "points": "150", "key": correction_key},
+                                   follow=True)
+    assert "already used for another entry" in refused.content.decode()
+    assert group.scores()[second.name] == 0
+    strike_url = reverse("tournaments:strike", args=[tournament.code, turn.pk])
+    for _ in range(2):
+        response = director_client.post(strike_url, {"key": strike_key}, follow=True)
+        assert "already undone" not in response.content.decode()
+    assert group.scores()[first.name] == 150
+    assert director_client.get(page_url).content.decode().count(strike_key) == 0  # a fresh page, fresh keys
+
+
 def test_the_director_extends_a_group_and_strikes_out_an_entry(director_client, tournament):
     group = started(tournament)[0]
     player = group.players()[0]
@@ -222,6 +250,33 @@ def test_a_vengeance_entered_on_the_phone_hits_the_leader(tournament):
     phone.post(turn_url(group), {"entrant": second.pk, "points": "600", "vengeance": "1", "key": "b"})
     assert group.scores()[first.name] == 500
     assert group.scores()[second.name] == 600
+
+
+def test_a_bust_with_a_vengeance_ticked_is_refused_with_a_message_and_changes_nothing(tournament):
+    group = started(tournament)[0]
+    phone = phone_for(group)
+    first, second, *_ = group.players()
+    phone.post(turn_url(group), {"entrant": first.pk, "points": "3000", "key": "a"})
+    response = phone.post(turn_url(group), {"entrant": second.pk, "points": "", "bust": "1", "vengeance": "1",
+                                            "key": "b"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400
+    assert "A Vengeance bites only when the turn fills" in response.content.decode()
+    assert group.scores()[first.name] == 3000
+    assert group.turns.count() == 1
+
+
+def test_a_key_reused_for_another_turn_gets_409_with_a_message_and_changes_nothing(tournament):
+    group = started(tournament)[0]
+    phone = phone_for(group)
+    first, second, *_ = group.players()
+    assert phone.post(turn_url(group), {"entrant": first.pk, "points": "500", "key": "k"}).status_code == 200
+    response = phone.post(turn_url(group), {"entrant": second.pk, "points": "700", "key": "k"},
+                          HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert 'role="alert"' in response.content.decode()
+    assert "already used for another entry" in response.content.decode()
+    assert group.turns.count() == 1
+    assert group.scores()[second.name] == 0
 
 
 @pytest.mark.parametrize("points", ["abc", "²", "1_000", "9" * 5000, "75"])
@@ -383,21 +438,6 @@ def test_bad_group_links_from_one_address_are_limited_but_a_good_one_still_opens
     statuses = [phone.get(reverse("tournaments:group_join", args=[f"bad-{n}"])).status_code for n in range(limit + 1)]
     assert statuses[0] == 403 and statuses[-1] == 429
     assert phone.get(group_path(group.code)).status_code == 302
-
-
-def test_the_same_form_sent_twice_is_entered_once_even_after_the_page_refreshed(tournament):
-    group = started(tournament)[0]
-    phone = phone_for(group)
-    first = group.players()[0]
-    page = phone.get(reverse("tournaments:group", args=[group.code]), HTTP_HX_REQUEST="true").content.decode()
-    refreshed = phone.get(reverse("tournaments:group", args=[group.code]), HTTP_HX_REQUEST="true").content.decode()
-    key = page.split('name="key" value="')[1].split('"')[0]
-    assert f'name="key" value="{key}"' in refreshed
-    for _ in range(2):
-        phone.post(turn_url(group), {"entrant": first.pk, "points": "700", "key": key}, HTTP_HX_REQUEST="true")
-    assert group.scores()[first.name] == 700
-    after = phone.get(reverse("tournaments:group", args=[group.code]), HTTP_HX_REQUEST="true").content.decode()
-    assert f'name="key" value="{key}"' not in after
 
 
 @pytest.mark.parametrize("bad", ["9" * 5000, str(10**30)], ids=["5,000 digits", "10**30"])

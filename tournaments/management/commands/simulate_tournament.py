@@ -8,7 +8,9 @@ group plays on a simulated clock: a turn is played by the pure engine's bot
 and entered as the group's phone enters it, `actions.record_turn` with the points banked, whether a
 Vengeance was played and a key. A turn takes 40 s plus 10 s per toss of simulated time; no new turn
 starts at the group's `ends_at`, and the turn under way is entered in the grace period. Then the
-clock's `actions.close_round_if_due` closes the round; players tied at the line play their
+clock's `actions.close_round_if_due` closes the round, for this tournament alone: it is marked
+`simulated`, so a site running on the same database (its real clock) never closes its groups, and
+the simulated clock never closes the site's; players tied at the line play their
 one-turn play-offs through `record_turn` too, and the face-off is played like a round.
 
 The JSON (CONTRACT.md) is read back from the database: one entry per round, the face-off
@@ -51,7 +53,7 @@ def simulate(players: int, tournament_format: str, seed: int) -> Tournament:
     director, _ = get_user_model().objects.get_or_create(username="tournament-simulator")
     tournament = actions.create_tournament(
         director=director, name=f"Simulated {tournament_format} elimination (seed {seed})",
-        format=tournament_format, seed=seed,
+        format=tournament_format, seed=seed, simulated=True,
     )
     for name in player_names(players):
         actions.register(tournament, name, checked_in=True)
@@ -76,7 +78,7 @@ class _Bots:
         for group in groups:
             self._play_timed(group, now)
         latest = max(group.final_at for group in groups if group.final_at is not None)
-        actions.close_round_if_due(latest)
+        actions.close_round_if_due(latest, tournament=self.tournament)
         round_.refresh_from_db()
         clock = latest
         while round_.status == TournamentRound.Status.PLAY_OFF:
@@ -112,7 +114,10 @@ class _Bots:
             clock += timedelta(seconds=TURN_SECONDS + TOSS_SECONDS * tosses)
             if clock >= group.final_at:
                 clock = group.final_at - timedelta(seconds=1)  # the turn under way is played out in time
-            vengeance = ("play",) in turn.steps
+            # A Vengeance played bites only if the turn filled under it (RULES.md §1.4): the group's
+            # phone ticks the box when it took points off the leaders, never for a bust.
+            vengeance = ("play",) in turn.steps and any(
+                turn.scores_after[name] < turn.scores_before[name] for name in names if name != turn.player)
             banked = turn.scores_after[turn.player] - turn.scores_before[turn.player]
             actions.record_turn(group=group, entrant=by_name[turn.player], points=banked, vengeance=vengeance,
                                 now=clock, key=self._key())
