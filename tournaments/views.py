@@ -201,7 +201,8 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
         age = len(rounds) - 1 - index
         level = "full" if age == 0 else "compact" if age == 1 else "summary"
         sheets = round_.sheets()
-        groups = []
+        groups: list[dict[str, Any]] = []
+        table_players = 0
         for group in round_.groups.order_by("number"):
             sheet = sheets.get(group.pk, [])
             if group.status == Group.Status.FINAL or round_.status != TournamentRound.Status.PLAYING:
@@ -212,8 +213,8 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
             hidden = sum(1 for p in players if p["mark"] in ("struck", "out", "runner-up"))
             groups.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
                            "hidden": hidden})
+            table_players += 0 if group.play_off else len(players)
         marks = [round_.mark(name) for name in round_.scores] if round_.status == TournamentRound.Status.DECIDED else []
-        table_players = sum(len(g["players"]) for g in groups if not g["group"].play_off)
         columns.append({
             "round": round_, "level": level, "groups": groups, "size": round_size(table_players),
             "through": marks.count("through"), "struck": marks.count("struck"), "out": marks.count("out"),

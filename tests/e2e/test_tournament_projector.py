@@ -160,8 +160,11 @@ def test_the_director_pauses_resumes_and_ends_a_round_from_the_dashboard(
     round_.refresh_from_db()
     assert round_.paused_at is None
 
+    confirmations: list[str] = []
+    desk.on("dialog", lambda dialog: (confirmations.append(dialog.message), dialog.accept()))
     desk.get_by_role("button", name="End round 1 now").click()
     expect(desk.get_by_role("button", name="Start the next round")).to_be_visible()
+    assert confirmations and "End round 1 now?" in confirmations[0]
     expect(phone.locator("#group-state")).to_contain_text("final")
     expect(screen.locator(".screen-head")).to_contain_text("Round 1 is over")
     round_.refresh_from_db()
@@ -173,6 +176,7 @@ def test_the_director_runs_a_practice_round_from_the_dashboard(night_site: Serve
     director = make_user("director", password=PASSWORD)
     tournament = make_tournament(director, 6, practice_minutes=2)
     desk = log_in_as_director(browser, url, f"/t/{tournament.code}/director/")
+    desk.on("dialog", lambda dialog: dialog.accept())
     desk.get_by_role("button", name="Start the practice round (2 min)").click()
     expect(desk.locator("#dashboard-state")).to_contain_text("counts for nothing")
     desk.get_by_role("button", name="End the practice round now").click()

@@ -73,7 +73,10 @@ def test_the_practice_round_comes_only_before_round_one(director):
 def test_pausing_stops_the_clock_and_resuming_moves_every_end_by_the_pause(tournament):
     round_ = actions.start_round(tournament, now=START)
     groups = groups_of(tournament)
-    ends = {group.pk: (group.ends_at, group.final_at) for group in groups}
+    ends = {}
+    for group in groups:
+        assert group.ends_at is not None and group.final_at is not None
+        ends[group.pk] = (group.ends_at, group.final_at)
     actions.pause_round(tournament, number=1, now=START + 5 * MINUTE)
     actions.pause_round(tournament, number=1, now=START + 6 * MINUTE)  # pressed twice: no change
     round_.refresh_from_db()
@@ -180,3 +183,17 @@ def test_a_paused_round_shows_paused_on_the_phone_and_the_projector(tournament):
     assert "Paused" in page and "paused the clock" in page and 'id="turn-form"' not in page
     screen = Client().get(reverse("tournaments:screen", args=[tournament.code, tournament.screen_token]))
     assert "Paused" in screen.content.decode() and "data-countdown" not in screen.content.decode()
+
+
+@pytest.mark.parametrize(("given", "status", "stored"), [("", 302, None), ("5", 302, 5), ("11", 400, None)])
+def test_the_new_tournament_form_sets_the_practice_round_length(director_client, given, status, stored):
+    response = director_client.post(reverse("tournaments:new"), {
+        "name": "Practice Open", "format": "single", "round_minutes": "20", "face_off_minutes": "15",
+        "grace_seconds": "120", "ties": "play_off", "grouping": "random", "point_goal": "10000",
+        "vengeance_penalty": "2500", "practice_minutes": given,
+    })
+    assert response.status_code == status
+    if status == 302:
+        assert Tournament.objects.get(name="Practice Open").practice_minutes == stored
+    else:
+        assert "practice round" in response.content.decode() and not Tournament.objects.exists()
