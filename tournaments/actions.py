@@ -550,6 +550,8 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     assert group.ends_at is not None and group.final_at is not None
     if now >= group.final_at:
         raise WrongMoment(f"{group}'s time and grace period are over.")
+    if group.round.is_paused:
+        raise WrongMoment("The clock is paused: resume it, then give the table more time.")
     extra = timedelta(minutes=minutes)
     group.ends_at = max(group.ends_at, now) + extra
     group.final_at = group.ends_at + timedelta(seconds=group.round.tournament.grace_seconds)

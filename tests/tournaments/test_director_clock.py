@@ -121,6 +121,17 @@ def test_end_round_now_closes_the_round_as_if_time_were_up_once(tournament):
         actions.record_turn(group=groups[0], entrant=groups[0].players()[0], points=500, now=START + 4 * MINUTE)
 
 
+def test_a_paused_table_gets_more_time_only_once_the_clock_runs_again(tournament):
+    actions.start_round(tournament, now=START)
+    group = groups_of(tournament)[0]
+    ends_at = group.ends_at
+    actions.pause_round(tournament, number=1, now=START + MINUTE)
+    with pytest.raises(actions.WrongMoment, match="resume it"):
+        actions.extend_group(group=group, minutes=2, now=START + 2 * MINUTE)
+    group.refresh_from_db()
+    assert group.ends_at == ends_at
+
+
 def test_end_round_now_ends_a_paused_round(tournament):
     round_ = actions.start_round(tournament, now=START)
     actions.pause_round(tournament, number=1, now=START + MINUTE)
