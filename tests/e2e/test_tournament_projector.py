@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.builders import make_user
 from tests.conftest import ServerProcess
-from tests.e2e.test_tournament import PASSWORD, log_in_as_director
+from tests.e2e.test_tournament import PASSWORD, log_in_as_director, serious_violations
 from tests.tournaments.conftest import groups_of, make_tournament
 from tests.tournaments.playing import play_rounds
 from tournaments import actions
@@ -102,6 +102,7 @@ def test_it_fits_the_board_and_every_round_of_64_players_on_one_screen(
     assert newest_px >= MIN_BOARD_PX
     if format == "double" and decided and playing:
         expect(page.locator(".board .strikes").first).to_be_visible()
+        assert serious_violations(page) == []
 
 
 def test_the_projector_shows_the_champion_not_time_is_up_once_the_clock_closes_the_last_round(
