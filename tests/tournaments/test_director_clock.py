@@ -166,7 +166,7 @@ def test_the_dashboard_buttons_pause_resume_and_end_and_refuse_with_a_message(di
 
     response = director_client.post(pause, {"round": "1"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "Resume the clock" in response.content.decode()
-    assert "Paused" in response.content.decode()
+    assert "Paused" in response.content.decode() and "+2 min" not in response.content.decode()
     response = director_client.post(resume, {"round": "1"}, HTTP_HX_REQUEST="true")
     assert "Pause the clock" in response.content.decode()
 
@@ -208,3 +208,15 @@ def test_the_new_tournament_form_sets_the_practice_round_length(director_client,
         assert Tournament.objects.get(name="Practice Open").practice_minutes == stored
     else:
         assert "practice round" in response.content.decode() and not Tournament.objects.exists()
+
+
+def test_the_projector_shows_the_practice_round_then_leaves_it_out_of_the_bracket(director):
+    tournament = make_tournament(director, 6, practice_minutes=2)
+    screen_url = reverse("tournaments:screen", args=[tournament.code, tournament.screen_token])
+    actions.start_practice_round(tournament, now=START)
+    page = Client().get(screen_url).content.decode()
+    assert "Practice round" in page and page.count('<section class="bracket-round') == 1
+    actions.end_round_now(tournament, number=0, now=START + MINUTE)
+    actions.start_round(tournament, now=START + 2 * MINUTE)
+    page = Client().get(screen_url).content.decode()
+    assert "Practice round" not in page and page.count('<section class="bracket-round') == 1
