@@ -7,13 +7,15 @@ on its own server.
 A fresh SQLite database in a temporary directory, migrated; one uvicorn process on a free port
 (as `make run` serves the site); Debian's chromium through Playwright. The tournament is seeded
 through its actions (tournaments/actions.py), as the director's and the phones' pages call them:
-16 players registered and checked in; round 1 played (turns entered, a Vengeance among them) and
-closed by the clock (close_round_if_due, 25 minutes later); round 2 started ten minutes ago,
-with a turn or two each entered:
+64 players registered and checked in for a double elimination; rounds 1 and 2 played (turns
+entered, Vengeances among them) and closed by the clock (close_round_if_due), on a simulated
+clock two days ahead so the live server's own clock never closes them first; round 3 started
+ten minutes ago, with a turn or two each entered:
 
-    director.png  the director's dashboard: the round, every group's totals and clock (1280×900)
+    director.png  the director's dashboard: the clock's buttons, every group's totals and clock (1280×900)
     group.png     a group's phone from its table's QR link: the scoresheet, the countdown (390×844, scale 2)
-    bracket.png   the projector's bracket: the clock, live totals, who went through (1920×1080)
+    bracket.png   the projector: the players' board (strikes, who went through, who is out) and the
+                  bracket, a column a round, all 64 players on one screen (1920×1080)
 
 Also checks that the group page is not wider than a 360 px screen, and prints each file's size.
 """
@@ -36,8 +38,13 @@ sys.path.insert(0, str(ROOT))
 
 from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
 
-NAMES = ["Alice", "Bo", "Carmen", "Dana", "Eli", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mary-Beth",
-         "Nico", "Omar", "Pat"]
+NAMES = [
+    "Alice", "Bo", "Carmen", "Dana", "Eli", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mary-Beth", "Nico",
+    "Omar", "Pat", "Quinn", "Rosa", "Sam", "Tess", "Uma", "Vic", "Wren", "Xavi", "Yara", "Zed", "Abe", "Bea", "Cal",
+    "Dot", "Ed", "Flo", "Gil", "Hal", "Ida", "Jack", "Kay", "Len", "Mo", "Nell", "Otto", "Peg", "Ray", "Sue", "Ted",
+    "Val", "Walt", "Zoe", "Ann-Marie", "Barb", "Cleo", "Del", "Effie", "Fritz", "Gus", "Hattie", "Ivan", "June",
+    "Kurt", "Lola", "Marge", "Ned", "Opal", "Phil",
+]
 SEED = 11
 PASSWORD = "fill-or-bust"
 
@@ -63,8 +70,14 @@ def play(group: Group, rng: random.Random, *, turns: int, start: datetime, venge
     for number in range(turns):
         player = players[number % len(players)]
         points = 0 if rng.random() < 0.2 else rng.choice([300, 500, 750, 1000, 1500, 2000, 2500, 3000])
-        actions.record_turn(group=group, entrant=player, points=points, vengeance=number == vengeance_at,
-                            now=start + timedelta(minutes=number + 1))
+        vengeance = number == vengeance_at
+        if vengeance and points == 0:
+            points = 500  # a Vengeance bites only when the turn fills: never with a bust
+        try:
+            actions.record_turn(group=group, entrant=player, points=points, vengeance=vengeance,
+                                now=start + timedelta(minutes=number + 1))
+        except actions.BadEntry:  # e.g. the sole leader may not play a Vengeance: a plain turn then
+            actions.record_turn(group=group, entrant=player, points=points, now=start + timedelta(minutes=number + 1))
 
 
 def seed() -> Seeded:
@@ -77,28 +90,31 @@ def seed() -> Seeded:
 
     rng = random.Random(SEED)
     director = get_user_model().objects.create_user("director", password=PASSWORD)
-    tournament: Tournament = actions.create_tournament(director=director, name="Autumn Open", seed=SEED,
-                                                       round_minutes=20, date=timezone.localdate())
+    tournament: Tournament = actions.create_tournament(
+        director=director, name="Autumn Open", seed=SEED, format="double", round_minutes=20,
+        date=timezone.localdate(), practice_minutes=5)
     for rank, name in enumerate(NAMES, start=1):
         actions.register(tournament, name, seed_rank=rank, checked_in=True)
 
-    # Round 1, begun 32 minutes ago and closed by the clock once its time and grace were over.
+    # Rounds 1 and 2, each closed by the clock once its time and grace were over: on a simulated
+    # clock two days ahead, which the live server's clock never reaches while they are played.
     now = timezone.now()
-    first_start = now - timedelta(minutes=32)
-    round_one = actions.start_round(tournament, now=first_start)
-    for index, group in enumerate(round_one.groups.order_by("number")):
-        play(group, rng, turns=14, start=first_start, vengeance_at=9 if index == 0 else None)
-    actions.close_round_if_due(now=first_start + timedelta(minutes=25))
-    round_one.refresh_from_db()
-    if round_one.status != TournamentRound.Status.DECIDED:
-        raise SystemExit(f"round 1 is {round_one.status}, not decided: change SEED for a round with no tie")
+    for number in range(2):
+        start = now + timedelta(days=2, hours=number)
+        decided = actions.start_round(tournament, now=start)
+        for index, group in enumerate(decided.groups.order_by("number")):
+            play(group, rng, turns=12, start=start, vengeance_at=9 if index % 3 == 0 else None)
+        actions.close_round_if_due(now=start + timedelta(minutes=25))
+        decided.refresh_from_db()
+        if decided.status != TournamentRound.Status.DECIDED:
+            raise SystemExit(f"{decided} is {decided.status}, not decided: change SEED for a round with no tie")
 
-    # Round 2, under way: a few turns at each table.
-    second_start = now - timedelta(minutes=10)
-    round_two = actions.start_round(tournament, now=second_start)
-    groups = list(round_two.groups.order_by("number"))
+    # Round 3, under way: a few turns at each table.
+    third_start = now - timedelta(minutes=10)
+    round_three = actions.start_round(tournament, now=third_start)
+    groups = list(round_three.groups.order_by("number"))
     for index, group in enumerate(groups):
-        play(group, rng, turns=7 + index, start=second_start, vengeance_at=6 if index == 0 else None)
+        play(group, rng, turns=5 + index % 4, start=third_start, vengeance_at=5 if index == 0 else None)
     tournament.refresh_from_db()
     return Seeded(code=tournament.code, screen_token=tournament.screen_token, group_code=groups[0].code)
 
@@ -122,7 +138,7 @@ def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> Non
         desk.fill("#id_password", PASSWORD)
         desk.get_by_role("button", name="Log in").click()
         expect(desk).to_have_url(url + dashboard)
-        expect(desk.locator("#dashboard-state")).to_contain_text("Round 2")
+        expect(desk.locator("#dashboard-state")).to_contain_text("Round 3")
 
         # A group's phone from its table's QR link.
         phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
@@ -136,7 +152,11 @@ def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> Non
         projector = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce").new_page()
         projector.goto(f"{url}/t/{seeded.code}/screen/{seeded.screen_token}/")
         expect(projector.locator("[data-live-badge]")).to_have_text("Live")
-        expect(projector.locator("#screen-state")).to_contain_text("Round 2")
+        expect(projector.locator("#screen-state")).to_contain_text("Round 3")
+        expect(projector.locator(".board-row")).to_have_count(len(NAMES))
+        height = projector.evaluate("() => document.documentElement.scrollHeight")
+        if height > 1080:
+            print(f"warning: the projector scrolls ({height} px tall at 1080)", file=sys.stderr)
 
         picture(desk, out, "director.png")
         picture(phone, out, "group.png")

@@ -32,6 +32,7 @@ from tournaments.models import Entrant, Group, GroupSeat, Tournament, Tournament
 MAX_POINTS = 1_000_000  # far beyond any Fill or Bust turn: a typo, not a score
 POINT_STEP = 50  # every Fill or Bust score is a multiple of 50
 MAX_EXTENSION_MINUTES = 30
+PRACTICE_MINUTES = range(2, 11)  # a practice round lasts 2-10 minutes
 
 
 class TournamentError(Refusal):
@@ -80,6 +81,7 @@ def create_tournament(
     date: date | None = None,
     club: Any = None,
     simulated: bool = False,
+    practice_minutes: int | None = None,
 ) -> Tournament:
     name = " ".join(name.split())
     if not name or len(name) > 80:
@@ -95,6 +97,9 @@ def create_tournament(
     if per_player_minutes is not None and per_player_minutes not in brackets.PER_PLAYER_MINUTES:
         raise BadEntry(f"Minutes per player are {brackets.PER_PLAYER_MINUTES.start} to "
                        f"{brackets.PER_PLAYER_MINUTES.stop - 1}.")
+    if practice_minutes is not None and practice_minutes not in PRACTICE_MINUTES:
+        raise BadEntry(f"A practice round lasts {PRACTICE_MINUTES.start} to {PRACTICE_MINUTES.stop - 1} minutes "
+                       "(leave it empty for none).")
     if not 1 <= face_off_minutes <= 60:
         raise BadEntry("The face-off lasts 1 to 60 minutes (officially 15).")
     if not 0 <= grace_seconds <= 15 * 60:
@@ -109,6 +114,7 @@ def create_tournament(
         ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
         point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
         date=date, club=club, simulated=simulated,
+        practice_minutes=practice_minutes,
     )
     log_event(tournament.channel, "tournament_state", {"what": "created"})
     return tournament
@@ -207,7 +213,7 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
         raise WrongMoment(f"{tournament.round_under_way()} is under way: {entrant.name} can drop once it is decided.")
     current = tournament.current_round()
     entrant.status = Entrant.Status.DROPPED
-    entrant.out_in_round = current.number if current else None
+    entrant.out_in_round = current.number if current and not current.is_practice else None
     entrant.save(update_fields=["status", "out_in_round"])
     log_event(tournament.channel, "tournament_state", {"what": "dropped"})
     left = list(tournament.players_in()) if tournament.status == Tournament.Status.PLAYING else []
@@ -266,11 +272,16 @@ def start_round(
             groups = brackets.random_groups(names, random.Random(f"{tournament.seed}:{number}"))
         sizes = [len(group) for group in groups]
         lengths = [length] * len(groups) if length else round_length(tournament, sizes)
+    kind = TournamentRound.Kind.FACE_OFF if face_off else TournamentRound.Kind.ROUND
+    return _open_round(tournament, number, kind, groups, lengths, by_name, now)
+
+
+def _open_round(tournament: Tournament, number: int, kind: str, groups: list[list[str]], lengths: list[timedelta],
+                by_name: dict[str, Entrant], now: datetime) -> TournamentRound:
+    """The round's groups, seats and clock: each group's `ends_at`, then the grace period."""
     grace = timedelta(seconds=tournament.grace_seconds)
     round_ = TournamentRound.objects.create(
-        tournament=tournament, number=number,
-        kind=TournamentRound.Kind.FACE_OFF if face_off else TournamentRound.Kind.ROUND,
-        started_at=now, ends_at=now + max(lengths),
+        tournament=tournament, number=number, kind=kind, started_at=now, ends_at=now + max(lengths),
     )
     created = Group.objects.bulk_create([
         Group(round=round_, number=index + 1, ends_at=now + span, final_at=now + span + grace)
@@ -283,6 +294,100 @@ def start_round(
     ])
     log_event(tournament.channel, "tournament_state", {"what": "round_started", "round": number})
     _schedule_close(round_)
+    return round_
+
+
+@transaction.atomic
+def start_practice_round(
+    tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None,
+) -> TournamentRound:
+    """The practice round (round 0), before round 1, for the checked-in players to learn the
+    group phones: drawn and timed like a round (the tournament's practice length), but it counts
+    for nothing: no cut, no strikes, its scores are not carried, and registration stays open."""
+    now = now or timezone.now()
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refusal = tournament.practice_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    assert tournament.practice_minutes is not None
+    players = list(tournament.entrants.filter(checked_in=True).order_by("seed_rank", "name"))
+    by_name = {entrant.name: entrant for entrant in players}
+    groups = brackets.random_groups(list(by_name), random.Random(f"{tournament.seed}:practice"))
+    span = length or timedelta(minutes=tournament.practice_minutes)
+    return _open_round(tournament, 0, TournamentRound.Kind.PRACTICE, groups, [span] * len(groups), by_name, now)
+
+
+def _round_for_clock(tournament: Tournament, number: int) -> TournamentRound:
+    """The round a clock button was pressed for, locked, after its groups (in id order, as
+    `record_turn` locks a group before its round): the round under way, else a refusal."""
+    current = tournament.current_round()
+    if current is None or current.number != number:
+        shown = "the practice round" if number == 0 else f"round {number}"
+        now_playing = f": {current} is the current round" if current is not None else ""
+        raise WrongMoment(f"That button was for {shown}{now_playing}. Look at the dashboard again.")
+    list(Group.objects.select_for_update().filter(round_id=current.pk).order_by("pk").values_list("pk", flat=True))
+    return TournamentRound.objects.select_for_update().select_related("tournament").get(pk=current.pk)
+
+
+@transaction.atomic
+def pause_round(tournament: Tournament, *, number: int, now: datetime | None = None) -> TournamentRound:
+    """The director stops the round's clock (a dispute, an announcement): no turn is entered and
+    no table is made final until `resume_round`. Pausing a paused round changes nothing (the same
+    button pressed twice, a retried request)."""
+    now = now or timezone.now()
+    round_ = _round_for_clock(tournament, number)
+    refusal = round_.clock_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    if round_.is_paused:
+        return round_
+    round_.paused_at = now
+    round_.save(update_fields=["paused_at"])
+    log_event(round_.tournament.channel, "tournament_state", {"what": "paused", "round": round_.number})
+    return round_
+
+
+@transaction.atomic
+def resume_round(tournament: Tournament, *, number: int, now: datetime | None = None) -> TournamentRound:
+    """The clock runs again: every table still playing gets its end (and grace) moved by the
+    pause's length, so paused time does not count. Resuming a running round changes nothing."""
+    now = now or timezone.now()
+    round_ = _round_for_clock(tournament, number)
+    refusal = round_.clock_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    if round_.paused_at is None:
+        return round_
+    pause = max(now - round_.paused_at, timedelta(0))
+    open_groups = list(round_.groups.filter(status=Group.Status.PLAYING, ends_at__isnull=False))
+    for group in open_groups:
+        assert group.ends_at is not None and group.final_at is not None
+        group.ends_at += pause
+        group.final_at += pause
+    Group.objects.bulk_update(open_groups, ["ends_at", "final_at"])
+    round_.ends_at += pause
+    round_.paused_at = None
+    round_.save(update_fields=["ends_at", "paused_at"])
+    log_event(round_.tournament.channel, "tournament_state", {"what": "resumed", "round": round_.number})
+    _schedule_close(round_)
+    return round_
+
+
+@transaction.atomic
+def end_round_now(tournament: Tournament, *, number: int, now: datetime | None = None) -> TournamentRound:
+    """The director's "End round now": the round closes as if its time and grace were over, by the
+    clock's own path (`close_round_if_due`): its tables' scores are final and the round is
+    decided (or its play-off opens). Ending a round that has ended changes nothing."""
+    now = now or timezone.now()
+    round_ = _round_for_clock(tournament, number)
+    if round_.status != TournamentRound.Status.PLAYING:
+        return round_  # already closed: the button pressed twice, or the clock got there first
+    round_.groups.filter(status=Group.Status.PLAYING, play_off=0, final_at__gt=now).update(ends_at=now, final_at=now)
+    round_.paused_at = None
+    round_.save(update_fields=["paused_at"])
+    log_event(round_.tournament.channel, "tournament_state", {"what": "ended_now", "round": round_.number})
+    close_round_if_due(now)
+    round_.refresh_from_db()
     return round_
 
 
@@ -477,6 +582,8 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     assert group.ends_at is not None and group.final_at is not None
     if now >= group.final_at:
         raise WrongMoment(f"{group}'s time and grace period are over.")
+    if group.round.is_paused:
+        raise WrongMoment("The clock is paused: resume it, then give the table more time.")
     extra = timedelta(minutes=minutes)
     group.ends_at = max(group.ends_at, now) + extra
     group.final_at = group.ends_at + timedelta(seconds=group.round.tournament.grace_seconds)
@@ -581,6 +688,13 @@ def _decide_round_if_final(round_id: int, now: datetime) -> None:
     # Ranked across groups: names in score order, ties kept in table order (brackets.rank).
     round_.scores = scores
     tournament = round_.tournament
+    if round_.is_practice:  # counts for nothing: no cut, no strikes, nothing carried
+        round_.outcome = {"practice": True}
+        round_.status = TournamentRound.Status.DECIDED
+        round_.decided_at = now
+        round_.save(update_fields=["scores", "outcome", "status", "decided_at"])
+        log_event(tournament.channel, "tournament_state", {"what": "round_decided", "round": round_.number})
+        return
     if round_.is_face_off:
         winner = brackets.face_off_winner(scores)
         outcome: dict[str, Any] = {"tied": [] if winner else list(scores), "winner": winner}

@@ -11,7 +11,7 @@ from bunco_club.models import Club
 from live.forms import WholeNumberField
 from live.http import ID_MAX
 from tournaments import brackets
-from tournaments.actions import MAX_EXTENSION_MINUTES, MAX_POINTS
+from tournaments.actions import MAX_EXTENSION_MINUTES, MAX_POINTS, PRACTICE_MINUTES
 from tournaments.models import Tournament
 
 
@@ -25,6 +25,9 @@ class NewTournamentForm(forms.Form):
     per_player_minutes = WholeNumberField(
         low=brackets.PER_PLAYER_MINUTES.start, high=brackets.PER_PLAYER_MINUTES.stop - 1, what="the minutes per player",
         required=False, label="Or, when group sizes differ, minutes per player (5-10)")
+    practice_minutes = WholeNumberField(
+        low=PRACTICE_MINUTES.start, high=PRACTICE_MINUTES.stop - 1, what="the practice round's length", required=False,
+        label="Practice round before round 1 (2-10 minutes; empty for none). It counts for nothing.")
     face_off_minutes = WholeNumberField(low=1, high=60, what="the face-off length", initial=15,
                                         label="Face-off (minutes)")
     grace_seconds = WholeNumberField(low=0, high=900, what="the grace period", initial=120,
@@ -69,6 +72,12 @@ class TurnForm(forms.Form):
 
 class KeyForm(forms.Form):
     key = forms.CharField(max_length=64, required=False)
+
+
+class RoundForm(forms.Form):
+    """A clock button (pause, resume, end now): the round it was shown for."""
+
+    round = WholeNumberField(low=0, high=10000, what="the round")
 
 
 class ExtendForm(forms.Form):

@@ -53,6 +53,8 @@ class Tournament(models.Model):
     club = models.ForeignKey("bunco_club.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     format = models.CharField(max_length=10, choices=Format.choices, default=Format.SINGLE)
     round_minutes = models.PositiveSmallIntegerField(default=20)
+    # A practice round before round 1 (2-10 minutes; None: none). It counts for nothing.
+    practice_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     # When set (5-10) and the groups of a round differ in size, each group gets this per player.
     per_player_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     face_off_minutes = models.PositiveSmallIntegerField(default=15)
@@ -101,6 +103,28 @@ class Tournament(models.Model):
         """Entrants still in the bracket (checked in once play began, not eliminated, not dropped)."""
         return self.entrants.filter(status=Entrant.Status.IN)
 
+    def practice_refusal(self) -> str | None:
+        """Why the director can't start the practice round now; None if they can. The action and
+        the dashboard's button both ask."""
+        if not self.practice_minutes:
+            return "This tournament has no practice round: its length was not set."
+        if self.status != Tournament.Status.REGISTRATION or self.rounds.filter(number__gt=0).exists():
+            return "The practice round comes before round 1: round 1 has begun."
+        practice = self.rounds.filter(number=0).first()
+        if practice is not None:
+            if practice.status != TournamentRound.Status.DECIDED:
+                return "The practice round is under way."
+            return "The practice round has been played: start round 1."
+        if self.entrants.filter(checked_in=True).count() < 2:
+            return "Check in at least two players first."
+        return None
+
+    def strikes(self) -> dict[str, int]:
+        """Double elimination: every player's strikes after the last decided round (by name)."""
+        last = (self.rounds.filter(kind=TournamentRound.Kind.ROUND, status=TournamentRound.Status.DECIDED)
+                .order_by("-number").first())
+        return dict(last.outcome.get("strikes", {})) if last is not None else {}
+
     def champion(self) -> Entrant | None:
         return self.entrants.filter(final_place=1).first()
 
@@ -139,6 +163,7 @@ class TournamentRound(models.Model):
     class Kind(models.TextChoices):
         ROUND = "round", "Round"
         FACE_OFF = "face_off", "Face-off"
+        PRACTICE = "practice", "Practice round"  # number 0, before round 1: counts for nothing
 
     class Status(models.TextChoices):
         PLAYING = "playing", "Playing"
@@ -152,6 +177,9 @@ class TournamentRound(models.Model):
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField()  # the latest of its groups' ends (a group's time may be extended)
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Set while the director has paused the clock: on resuming, every open group's end moves by
+    # the pause's length (paused time does not count) and no turn is entered meanwhile.
+    paused_at = models.DateTimeField(null=True, blank=True)
     # The round's final scores by name, once every group is final (kept: the play-off applies to them).
     scores = models.JSONField(default=dict, blank=True)
     # The pure brackets' answer: {"advancing"|"eliminated"|"tied": [names], "strikes": {name: n},
@@ -163,11 +191,30 @@ class TournamentRound(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="tround_unique_number")]
 
     def __str__(self) -> str:
+        if self.is_practice:
+            return "Practice round"
         return "Face-off" if self.is_face_off else f"Round {self.number}"
 
     @property
     def is_face_off(self) -> bool:
         return self.kind == TournamentRound.Kind.FACE_OFF
+
+    @property
+    def is_practice(self) -> bool:
+        return self.kind == TournamentRound.Kind.PRACTICE
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+    def clock_refusal(self) -> str | None:
+        """Why the director can't pause, resume or end this round's clock now; None if they can.
+        The actions and the dashboard's buttons both ask."""
+        if self.status == TournamentRound.Status.PLAY_OFF:
+            return f"{self}'s tables are final: the play-off at the line has no clock."
+        if self.status != TournamentRound.Status.PLAYING:
+            return f"{self} is over: its clock has stopped."
+        return None
 
     def tied(self) -> list[str]:
         return list(self.outcome.get("tied", []))
@@ -177,6 +224,25 @@ class TournamentRound(models.Model):
         after, before = self.outcome.get("strikes", {}), self.outcome.get("strikes_before", {})
         out = set(self.outcome.get("eliminated", []))
         return [name for name, count in after.items() if count > before.get(name, 0) and name not in out]
+
+    def mark(self, name: str) -> str:
+        """What the decided part of this round did to a player, as a word for a page's class:
+        "through", "struck" (a first strike, still in), "out", "tied", "champion", "runner-up",
+        or "" (not decided yet, or the practice round: it counts for nothing)."""
+        outcome = self.outcome
+        if self.is_practice:
+            return ""
+        if self.is_face_off and outcome.get("winner"):
+            return "champion" if outcome["winner"] == name else "runner-up"
+        if name in outcome.get("tied", []):
+            return "tied"
+        if name in outcome.get("eliminated", []):
+            return "out"
+        if name in outcome.get("advancing", []):
+            return "through"
+        if name in outcome.get("strikes", {}):
+            return "struck" if name in self.struck_now() else "through"
+        return ""
 
     def sheets(self, *, play_offs: bool = True) -> dict[int, list[tuple[int, str, int]]]:
         """Every group's scoresheet, {group id: [(entrant id, name, score), ...] in seat order},
@@ -210,9 +276,10 @@ class TournamentRound(models.Model):
 
 class GroupQuerySet(models.QuerySet["Group"]):
     def due(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
-        """Open groups whose time and grace period are over (the clock makes them final): of
-        every real tournament for the real clock, or of one `tournament` (a simulation's clock)."""
-        due = self.filter(status=Group.Status.PLAYING, final_at__lte=now)
+        """Open groups whose time and grace period are over (the clock makes them final), never
+        those of a paused round (their ends move when it resumes): of every real tournament for the
+        real clock, or of one `tournament` (a simulation's clock)."""
+        due = self.filter(status=Group.Status.PLAYING, final_at__lte=now, round__paused_at__isnull=True)
         if tournament is not None:
             return due.filter(round__tournament=tournament)
         return due.filter(round__tournament__simulated=False)
@@ -292,6 +359,8 @@ class Group(models.Model):
             if all(seat.entrant_id in played for seat in self.seats.all()):
                 return "Everyone has played their play-off turn."
             return None
+        if self.round.is_paused:
+            return "The director has paused the clock: no new turn starts. Enter the turn under way once it resumes."
         assert self.ends_at is not None and self.final_at is not None
         if now < self.ends_at:
             return None

@@ -30,7 +30,15 @@ from games.links import qr_svg
 from live.http import HtmxHttpRequest
 from live.streams import event_stream_response, read_for_a_stream
 from tournaments import actions, brackets
-from tournaments.forms import CorrectionForm, ExtendForm, KeyForm, NewTournamentForm, RegisterForm, TurnForm
+from tournaments.forms import (
+    CorrectionForm,
+    ExtendForm,
+    KeyForm,
+    NewTournamentForm,
+    RegisterForm,
+    RoundForm,
+    TurnForm,
+)
 from tournaments.links import BadGroupLink, group_path, read_group_token
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn, new_token
 
@@ -153,6 +161,83 @@ def what_next(group: Group) -> str:
     return f"{round_} is decided: the next round starts when the director starts it."
 
 
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def board_context(tournament: Tournament) -> list[dict[str, Any]]:
+    """The projector's board: one row per player, what is true of them now (their final place; in,
+    with their strikes and whether they went through the last round; out, and in which round;
+    dropped). Places first, then those still in (fewest strikes first), then those out (latest
+    first)."""
+    last = (tournament.rounds.filter(status=TournamentRound.Status.DECIDED)
+            .exclude(kind=TournamentRound.Kind.PRACTICE).order_by("-number").first())
+    strikes = tournament.strikes() if tournament.format == Tournament.Format.DOUBLE else {}
+    rows = []
+    for entrant in tournament.entrants.exclude(status=Entrant.Status.NO_SHOW):
+        if tournament.status == Tournament.Status.REGISTRATION and not entrant.checked_in:
+            continue
+        row: dict[str, Any] = {"name": entrant.name, "state": entrant.status, "strikes": 0, "mark": "", "note": "",
+                               "crosses": ""}
+        if entrant.final_place:
+            row.update(state="placed", note=ordinal(entrant.final_place), sort=(0, entrant.final_place, ""))
+        elif entrant.status in (Entrant.Status.IN, Entrant.Status.REGISTERED):
+            row["strikes"] = strikes.get(entrant.name, 0)
+            row["crosses"] = "✗" * row["strikes"]
+            row["mark"] = last.mark(entrant.name) if last is not None else ""
+            row["sort"] = (1, row["strikes"], entrant.name)
+        elif entrant.status == Entrant.Status.ELIMINATED:
+            row.update(note=f"out · R{entrant.out_in_round}" if entrant.out_in_round else "out",
+                       sort=(2, -(entrant.out_in_round or 0), entrant.name))
+        else:
+            row.update(note="dropped", sort=(3, 0, entrant.name))
+        rows.append(row)
+    return sorted(rows, key=lambda row: row["sort"])
+
+
+def round_size(players: int) -> str:
+    """A bracket column's size class, by how many players the round had (its width on the screen)."""
+    return "s" if players <= 12 else "m" if players <= 24 else "l" if players <= 40 else "xl"
+
+
+def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any]]:
+    """The projector's bracket picture: each round a column of its groups (players, scores, what
+    the round did to each), oldest on the left. The newest round is shown in full (its scores
+    follow every turn live); the one before it compact; older ones summarised (each group's
+    players in small type), so that however many rounds, none falls below the fold. The practice
+    round shows only while it is the only round (it counts for nothing)."""
+    rounds = list(tournament.rounds.order_by("number"))
+    if len(rounds) > 1:
+        rounds = [r for r in rounds if not r.is_practice]
+    columns = []
+    for index, round_ in enumerate(rounds):
+        round_.tournament = tournament
+        age = len(rounds) - 1 - index
+        level = "full" if age == 0 else "compact" if age == 1 else "summary"
+        sheets = round_.sheets()
+        groups: list[dict[str, Any]] = []
+        table_players = 0
+        for group in round_.groups.order_by("number"):
+            sheet = sheets.get(group.pk, [])
+            if group.status == Group.Status.FINAL or round_.status != TournamentRound.Status.PLAYING:
+                sheet = sorted(sheet, key=lambda seat: -seat[2])
+            decided = round_.status == TournamentRound.Status.DECIDED and not group.play_off
+            players = [{"pk": pk, "name": name, "score": score, "mark": round_.mark(name) if decided else ""}
+                       for pk, name, score in sheet]
+            hidden = sum(1 for p in players if p["mark"] in ("struck", "out", "runner-up"))
+            groups.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
+                           "hidden": hidden})
+            table_players += 0 if group.play_off else len(players)
+        marks = [round_.mark(name) for name in round_.scores] if round_.status == TournamentRound.Status.DECIDED else []
+        columns.append({
+            "round": round_, "level": level, "groups": groups, "size": round_size(table_players),
+            "through": marks.count("through"), "struck": marks.count("struck"), "out": marks.count("out"),
+        })
+    return columns
+
+
 def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
     """A group's page. Its forms carry no key: the page's script gives each new entry a fresh one
     (static/js/tournament.js), kept for a resend of the same entry whose answer was lost."""
@@ -174,6 +259,7 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         "clock": clock_text(group.seconds_left(now)),
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
         "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
+        "paused": group.round.is_paused,
     }
 
 
@@ -204,7 +290,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
                     ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
                     vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
-                    club=data["club"],
+                    club=data["club"], practice_minutes=data["practice_minutes"],
                 )
             except actions.TournamentError as error:
                 form.add_error(None, str(error))
@@ -239,6 +325,9 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
                                                          args=[tournament.code, tournament.screen_token])),
         "can_start": tournament.status != Tournament.Status.FINISHED and (
             current is None or current.status == TournamentRound.Status.DECIDED),
+        "can_practice": tournament.practice_refusal() is None,
+        "clock_open": current is not None and current.clock_refusal() is None,
+        "paused": current is not None and current.is_paused,
     })
     return context
 
@@ -330,6 +419,46 @@ def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpR
 def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     return _director_step(request, tournament, lambda: actions.start_round(tournament))
+
+
+@login_required
+@require_POST
+def director_practice(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The practice round, before round 1 (it counts for nothing)."""
+    tournament = _tournament_for_director(request, code)
+    return _director_step(request, tournament, lambda: actions.start_practice_round(tournament))
+
+
+def _clock_step(request: HtmxHttpRequest, code: str, action: Callable[..., TournamentRound]) -> HttpResponse:
+    """A clock button (pause, resume, end now) for the round it was shown with: pressed twice, or
+    retried, it changes nothing the second time."""
+    tournament = _tournament_for_director(request, code)
+    form = RoundForm(request.POST)
+
+    def step() -> None:
+        if not form.is_valid():
+            raise _form_error(form, "That button lost its round: reload the dashboard.")
+        action(tournament, number=form.cleaned_data["round"])
+
+    return _director_step(request, tournament, step)
+
+
+@login_required
+@require_POST
+def director_pause(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _clock_step(request, code, actions.pause_round)
+
+
+@login_required
+@require_POST
+def director_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _clock_step(request, code, actions.resume_round)
+
+
+@login_required
+@require_POST
+def director_end_now(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _clock_step(request, code, actions.end_round_now)
 
 
 def _group_of(tournament: Tournament, group_id: int) -> Group:
@@ -434,6 +563,8 @@ def director_codes(request: HttpRequest, code: str) -> HttpResponse:
 def result_of(round_: TournamentRound, name: str) -> str:
     """What a round did to a player, in words for the CSV and the printout."""
     outcome = round_.outcome
+    if round_.is_practice:
+        return "practice (counts for nothing)"
     if round_.is_face_off and outcome.get("winner"):
         return "champion" if outcome["winner"] == name else "runner-up"
     if name in outcome.get("tied", []):
@@ -552,7 +683,16 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     tournament = _tournament(code)
     if not constant_time_compare(token, tournament.screen_token):
         raise PermissionDenied("This screen link isn't valid.")
-    context = {**bracket_context(tournament, timezone.now()), "screen_token": token}
+    now = timezone.now()
+    current = tournament.current_round()
+    players_in = list(tournament.players_in())
+    context = {
+        "tournament": tournament, "now": now, "current": current, "screen_token": token,
+        "champion": tournament.champion(), "players_in": players_in,
+        "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
+        "board": board_context(tournament), "bracket": bracket_columns(tournament, now),
+        "paused": current is not None and current.is_paused,
+    }
     if request.htmx:
         return render(request, "tournaments/screen.html#screen-state", context)
     return render(request, "tournaments/screen.html", context)

@@ -29,6 +29,7 @@
 
   function say(text, level) {
     document.querySelectorAll("[data-clock-warning]").forEach(function (line) {
+      if (line.textContent === text) return;
       line.textContent = text;
       line.className = line.className.replace(/ ?warn-\w+/g, "") + (level ? " warn-" + level : "");
     });
@@ -42,13 +43,17 @@
 
   function tick() {
     var now = Date.now();
-    // No clock running any more (the scores are final): a "Time is up: finish the turn" line
-    // would no longer be true; the page itself says what is.
-    if (!document.querySelector("[data-countdown]")) {
-      document.querySelectorAll("[data-clock-warning]").forEach(function (line) {
-        if (line.textContent) say("", "");
-      });
+    // The warning line says what is true now: the clock is paused, or no clock runs any more
+    // (the round is over, a champion is crowned): then it says nothing, never "Time is up".
+    if (document.querySelector("[data-paused]")) {
+      say("The clock is paused.", "paused");
+      return;
     }
+    if (!document.querySelector("[data-countdown]")) {
+      say("", "");
+      return;
+    }
+    if (document.querySelector("[data-clock-warning].warn-paused")) say("", "");
     document.querySelectorAll("[data-countdown]").forEach(function (clock) {
       var ends = Date.parse(clock.getAttribute("data-ends-at"));
       var serverNow = Date.parse(clock.getAttribute("data-server-now"));

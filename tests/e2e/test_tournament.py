@@ -97,7 +97,8 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
         expect(each.locator("#group-state")).to_contain_text("final", timeout=20_000)
     round_.refresh_from_db()
     assert round_.status in ("decided", "play_off")
-    expect(projector.locator("#screen-state")).to_contain_text("Through:" if round_.status == "decided" else "Tied")
+    expect(projector.locator("#screen-state")).to_contain_text(
+        "Round 1 is over" if round_.status == "decided" else "Tied at the line")
     assert projector.evaluate("() => window.__sameLoad") is True
 
 

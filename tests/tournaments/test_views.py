@@ -456,7 +456,7 @@ def test_the_projector_reads_a_big_round_in_a_few_queries(director, django_asser
     url = reverse("tournaments:screen", args=[tournament.code, tournament.screen_token])
     with django_assert_max_num_queries(25):
         page = Client().get(url)
-    assert page.content.decode().count('class="card group-card') == 20
+    assert page.content.decode().count('<article class="bracket-group') == 20
 
 
 def test_the_director_seeds_a_club_tournament_from_the_dashboard(director_client, director):

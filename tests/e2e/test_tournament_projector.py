@@ -1,0 +1,188 @@
+"""The tournament's projector and the director's clock in real browsers (issue 16, T5, T6, T7).
+
+- T7: the projector shows a board of every player (still in and their strikes, went through,
+  out, final places) beside a bracket picture (each round a column of its groups), and at
+  1,920×1,080 the whole of it fits with no scrolling for 64 players, however many rounds.
+- T5: once the clock has closed the last round, the projector shows the champion and no longer
+  "Time is up".
+- T6: the director pauses and resumes the clock and ends a round now from the dashboard; the
+  group phones and the projector say "Paused" meanwhile, and a phone takes no turn.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Browser, Page, expect
+
+from tests.builders import make_user
+from tests.conftest import ServerProcess
+from tests.e2e.test_tournament import PASSWORD, log_in_as_director, serious_violations
+from tests.tournaments.conftest import groups_of, make_tournament
+from tests.tournaments.playing import play_rounds
+from tournaments import actions
+from tournaments.links import group_path
+from tournaments.models import Tournament, TournamentRound
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTH, HEIGHT = 1920, 1080
+MIN_BOARD_PX = 16  # a name on the board, read from the back of a hall
+NAMES = [f"{first} {last}" for first in ("Ann", "Bo", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
+         for last in ("Abbot", "Baker", "Carver", "Dunn", "Ellis", "Frost", "Grey", "Hart")]
+
+
+def projector(browser: Browser, url: str, tournament: Tournament) -> Page:
+    page = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT}).new_page()
+    page.goto(f"{url}/t/{tournament.code}/screen/{tournament.screen_token}/")
+    expect(page.locator("[data-live-badge]")).to_have_text("Live")
+    return page
+
+
+def sixty_four(director, **fields) -> Tournament:
+    tournament = actions.create_tournament(director=director, name="Winter Open", seed=5, ties="director", **fields)
+    for rank, name in enumerate(NAMES, start=1):
+        actions.register(tournament, name, seed_rank=rank, checked_in=True)
+    return tournament
+
+
+def inside_viewport(page: Page, selector: str) -> list[str]:
+    """The elements matching `selector` whose box is not wholly on the screen."""
+    return page.evaluate(
+        """([selector, width, height]) => [...document.querySelectorAll(selector)].filter((el) => {
+            const box = el.getBoundingClientRect();
+            return box.width === 0 || box.height === 0 || box.top < 0 || box.left < 0
+                || box.bottom > height || box.right > width;
+        }).map((el) => el.getAttribute('aria-label') || el.textContent.trim().slice(0, 40))""",
+        [selector, WIDTH, HEIGHT],
+    )
+
+
+@pytest.mark.parametrize(
+    ("format", "decided", "playing"),
+    [
+        ("single", 0, True),  # round 1 of 64 players under way
+        ("double", 2, True),  # round 3 under way: 64, 64 and 51 players in the columns
+        ("double", 40, False),  # the whole double elimination, ten rounds, a champion
+        ("single", 40, False),
+    ],
+    ids=["round-1", "double-round-3", "double-finished", "single-finished"],
+)
+def test_it_fits_the_board_and_every_round_of_64_players_on_one_screen(
+    night_site: ServerProcess, browser: Browser, format: str, decided: int, playing: bool
+):
+    director = make_user("director", password=PASSWORD)
+    tournament = sixty_four(director, format=format)
+    rounds = play_rounds(tournament, decided, base=timezone.now() + timedelta(days=2))
+    if playing:
+        actions.start_round(tournament)
+    tournament.refresh_from_db()
+    page = projector(browser, night_site.url, tournament)
+    columns = len(rounds) + (1 if playing else 0)
+    expect(page.locator(".bracket-round")).to_have_count(columns)
+    expect(page.locator(".board-row")).to_have_count(64)
+    if not playing:
+        champion = tournament.champion()
+        assert champion is not None
+        expect(page.locator(".screen-head")).to_contain_text(champion.name)
+        expect(page.locator(".board-row").first).to_contain_text("1st")
+
+    sizes = page.evaluate("() => [document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
+    assert sizes[0] <= HEIGHT and sizes[1] <= WIDTH, f"the page scrolls: {sizes}"
+    assert inside_viewport(page, ".board, .board-row, .bracket-round, .bracket-group") == []
+    board_px = page.evaluate(
+        "() => Math.min(...[...document.querySelectorAll('.board-name')].map("
+        "(el) => parseFloat(getComputedStyle(el).fontSize)))")
+    assert board_px >= MIN_BOARD_PX
+    newest_px = page.evaluate(
+        "() => Math.min(...[...document.querySelectorAll('.level-full .bp-name')].map("
+        "(el) => parseFloat(getComputedStyle(el).fontSize)))")
+    assert newest_px >= MIN_BOARD_PX
+    if format == "double" and decided and playing:
+        expect(page.locator(".board .strikes").first).to_be_visible()
+        assert serious_violations(page) == []
+
+
+def test_the_projector_shows_the_champion_not_time_is_up_once_the_clock_closes_the_last_round(
+    night_site: ServerProcess, browser: Browser
+):
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, 2, grace_seconds=3)
+    page = projector(browser, night_site.url, tournament)
+    face_off = actions.start_round(tournament, length=timedelta(seconds=3))
+    assert face_off.is_face_off
+    group = groups_of(tournament)[0]
+    winner = group.players()[0]
+    actions.record_turn(group=group, entrant=winner, points=1500)
+    # The countdown reaches zero on the projector, then the server's clock decides the face-off.
+    expect(page.locator("[data-clock-warning]")).to_contain_text("Time is up", timeout=15_000)
+    expect(page.locator(".screen-head .champion")).to_contain_text(winner.name, timeout=20_000)
+    expect(page.locator("[data-clock-warning]")).to_have_text("")
+    expect(page.locator("body")).not_to_contain_text("Time is up")
+
+
+def test_the_director_pauses_resumes_and_ends_a_round_from_the_dashboard(
+    night_site: ServerProcess, browser: Browser, new_phone
+):
+    url = night_site.url
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, 8, grace_seconds=5)
+    round_ = actions.start_round(tournament)
+    points = 500
+    for each in groups_of(tournament):  # every score different: no tie at the line
+        for player in each.players():
+            actions.record_turn(group=each, entrant=player, points=points)
+            points += 50
+    group = groups_of(tournament)[0]
+    desk = log_in_as_director(browser, url, f"/t/{tournament.code}/director/")
+    phone = new_phone()
+    phone.goto(url + group_path(group.code))
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    expect(phone.locator("#turn-form")).to_be_visible()
+    screen = projector(browser, url, tournament)
+
+    desk.get_by_role("button", name="Pause the clock").click()
+    expect(desk.get_by_role("button", name="Resume the clock")).to_be_visible()
+    for page in (phone, screen):
+        expect(page.locator(".countdown.is-paused").first).to_have_text("Paused")
+        expect(page.locator("[data-clock-warning]")).to_have_text("The clock is paused.")
+    expect(phone.locator("#turn-form")).to_have_count(0)
+    expect(phone.locator("#group-state")).to_contain_text("paused the clock")
+    round_.refresh_from_db()
+    assert round_.paused_at is not None
+
+    desk.get_by_role("button", name="Resume the clock").click()
+    expect(desk.get_by_role("button", name="Pause the clock")).to_be_visible()
+    expect(phone.locator("#turn-form")).to_be_visible()
+    expect(phone.locator("[data-countdown]")).to_be_visible()
+    expect(screen.locator(".big-clock [data-countdown]")).to_be_visible()
+    round_.refresh_from_db()
+    assert round_.paused_at is None
+
+    confirmations: list[str] = []
+    desk.on("dialog", lambda dialog: (confirmations.append(dialog.message), dialog.accept()))
+    desk.get_by_role("button", name="End round 1 now").click()
+    expect(desk.get_by_role("button", name="Start the next round")).to_be_visible()
+    assert confirmations and "End round 1 now?" in confirmations[0]
+    expect(phone.locator("#group-state")).to_contain_text("final")
+    expect(screen.locator(".screen-head")).to_contain_text("Round 1 is over")
+    round_.refresh_from_db()
+    assert round_.status != TournamentRound.Status.PLAYING
+
+
+def test_the_director_runs_a_practice_round_from_the_dashboard(night_site: ServerProcess, browser: Browser):
+    url = night_site.url
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, 6, practice_minutes=2)
+    desk = log_in_as_director(browser, url, f"/t/{tournament.code}/director/")
+    desk.on("dialog", lambda dialog: dialog.accept())
+    desk.get_by_role("button", name="Start the practice round (2 min)").click()
+    expect(desk.locator("#dashboard-state")).to_contain_text("counts for nothing")
+    desk.get_by_role("button", name="End the practice round now").click()
+    expect(desk.get_by_role("button", name="Start round 1")).to_be_visible()
+    expect(desk.get_by_role("button", name="Start the practice round (2 min)")).to_have_count(0)
+    desk.get_by_role("button", name="Start round 1").click()
+    expect(desk.get_by_role("button", name="End round 1 now")).to_be_visible()
+    assert tournament.rounds.get(number=0).outcome == {"practice": True}
