@@ -32,6 +32,7 @@ from bunco_club.models import RSVP, Party
 from games import actions
 from games.models import Night, Player, Seat, TableRound
 from games.rules import bunco, dice, prizes
+from live.commands import require_migrated_database
 
 DEFAULT_BUY_IN_CENTS = 500
 
@@ -221,6 +222,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated_database()
         if options["buy_in"] is not None and options["buy_in"] < 0:
             raise CommandError("The buy-in is a number of cents, 0 or more.")
         party = None

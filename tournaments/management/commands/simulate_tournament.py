@@ -31,6 +31,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules import fill_or_bust
+from live.commands import require_migrated_database
 from tournaments import actions, brackets
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 
@@ -168,6 +169,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the tournament as one JSON object")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated_database()
         started = time.perf_counter()
         tournament = simulate(options["players"], options["format"], options["seed"])
         result = report(tournament, time.perf_counter() - started)
