@@ -20,3 +20,16 @@
     }
   });
 })();
+
+// A keyed form (an RSVP) is sent once: a second tap while its post is under way is not sent again.
+// (The key makes a resend a retry anyway; this keeps a quick second tap from looking like a change.)
+document.addEventListener("submit", function (event) {
+  var form = event.target.closest && event.target.closest("form[data-lock-while-sending]");
+  if (!form) return;
+  if (form.getAttribute("data-sending")) {
+    event.preventDefault();
+    return;
+  }
+  form.setAttribute("data-sending", "1");
+  form.setAttribute("aria-busy", "true");
+});

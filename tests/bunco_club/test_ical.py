@@ -91,7 +91,7 @@ def test_a_personal_feed_stops_with_a_new_link(client, member):
 
 def second_library_events(body: bytes) -> list:
     """The feed as vobject, a second iCalendar library, reads it (acceptance 3)."""
-    import vobject  # type: ignore[import-untyped]
+    import vobject
 
     calendar = vobject.readOne(body.decode())
     return list(calendar.vevent_list)
