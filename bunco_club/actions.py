@@ -489,7 +489,8 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
     units = _hosting_units(club)
     if not units:
         raise ClubError("Add the club's regular members before planning who hosts.")
-    parties = list(season.parties.select_for_update().filter(starts_at__gte=now).order_by("starts_at"))
+    parties = list(season.parties.select_for_update().filter(starts_at__gte=now, cancelled_at__isnull=True)
+                   .select_related("club").order_by("starts_at"))
     if not parties:
         raise WrongMoment("Every party of this season is over: there is nothing left to plan.")
     keys = [str(first.pk) for first, _ in units]
@@ -497,7 +498,7 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
     away: dict[int, set[datetime.date]] = {}
     for blackout in Blackout.objects.filter(member__club=club):
         away.setdefault(blackout.member_id, set()).add(blackout.date)
-    earlier = club.parties.filter(starts_at__lt=parties[0].starts_at)
+    earlier = club.parties.filter(starts_at__lt=parties[0].starts_at, cancelled_at__isnull=True)
     blackouts = {}
     hosted_before = {}
     for key, (first, second) in by_key.items():
@@ -1006,8 +1007,8 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
     now = now or timezone.now()
     sent = 0
     horizon = now + datetime.timedelta(days=60)
-    for party in Party.objects.filter(starts_at__gt=now, starts_at__lte=horizon).select_related("club", "host",
-                                                                                                  "cohost"):
+    for party in Party.objects.filter(starts_at__gt=now, starts_at__lte=horizon, cancelled_at__isnull=True
+                                      ).select_related("club", "host", "cohost"):
         if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) > now:
             continue
         sent += _send_rsvp_nudges(party)
