@@ -8,6 +8,10 @@ PORT ?= 8000
 SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bunco_club
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 PYTEST_ARGS ?=
+# The address the club's emails and calendar entries link to: the one `make run` serves at, unless
+# SITE_URL is given. 0.0.0.0 (or ::) listens on every address but is no address a phone can reach:
+# then SITE_URL stays unset and the site uses the address a club's host reached it at.
+SITE_URL ?= $(if $(filter 0.0.0.0 :: [::],$(HOST)),,http://$(HOST):$(PORT))
 
 .PHONY: run test test-services test-all bench run-scaled services-db lint venv clean
 
@@ -28,7 +32,7 @@ run: venv
 	@echo "  Bunco Club is at http://$(HOST):$(PORT)/"
 	@echo "  Demo host login: as load_demo printed it above (kept in .bunco-secret.json beside the database)"
 	@echo ""
-	STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
+	SITE_URL="$(SITE_URL)" STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
 
 # The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included
 # (Debian's Chromium is installed first when missing, as root; otherwise the one command is shown).

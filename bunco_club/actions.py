@@ -33,6 +33,7 @@ from bunco_club.models import (
     Member,
     NightRecord,
     Party,
+    RSVPRequest,
     Season,
     SentReminder,
     SubInvitation,
@@ -65,7 +66,7 @@ def _changed(club: Club | int, kind: str, **data: Any) -> None:
 
 RULE_FIELDS = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each", "split_ties",
                "prize_amounts")
-CLUB_FIELDS = ("name", "place", "usual_time", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS)
+CLUB_FIELDS = ("name", "place", "usual_time", "time_zone", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS)
 
 
 def _clean_name(raw: str, what: str = "name", limit: int = NAME_MAX) -> str:
@@ -326,7 +327,7 @@ def reset_member_link(member: Member) -> Member:
 
 
 def _at(club: Club, day: datetime.date, time: datetime.time | None = None) -> datetime.datetime:
-    return timezone.make_aware(datetime.datetime.combine(day, time or club.usual_time))
+    return club.at(day, time or club.usual_time)
 
 
 @transaction.atomic
@@ -337,7 +338,7 @@ def create_season(club: Club, *, name: str, starts: Sequence[datetime.datetime])
         raise ClubError(f"The club already has a season called “{clean}”.")
     if not starts:
         raise ClubError("A season needs at least one date.")
-    days = sorted(timezone.localdate(start) for start in starts)
+    days = sorted(club.local(start).date() for start in starts)
     for earlier, later in zip(days, days[1:], strict=False):
         if earlier == later:
             raise ClubError(f"{later:%a %d %b %Y} is in the season twice.")
@@ -361,13 +362,21 @@ def season_by_rule(club: Club, *, name: str, first_month: datetime.date, months:
 
 @transaction.atomic
 def add_party(club: Club, *, starts_at: datetime.datetime, season: Season | None = None, location: str | None = None,
-              notes: str = "") -> Party:
-    """A date chosen by hand."""
+              notes: str = "", host: Member | None = None, cohost: Member | None = None) -> Party:
+    """A date chosen by hand (with its host, if the host knows already)."""
     if season is not None and season.club_id != club.pk:
         raise ClubError("That season belongs to another club.")
-    if club.parties.filter(starts_at__date=timezone.localdate(starts_at)).exists():
-        raise ClubError(f"The club already has a party on {timezone.localdate(starts_at):%a %d %b %Y}.")
-    party = Party.objects.create(club=club, season=season, starts_at=starts_at,
+    for member in (host, cohost):
+        if member is not None and (member.club_id != club.pk or not member.is_active):
+            raise ClubError(f"{member.name} is not on this club's roster.")
+    if cohost is not None and (host is None or host.pk == cohost.pk):
+        raise ClubError("Pick the host before a co-host, and two different people.")
+    day = club.local(starts_at).date()
+    nearby = club.parties.filter(starts_at__range=(starts_at - datetime.timedelta(days=1),
+                                                   starts_at + datetime.timedelta(days=1))).select_related("club")
+    if any(other.day == day for other in nearby):
+        raise ClubError(f"The club already has a party on {day:%a %d %b %Y}.")
+    party = Party.objects.create(club=club, season=season, starts_at=starts_at, host=host, cohost=cohost,
                                  location=club.place if location is None else location.strip(), notes=notes.strip())
     _changed(club, "party", party=party.pk)
     return party
@@ -379,11 +388,19 @@ def _touch(party: Party, fields: list[str]) -> None:
     party.save(update_fields=[*fields, "sequence"])
 
 
+_KEEP = object()  # edit_party's "leave the season as it is"
+
+
 @transaction.atomic
 def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, notes: str = "",
-               host: Member | None = None, cohost: Member | None = None) -> Party:
-    """The host edits a party by hand (time, place, notes, who hosts)."""
-    party = Party.objects.select_for_update().get(pk=party.pk)
+               host: Member | None = None, cohost: Member | None = None, season: Any = _KEEP) -> Party:
+    """The host edits a party by hand (time, place, notes, who hosts, its season). A new time or
+    place is mailed to the members who said they are coming."""
+    party = Party.objects.select_for_update().select_related("club").get(pk=party.pk)
+    if season is not _KEEP and season is not None and season.club_id != party.club_id:
+        raise ClubError("That season belongs to another club.")
+    if party.is_cancelled:
+        raise WrongMoment("This party is cancelled: add a new date instead.")
     for member in (host, cohost):
         if member is not None and (member.club_id != party.club_id or not member.is_active):
             raise ClubError(f"{member.name} is not on this club's roster.")
@@ -392,15 +409,50 @@ def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, not
     if cohost is not None and host is None:
         raise ClubError("Pick the host before a co-host.")
     before = (party.starts_at, party.location, party.host_id, party.cohost_id)
+    moved = (party.starts_at, party.location) != (starts_at, location.strip())
     party.starts_at, party.location, party.notes = starts_at, location.strip(), notes.strip()
     party.host, party.cohost = host, cohost
     fields = ["starts_at", "location", "notes", "host", "cohost"]
+    if season is not _KEEP:
+        party.season = season
+        fields.append("season")
     if before != (party.starts_at, party.location, party.host_id, party.cohost_id):
         _touch(party, fields)
     else:
         party.save(update_fields=fields)
+    if moved:
+        _enqueue("send_party_changed", party.pk)
     _changed(party.club_id, "party", party=party.pk)
     return party
+
+
+@transaction.atomic
+def cancel_party(party: Party) -> Party:
+    """The party is off: it stays in the calendars as cancelled, open sub invitations lapse, and
+    every member is told by email."""
+    party = _locked_party(party)
+    if party.is_cancelled:
+        raise WrongMoment("This party is cancelled already.")
+    if party.is_past:
+        raise WrongMoment("This party is over: there is nothing to cancel.")
+    party.cancelled_at = timezone.now()
+    party.open_seats = 0
+    _touch(party, ["cancelled_at", "open_seats"])
+    party.sub_invitations.filter(status=SubInvitation.Status.INVITED).update(status=SubInvitation.Status.TOO_LATE,
+                                                                             answered_at=party.cancelled_at)
+    _enqueue("send_party_cancelled", party.pk)
+    _changed(party.club_id, "party", party=party.pk)
+    return party
+
+
+@transaction.atomic
+def note_site_address(club: Club, address: str) -> None:
+    """Remember the address (scheme://host[:port]) a host of the club reached the site at: emails
+    and calendar entries link there (unless settings.SITE_URL says otherwise)."""
+    address = address.rstrip("/")[:200]
+    if address and address != club.site_address:
+        Club.objects.filter(pk=club.pk).update(site_address=address)
+        club.site_address = address
 
 
 @transaction.atomic
@@ -438,7 +490,8 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
     units = _hosting_units(club)
     if not units:
         raise ClubError("Add the club's regular members before planning who hosts.")
-    parties = list(season.parties.select_for_update().filter(starts_at__gte=now).order_by("starts_at"))
+    parties = list(season.parties.select_for_update().filter(starts_at__gte=now, cancelled_at__isnull=True)
+                   .select_related("club").order_by("starts_at"))
     if not parties:
         raise WrongMoment("Every party of this season is over: there is nothing left to plan.")
     keys = [str(first.pk) for first, _ in units]
@@ -446,14 +499,14 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
     away: dict[int, set[datetime.date]] = {}
     for blackout in Blackout.objects.filter(member__club=club):
         away.setdefault(blackout.member_id, set()).add(blackout.date)
-    earlier = club.parties.filter(starts_at__lt=parties[0].starts_at)
+    earlier = club.parties.filter(starts_at__lt=parties[0].starts_at, cancelled_at__isnull=True)
     blackouts = {}
     hosted_before = {}
     for key, (first, second) in by_key.items():
         people = [first.pk] + ([second.pk] if second else [])
         blackouts[key] = set().union(*(away.get(pk, set()) for pk in people))
         hosted_before[key] = earlier.filter(Q(host_id__in=people) | Q(cohost_id__in=people)).count()
-    plan = rotation.plan_rotation(keys, [timezone.localdate(party.starts_at) for party in parties],
+    plan = rotation.plan_rotation(keys, [party.day for party in parties],
                                   blackouts=blackouts, hosted_before=hosted_before)
     for party, planned in zip(parties, plan, strict=True):
         host, cohost = by_key[planned] if planned is not None else (None, None)
@@ -482,10 +535,25 @@ def request_swap(requester: Member, *, give: Party, take: Party) -> SwapRequest:
         raise WrongMoment("Only dates still to come can be swapped.")
     if SwapRequest.objects.filter(give=give, take=take, status=SwapRequest.Status.PENDING).exists():
         raise WrongMoment("You have already asked for this swap: wait for the answer.")
+    _check_not_away(give, take)
     swap = SwapRequest.objects.create(requested_by=requester, asked=take.host, give=give, take=take)
     _changed(requester.club_id, "swap", swap=swap.pk)
     _enqueue("send_swap_request", swap.pk)
     return swap
+
+
+def _hosts_of(party: Party) -> list[Member]:
+    return [member for member in (party.host, party.cohost) if member is not None]
+
+
+def _check_not_away(give: Party, take: Party) -> None:
+    """A swap never makes anyone host on a date they marked as away: the hosts of `give` would
+    host on `take`'s date and those of `take` on `give`'s."""
+    for party, other in ((give, take), (take, give)):
+        for member in _hosts_of(other):
+            if member.blackouts.filter(date=party.day).exists():
+                raise WrongMoment(f"{member.name} is away on {party.day:%a %d %b %Y}: this swap would make "
+                                  f"them host that day. Pick another date, or change their dates away first.")
 
 
 @transaction.atomic
@@ -506,6 +574,7 @@ def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapReque
         raise WrongMoment("The hosts of these dates have changed since the swap was asked: it can't go ahead.")
     if give.is_past or take.is_past:
         raise WrongMoment("One of these dates is over: it can't be swapped any more.")
+    _check_not_away(give, take)
     give.host, give.cohost, take.host, take.cohost = take.host, take.cohost, give.host, give.cohost
     _touch(give, ["host", "cohost"])
     _touch(take, ["host", "cohost"])
@@ -567,36 +636,89 @@ def _locked_party(party: Party) -> Party:
     return Party.objects.select_for_update().select_related("club").get(pk=party.pk)
 
 
+class KeyReused(WrongMoment):
+    """A request's idempotency key came back with other content: not a retry, and not taken."""
+
+
+RSVP_KEY_REUSED = ("This answer carries the key of an earlier answer with other content, so it was not taken. "
+                   "Reload the page and answer again.")
+NOTE_MAX = 200
+
+
 @transaction.atomic
-def answer_rsvp(party: Party, member: Member, answer: str) -> RSVP:
-    """A member answers yes / no / maybe. A "no" (or "maybe") after a "yes" gives the seat up: the
-    first alternate in sub-list order is invited to it."""
+def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None = None, key: str | None = None) -> RSVP:
+    """A member answers yes / no / maybe, with a note for the host ("bringing dessert") if they like.
+
+    Every "no" from a regular gives their seat to the sub list, as does a "maybe" after a "yes"
+    (once: `RSVP.gave_up_seat`): the first alternate in sub-list order is invited to it. A "yes"
+    takes a given-up seat back while no alternate has taken it.
+
+    `key` is the request's idempotency key: the same key with the same answer and note is a
+    retry (nothing changes); the same key with anything else is refused (KeyReused, 409)."""
     if answer not in RSVP.Answer.values:
         raise ClubError("Answer yes, no or maybe.")
+    clean_note = None if note is None else " ".join(str(note).split())
+    if clean_note is not None and len(clean_note) > NOTE_MAX:
+        raise ClubError(f"A note is {NOTE_MAX} letters at most.")
+    if key is not None and not (0 < len(key) <= 64):
+        raise ClubError("This answer's key is not valid: reload the page and answer again.")
     party = _locked_party(party)
     if member.club_id != party.club_id or not member.is_active:
         raise ClubError("Only the club's members answer for its parties.")
+    rsvp = RSVP.objects.filter(party=party, member=member).first()
+    if key is not None:
+        sent = RSVPRequest.objects.filter(member=member, key=key).first()
+        if sent is not None:
+            if (sent.party_id, sent.answer, sent.note) != (party.pk, answer, clean_note or ""):
+                raise KeyReused(RSVP_KEY_REUSED)
+            if rsvp is not None:
+                return rsvp  # a retry of an answer taken already
+    if party.is_cancelled:
+        raise WrongMoment("This party is cancelled: there is nothing to answer.")
     if party.is_past:
         raise WrongMoment("This party is over: answers are closed.")
-    rsvp = RSVP.objects.filter(party=party, member=member).first()
     before = rsvp.answer if rsvp else None
     if member.is_alternate and before != RSVP.Answer.YES:
         raise ClubError("You're on the sub list: when a seat opens you'll be invited by email, "
                         "and you answer from the invitation.")
     if rsvp is None:
-        rsvp = RSVP.objects.create(party=party, member=member, answer=answer)
-    else:
-        rsvp.answer = answer
-        rsvp.save(update_fields=["answer", "answered_at"])
-    if before == RSVP.Answer.YES and answer != RSVP.Answer.YES:
+        rsvp = RSVP(party=party, member=member)
+    rsvp.answer = answer
+    if clean_note is not None:
+        rsvp.note = clean_note
+    gives_up = not rsvp.gave_up_seat and (answer == RSVP.Answer.NO or
+                                         (answer == RSVP.Answer.MAYBE and before == RSVP.Answer.YES))
+    takes_back = rsvp.gave_up_seat and answer == RSVP.Answer.YES
+    if gives_up:
+        rsvp.gave_up_seat = True
         party.open_seats += 1
+    elif takes_back:
+        rsvp.gave_up_seat = False
+        # A member who gave their seat up takes it back while nobody has taken it yet.
+        party.open_seats = max(0, party.open_seats - 1)
+    rsvp.save()
+    if key is not None:
+        RSVPRequest.objects.create(member=member, party=party, key=key, answer=answer, note=clean_note or "")
+    if gives_up or takes_back:
         party.save(update_fields=["open_seats"])
+    if gives_up:
         _invite_subs_for_open_seats(party)
-    elif before != RSVP.Answer.YES and answer == RSVP.Answer.YES and party.open_seats > 0:
-        # A regular who gave their seat up takes it back while nobody has taken it yet.
-        party.open_seats -= 1
-        party.save(update_fields=["open_seats"])
     _changed(party.club_id, "rsvp", party=party.pk)
+    return rsvp
+
+
+@transaction.atomic
+def mark_paid(party: Party, member: Member, *, paid: bool) -> RSVP:
+    """The host has (or hasn't) a member's buy-in for this party."""
+    if member.club_id != party.club_id:
+        raise ClubError("Only the club's members pay its buy-in.")
+    rsvp = RSVP.objects.select_for_update().filter(party=party, member=member).first()
+    if rsvp is None or rsvp.answer != RSVP.Answer.YES:
+        raise WrongMoment(f"{member.name} hasn't said they are coming: only those coming pay the buy-in.")
+    if rsvp.paid != paid:
+        rsvp.paid = paid
+        rsvp.save(update_fields=["paid"])
+        _changed(party.club_id, "rsvp", party=party.pk)
     return rsvp
 
 
@@ -604,7 +726,7 @@ def _next_alternate(party: Party) -> Member | None:
     """The first alternate in sub-list order not yet asked, not coming, not away that day."""
     asked = party.sub_invitations.values_list("member_id", flat=True)
     answered = party.rsvps.values_list("member_id", flat=True)
-    away = Blackout.objects.filter(date=timezone.localdate(party.starts_at)).values_list("member_id", flat=True)
+    away = Blackout.objects.filter(date=party.day).values_list("member_id", flat=True)
     return (party.club.members.alternates().exclude(pk__in=asked).exclude(pk__in=answered)
             .exclude(pk__in=away).first())
 
@@ -628,8 +750,8 @@ def _invite_subs_for_open_seats(party: Party) -> list[SubInvitation]:
 def invite_another_sub(party: Party) -> SubInvitation:
     """The host asks the next alternate too: whoever accepts first takes the seat."""
     party = _locked_party(party)
-    if party.is_past:
-        raise WrongMoment("This party is over.")
+    if not party.takes_answers:
+        raise WrongMoment("This party is cancelled." if party.is_cancelled else "This party is over.")
     sub = _next_alternate(party)
     if sub is None:
         raise WrongMoment("Everyone on the sub list has been asked already.")
@@ -651,8 +773,8 @@ def answer_sub_invitation(invitation: SubInvitation, *, accept: bool) -> SubInvi
     next alternate is asked). A later acceptance finds the seat taken (status TOO_LATE)."""
     party = _locked_party(invitation.party)
     invitation = SubInvitation.objects.select_related("member").get(pk=invitation.pk)
-    if party.is_past:
-        raise WrongMoment("This party is over.")
+    if not party.takes_answers:
+        raise WrongMoment("This party is cancelled." if party.is_cancelled else "This party is over.")
     if invitation.status == SubInvitation.Status.ACCEPTED:
         raise WrongMoment("You already have this seat: see you there!")
     if invitation.status != SubInvitation.Status.INVITED:
@@ -783,11 +905,11 @@ def send_once(key: str, *, kind: str, to: Sequence[str], subject: str, body: str
 
 
 def _link(member: Member, view: str = "clubs:my_club") -> str:
-    return absolute(reverse(view, args=[member_token(member.code)]))
+    return absolute(reverse(view, args=[member_token(member.code)]), club=member.club)
 
 
 def _when(party: Party) -> str:
-    return f"{timezone.localtime(party.starts_at):%A %d %B, %H:%M}"
+    return f"{party.local_start:%A %d %B, %H:%M}"
 
 
 def send_sub_invitation(invitation_id: int) -> bool:
@@ -801,6 +923,36 @@ def send_sub_invitation(invitation_id: int) -> bool:
             f"takes the seat.\n\nAnswer here: {_link(member)}\n")
     return send_once(f"sub:{invitation.pk}", kind="sub", to=[member.email], party=party, member=member,
                      subject=f"{party.club.name}: a seat for you on {_when(party)}?", body=body)
+
+
+def send_party_cancelled(party_id: int) -> int:
+    """Tell every member of the club (regulars, and the alternates who were coming) that the party is off."""
+    party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=False).first()
+    if party is None:
+        return 0
+    coming = set(party.rsvps.filter(answer=RSVP.Answer.YES).values_list("member_id", flat=True))
+    sent = 0
+    for member in party.club.members.filter(Q(is_alternate=False) | Q(pk__in=coming), is_active=True).exclude(email=""):
+        body = (f"Hi {member.name},\n\n{party.club.name}'s Bunco night on {_when(party)} is cancelled."
+                f"\n\nYour club page: {_link(member)}\n")
+        sent += send_once(f"cancelled:{party.pk}:{member.pk}", kind="cancelled", to=[member.email], party=party,
+                          member=member, subject=f"{party.club.name}: {_when(party)} is cancelled", body=body)
+    return sent
+
+
+def send_party_changed(party_id: int) -> int:
+    """Tell the members coming to a party its new time and place (once per change: its sequence)."""
+    party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=True).first()
+    if party is None or party.is_past:
+        return 0
+    sent = 0
+    for rsvp in party.rsvps.filter(answer=RSVP.Answer.YES, member__is_active=True).select_related("member"):
+        member = rsvp.member
+        body = (f"Hi {member.name},\n\n{party.club.name}'s Bunco night has changed: it is now on {_when(party)}"
+                f"{' at ' + party.location if party.location else ''}.\n\nYour club page: {_link(member)}\n")
+        sent += send_once(f"changed:{party.pk}:{party.sequence}:{member.pk}", kind="changed", to=[member.email],
+                          party=party, member=member, subject=f"{party.club.name}: now on {_when(party)}", body=body)
+    return sent
 
 
 def send_swap_request(swap_id: int) -> bool:
@@ -856,8 +1008,8 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
     now = now or timezone.now()
     sent = 0
     horizon = now + datetime.timedelta(days=60)
-    for party in Party.objects.filter(starts_at__gt=now, starts_at__lte=horizon).select_related("club", "host",
-                                                                                                  "cohost"):
+    for party in Party.objects.filter(starts_at__gt=now, starts_at__lte=horizon, cancelled_at__isnull=True
+                                      ).select_related("club", "host", "cohost"):
         if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) > now:
             continue
         sent += _send_rsvp_nudges(party)

@@ -46,4 +46,10 @@ urlpatterns = [
     path("<slug:slug>/parties/<int:pk>/edit/", views.party_edit, name="party_edit"),
     path("<slug:slug>/parties/<int:pk>/invite-sub/", views.party_invite_sub, name="party_invite_sub"),
     path("<slug:slug>/parties/<int:pk>/counts/", views.party_counts, name="party_counts"),
+    path("<slug:slug>/parties/<int:pk>/cancel/", views.party_cancel, name="party_cancel"),
+    path("<slug:slug>/parties/<int:pk>/paid/<int:member_pk>/", views.party_paid, name="party_paid"),
 ]
+
+# Every club page shows its times in the club's zone, dropped again once the page is made.
+for _pattern in urlpatterns:
+    _pattern.callback = views.in_club_zone(_pattern.callback)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import zoneinfo
 from decimal import Decimal
 from typing import Any
 
@@ -30,6 +31,11 @@ class ClubForm(forms.Form):
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
                                 initial=Decimal("5.00"), label="Buy-in per player ($)",
                                 error_messages={"invalid": BUY_IN_FORMAT})
+    time_zone = forms.ChoiceField(
+        label="Time zone", initial="UTC", required=False, choices=lambda: [(zone, zone.replace("_", " ")) for zone in time_zones()],
+        help_text="Party times are entered and shown in it, and calendars carry it.",
+        widget=forms.Select(attrs={"data-browser-zone": ""}),
+        error_messages={"invalid_choice": "Pick the club's time zone from the list, like America/Chicago."})
     rsvp_nudge_days = WholeNumberField(low=0, high=30, what="the days before a party", initial=3,
                                        label="Remind members who haven't answered this many days before")
     baby_bunco_ends_turn = forms.BooleanField(required=False, label="A baby bunco (three of a kind, +5) ends the turn")
@@ -42,6 +48,11 @@ class ClubForm(forms.Form):
     prize_amounts = forms.ChoiceField(choices=PrizeAmounts.choices, initial=PrizeAmounts.DOLLARS_TO_DRAW,
                                       required=False, widget=forms.RadioSelect, label="Prize amounts")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.is_bound or "time_zone" in self.initial:  # the browser's zone is for a new club only
+            self.fields["time_zone"].widget.attrs["data-zone-chosen"] = ""
+
     def clean_buy_in(self) -> Decimal:
         raw = str(self.data.get("buy_in", "")).strip()
         if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{0,2})?", raw, flags=re.ASCII):
@@ -53,6 +64,8 @@ class ClubForm(forms.Form):
         data = dict(self.cleaned_data)
         data["buy_in_cents"] = int(data.pop("buy_in") * 100)
         data["prize_amounts"] = data.get("prize_amounts") or PrizeAmounts.DOLLARS_TO_DRAW
+        if not data.get("time_zone"):
+            data.pop("time_zone", None)  # not sent: the club keeps its zone (UTC for a new one)
         return data
 
     @classmethod
@@ -60,6 +73,12 @@ class ClubForm(forms.Form):
         initial: dict[str, Any] = {name: getattr(club, name) for name in cls.base_fields if hasattr(club, name)}
         initial["buy_in"] = Decimal(club.buy_in_cents) / 100
         return initial
+
+
+def time_zones() -> list[str]:
+    """The IANA zones this machine knows (tzdata), sorted; "Etc/…" and the old aliases left out."""
+    zones = {zone for zone in zoneinfo.available_timezones() if "/" in zone and not zone.startswith(("Etc/", "SystemV/"))}
+    return sorted(zones | {"UTC"})
 
 
 class CohostForm(forms.Form):
@@ -103,11 +122,30 @@ def _dates(text: str) -> list[datetime.date]:
 
 
 class BlackoutsForm(forms.Form):
-    dates = forms.CharField(widget=forms.Textarea(attrs={"rows": 6}), required=False, help_text=DATE_HELP,
-                            label="Dates this member can't host")
+    """Dates away, ticked among the club's parties still to come (a date away that is no party's
+    date, or is past, is kept as it is: see `kept`)."""
 
-    def clean_dates(self) -> list[datetime.date]:
-        return _dates(self.cleaned_data["dates"])
+    dates = forms.TypedMultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, coerce=datetime.date.fromisoformat,
+        label="Dates this member can't host",
+        error_messages={"invalid_choice": "Tick dates of the club's parties still to come."})
+
+    def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        days = [party.day for party in member.club.parties.upcoming().filter(cancelled_at__isnull=True)
+                .select_related("club")]
+        self.days = sorted(set(days))
+        field = self.fields["dates"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)
+        field.choices = [(day.isoformat(), f"{day:%a %-d %b %Y}") for day in self.days]
+        away = set(member.blackouts.values_list("date", flat=True))
+        self.kept = sorted(away - set(self.days))  # not offered here: kept as they are
+        if not self.is_bound:
+            self.initial["dates"] = [day.isoformat() for day in self.days if day in away]
+
+    def chosen(self) -> list[datetime.date]:
+        """The member's dates away once saved: the ticked ones and the ones not offered."""
+        return [*self.kept, *self.cleaned_data["dates"]]
 
 
 class SeasonByRuleForm(forms.Form):
@@ -147,12 +185,20 @@ class PartyForm(forms.Form):
     cohost = forms.ModelChoiceField(queryset=Member.objects.none(), required=False, empty_label="Nobody",
                                     label="Co-host", error_messages={"invalid_choice": "Pick a member of the club."})
 
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False, empty_label="No season",
+                                    error_messages={"invalid_choice": "Pick one of the club's seasons."})
+
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.club = club
         for name in ("host", "cohost"):
             field = self.fields[name]
             assert isinstance(field, forms.ModelChoiceField)
             field.queryset = club.members.filter(is_active=True)
+        season = self.fields["season"]
+        assert isinstance(season, forms.ModelChoiceField)
+        season.queryset = club.seasons.all()
+        self.fields["time"].help_text = f"{club.zone.key.replace('_', ' ')} time."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -163,29 +209,18 @@ class PartyForm(forms.Form):
         return data
 
     def starts_at(self) -> datetime.datetime:
-        return timezone.make_aware(datetime.datetime.combine(self.cleaned_data["date"], self.cleaned_data["time"]))
+        """The date and time as the club's clocks read them."""
+        return self.club.at(self.cleaned_data["date"], self.cleaned_data["time"])
 
     @staticmethod
     def initial_for(party: Party) -> dict[str, Any]:
-        local = timezone.localtime(party.starts_at)
+        local = party.local_start
         return {"date": local.date(), "time": local.time(), "location": party.location, "notes": party.notes,
-                "host": party.host_id, "cohost": party.cohost_id}
+                "host": party.host_id, "cohost": party.cohost_id, "season": party.season_id}
 
 
 class NewPartyForm(PartyForm):
-    season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False, empty_label="No season",
-                                    error_messages={"invalid_choice": "Pick one of the club's seasons."})
-
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, club=club, **kwargs)
-        field = self.fields["season"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = club.seasons.all()
-        self.fields.pop("host")
-        self.fields.pop("cohost")
-
-    def clean(self) -> dict[str, Any]:
-        return forms.Form.clean(self) or {}
+    """A date added by hand: the same fields as editing one (its host and season included)."""
 
 
 class SwapForm(forms.Form):
@@ -196,7 +231,8 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        upcoming = Party.objects.upcoming().filter(club_id=member.club_id).select_related("host", "cohost")
+        upcoming = (Party.objects.upcoming().filter(club_id=member.club_id, cancelled_at__isnull=True)
+                    .select_related("club", "host", "cohost"))
         give, take = self.fields["give"], self.fields["take"]
         assert isinstance(give, forms.ModelChoiceField) and isinstance(take, forms.ModelChoiceField)
         give.queryset = upcoming.hosted_by(member)
@@ -205,4 +241,4 @@ class SwapForm(forms.Form):
 
 
 def _party_label(party: Party) -> str:
-    return f"{timezone.localtime(party.starts_at):%a %d %b %Y} ({party.hosts_label()})"
+    return f"{party.local_start:%a %d %b %Y} ({party.hosts_label()})"

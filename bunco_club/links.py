@@ -10,6 +10,8 @@ keep working); the host revokes a leaked link by giving the member a new code
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
@@ -46,10 +48,16 @@ def my_club_path(code: str) -> str:
     return reverse("clubs:my_club", args=[member_token(code)])
 
 
-def site_url() -> str:
-    """The site's address for emails and calendar entries: settings.SITE_URL, else this machine."""
-    return str(settings.SITE_URL or "http://127.0.0.1:8000").rstrip("/")
+FALLBACK_ADDRESS = "http://127.0.0.1:8000"
 
 
-def absolute(path: str) -> str:
-    return site_url() + path
+def site_url(club: Any = None) -> str:
+    """The site's address for emails and calendar entries, where no request says it: settings.SITE_URL
+    when set (`make run` sets it to the address it serves at), else the address the club's host
+    last reached the site at (`Club.site_address`), else this machine. Pages use their request."""
+    address = settings.SITE_URL or getattr(club, "site_address", "") or FALLBACK_ADDRESS
+    return str(address).rstrip("/")
+
+
+def absolute(path: str, *, club: Any = None) -> str:
+    return site_url(club) + path

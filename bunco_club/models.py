@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+import zoneinfo
 
 from django.conf import settings
 from django.db import models
@@ -59,6 +60,11 @@ class Club(models.Model):
     split_ties = models.BooleanField("tied players share a prize", default=False)
     prize_amounts = models.CharField("prize amounts", max_length=24, choices=PrizeAmounts.choices,
                                      default=PrizeAmounts.DOLLARS_TO_DRAW)
+    # The IANA zone the club meets in: times are entered, shown, mailed and put in calendars in it.
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # The address (scheme://host[:port]) the site was last reached at by one of the club's hosts:
+    # what emails and calendar entries link to when settings.SITE_URL is not set.
+    site_address = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -69,6 +75,22 @@ class Club(models.Model):
     def is_hosted_by(self, user: object) -> bool:
         user_id = getattr(user, "pk", None)
         return bool(getattr(user, "is_authenticated", False)) and self.hosts.filter(pk=user_id or 0).exists()
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The club's time zone (UTC for a name this machine does not know)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    def local(self, moment: datetime.datetime) -> datetime.datetime:
+        """A moment as the club's clocks show it."""
+        return timezone.localtime(moment, self.zone)
+
+    def at(self, day: datetime.date, time: datetime.time) -> datetime.datetime:
+        """The moment a day and a time mean in the club's zone."""
+        return timezone.make_aware(datetime.datetime.combine(day, time), self.zone)
 
     @property
     def buy_in_label(self) -> str:
@@ -173,6 +195,7 @@ class Blackout(models.Model):
 
 class PartyQuerySet(models.QuerySet["Party"]):
     def upcoming(self) -> PartyQuerySet:
+        """The parties still to come (cancelled ones included: they say so)."""
         return self.filter(starts_at__gte=timezone.now() - datetime.timedelta(hours=12)).order_by("starts_at")
 
     def past(self) -> PartyQuerySet:
@@ -198,6 +221,8 @@ class Party(models.Model):
     sequence = models.PositiveIntegerField(default=0)
     # A host can mark a past night as not counting towards the standings.
     counts = models.BooleanField(default=True)
+    # A cancelled party stays (calendars show it as cancelled); nobody answers for it any more.
+    cancelled_at = models.DateTimeField(null=True, blank=True)
 
     objects = PartyQuerySet.as_manager()
 
@@ -206,11 +231,30 @@ class Party(models.Model):
         verbose_name_plural = "parties"
 
     def __str__(self) -> str:
-        return f"{self.club} — {timezone.localtime(self.starts_at):%a %d %b %Y}"
+        return f"{self.club} — {self.local_start:%a %d %b %Y}"
 
     @property
     def is_past(self) -> bool:
         return self.starts_at < timezone.now() - datetime.timedelta(hours=12)
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+    @property
+    def takes_answers(self) -> bool:
+        """Whether members can still answer for this party (one rule for the action and the pages)."""
+        return not self.is_past and not self.is_cancelled
+
+    @property
+    def local_start(self) -> datetime.datetime:
+        """The party's start on the club's clocks."""
+        return self.club.local(self.starts_at)
+
+    @property
+    def day(self) -> datetime.date:
+        """The party's date in the club's zone (what dates away are compared with)."""
+        return self.local_start.date()
 
     def hosts_label(self) -> str:
         names = [member.name for member in (self.host, self.cohost) if member is not None]
@@ -230,12 +274,34 @@ class RSVP(models.Model):
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rsvps")
     answer = models.CharField(max_length=5, choices=Answer.choices)
     answered_at = models.DateTimeField(auto_now=True)
+    note = models.CharField(max_length=200, blank=True)  # "bringing dessert", for the host
+    paid = models.BooleanField(default=False)  # the host has the member's buy-in
+    # A regular's "no" (or a "maybe" after a "yes") gives their seat to the sub list, once.
+    gave_up_seat = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["party", "member"], name="rsvp_one_per_member")]
 
     def __str__(self) -> str:
         return f"{self.member}: {self.get_answer_display()}"
+
+
+class RSVPRequest(models.Model):
+    """An RSVP as a phone sent it, by its idempotency key: the same key again is a retry (answered
+    as before), the same key with other content is refused."""
+
+    key = models.CharField(max_length=64)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
+    answer = models.CharField(max_length=5)
+    note = models.CharField(max_length=200, blank=True)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["member", "key"], name="rsvp_request_key_once_a_member")]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.key}"
 
 
 class SubInvitation(models.Model):

@@ -33,6 +33,16 @@ def send_swap_request(swap_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def send_party_cancelled(party_id: int) -> int:
+    return actions.send_party_cancelled(party_id)
+
+
+@shared_task(ignore_result=True)
+def send_party_changed(party_id: int) -> int:
+    return actions.send_party_changed(party_id)
+
+
+@shared_task(ignore_result=True)
 def send_due_reminders() -> int:
     sent = actions.send_due_reminders()
     if sent:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +42,7 @@ from bunco_club.forms import (
     SeasonByRuleForm,
     SwapForm,
 )
-from bunco_club.links import BadMemberLink, absolute, member_token, read_member_token
+from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
 from live.http import HtmxHttpRequest
@@ -52,8 +53,34 @@ NOT_A_HOST = "Only the club's hosts can do that."
 # --- Who is asking ----------------------------------------------------------------------------
 
 
+def in_club_zone(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Every club view: the club's time zone, which its permission helper activates (`_club`,
+    `_member_from_link`), is dropped again once the page is made (club_urls.py wraps every view)."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        finally:
+            timezone.deactivate()
+
+    return wrapped
+
+
 def _club(slug: str) -> Club:
-    return get_object_or_404(Club, slug=slug)
+    """The club; its times show in its own zone from here on."""
+    club = get_object_or_404(Club, slug=slug)
+    timezone.activate(club.zone)
+    return club
+
+
+def _site_address(request: HttpRequest) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def _note_host(request: HttpRequest, club: Club) -> None:
+    """A host reached the site at this address: the club's emails and calendars link there."""
+    actions.note_site_address(club, _site_address(request))
 
 
 def _viewer_member(request: HttpRequest, club: Club) -> Member | None:
@@ -70,6 +97,7 @@ def _club_for_host(request: HttpRequest, slug: str) -> Club:
     """The club, if this browser is one of its hosts; 403 for its members, 404 for anybody else."""
     club = _club(slug)
     if club.is_hosted_by(request.user):
+        _note_host(request, club)
         return club
     if _viewer_member(request, club) is not None:
         raise PermissionDenied(NOT_A_HOST)
@@ -83,6 +111,8 @@ def _club_for_viewer(request: HttpRequest, slug: str) -> tuple[Club, Member | No
     member = _viewer_member(request, club)
     if not is_host and member is None:
         raise Http404("No such club.")
+    if is_host:
+        _note_host(request, club)
     return club, member, is_host
 
 
@@ -109,6 +139,7 @@ def _member_from_link(request: HttpRequest, token: str) -> Member:
     member = Member.objects.select_related("club").filter(code=code, is_active=True).first()
     if member is None:
         raise BadMemberLink(LINK_RETIRED)
+    timezone.activate(member.club.zone)
     codes = request.session.get(SESSION_MEMBERS, [])
     if not isinstance(codes, list):
         codes = []
@@ -166,7 +197,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club, "member": member, "is_host": is_host, "upcoming": upcoming, "past": past,
         "next_party": next_party, "next_count": actions.headcount(next_party) if next_party else None,
         "seasons": club.seasons.all(), "hosts": club.hosts.all(),
-        "feed_url": absolute(reverse("clubs:club_feed", args=[club.feed_code])),
+        "feed_url": request.build_absolute_uri(reverse("clubs:club_feed", args=[club.feed_code])),
         "cohost_form": CohostForm(),
     }
     return render(request, "bunco_club/club.html", context)
@@ -245,8 +276,7 @@ def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
     form = MemberForm(request.POST or None, initial={"name": member.name, "email": member.email, "phone": member.phone})
-    blackouts = BlackoutsForm(initial={"dates": "\n".join(day.isoformat() for day in
-                                                          member.blackouts.values_list("date", flat=True))})
+    blackouts = BlackoutsForm(member=member)
     if request.method == "POST" and form.is_valid():
         try:
             actions.edit_member(member, **form.cleaned_data)
@@ -265,12 +295,12 @@ def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def member_blackouts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
-    form = BlackoutsForm(request.POST)
+    form = BlackoutsForm(request.POST, member=member)
     if not form.is_valid():
         context = {"club": club, "member": member, "blackouts": form, "pair_form": PairForm(member=member),
                    "form": MemberForm(initial={"name": member.name, "email": member.email, "phone": member.phone})}
         return render(request, "bunco_club/member_edit.html", context, status=400)
-    actions.set_blackouts(member, form.cleaned_data["dates"])
+    actions.set_blackouts(member, form.chosen())
     messages.success(request, f"{member.name}'s dates away are saved.")
     return redirect("clubs:member_edit", slug=club.slug, pk=member.pk)
 
@@ -361,15 +391,15 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     if by_hand:
         form: SeasonByRuleForm | SeasonByHandForm = SeasonByHandForm(data, initial={"time": club.usual_time})
     else:
-        next_year = timezone.localdate().year + 1
+        next_year = timezone.localdate(timezone=club.zone).year + 1
         form = SeasonByRuleForm(data, initial={"time": club.usual_time, "first_month": datetime.date(next_year, 1, 1),
                                                "name": str(next_year)})
     if data is not None and form.is_valid():
         values = form.cleaned_data
         try:
             if isinstance(form, SeasonByHandForm):
-                season = actions.create_season(club, name=values["name"], starts=[
-                    timezone.make_aware(datetime.datetime.combine(day, values["time"])) for day in values["dates"]])
+                season = actions.create_season(club, name=values["name"],
+                                               starts=[club.at(day, values["time"]) for day in values["dates"]])
             else:
                 season = actions.season_by_rule(club, name=values["name"], first_month=values["first_month"],
                                                 months=values["months"], nth=values["nth"],
@@ -393,15 +423,25 @@ def season(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     for name, day in club.members.filter(is_active=True).values_list("name", "blackouts__date"):
         if day is not None:
             away.setdefault(day, []).append(name)
-    rows = [{"party": party, "away": away.get(timezone.localdate(party.starts_at), [])} for party in parties]
-    hostings: dict[str, int] = {}
-    for party in parties:
+    rows = [{"party": party, "away": away.get(party.day, [])} for party in parties]
+    context = {"club": club, "season": season, "rows": rows, "is_host": is_host, "member": member,
+               "hostings": _hostings(club, season, parties)}
+    return render(request, "bunco_club/season.html", context)
+
+
+def _hostings(club: Club, season: Season, parties: list[Party]) -> list[tuple[str, int, int]]:
+    """Each host's dates this season and in all, counting the earlier seasons as the rotation does
+    (actions.assign_hosts): (name, this season, all seasons up to this one's end)."""
+    end = parties[-1].starts_at if parties else timezone.now()
+    this: dict[str, int] = {}
+    every: dict[str, int] = {}
+    for party in club.parties.filter(starts_at__lte=end, cancelled_at__isnull=True).select_related("host", "cohost"):
         for person in (party.host, party.cohost):
             if person is not None:
-                hostings[person.name] = hostings.get(person.name, 0) + 1
-    context = {"club": club, "season": season, "rows": rows, "is_host": is_host, "member": member,
-               "hostings": sorted(hostings.items())}
-    return render(request, "bunco_club/season.html", context)
+                every[person.name] = every.get(person.name, 0) + 1
+                if party.season_id == season.pk:
+                    this[person.name] = this.get(person.name, 0) + 1
+    return sorted((name, this.get(name, 0), total) for name, total in every.items() if name in this)
 
 
 @require_POST
@@ -442,9 +482,11 @@ def party_new(request: HttpRequest, slug: str) -> HttpResponse:
     form = NewPartyForm(request.POST or None, club=club,
                         initial={"time": club.usual_time, "location": club.place, "season": request.GET.get("season")})
     if request.method == "POST" and form.is_valid():
+        values = form.cleaned_data
         try:
-            party = actions.add_party(club, starts_at=form.starts_at(), season=form.cleaned_data["season"],
-                                      location=form.cleaned_data["location"], notes=form.cleaned_data["notes"])
+            party = actions.add_party(club, starts_at=form.starts_at(), season=values["season"],
+                                      location=values["location"], notes=values["notes"], host=values["host"],
+                                      cohost=values["cohost"])
         except actions.ClubError as error:
             form.add_error("date", str(error))
         else:
@@ -459,10 +501,12 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     headcount alone for the page's 10-second refresh (htmx)."""
     club, member, is_host = _club_for_viewer(request, slug)
     party = _party_of(club, pk)
-    answer = party.rsvps.filter(member=member).values_list("answer", flat=True).first() if member else None
+    mine = party.rsvps.filter(member=member).first() if member else None
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": actions.headcount(party),
-        "my_answer": answer, "answers": RSVP.Answer.choices,
+        "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
+        "rsvp_key": secrets.token_hex(16),
+        "rsvps": party.rsvps.select_related("member").order_by("member__name") if is_host else [],
         "invitations": party.sub_invitations.select_related("member"),
         "records": party.records.select_related("member").order_by("-wins", "name"),
         "my_token": member_token(member.code) if member else None,
@@ -481,7 +525,7 @@ def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         values = form.cleaned_data
         try:
             actions.edit_party(party, starts_at=form.starts_at(), location=values["location"], notes=values["notes"],
-                               host=values["host"], cohost=values["cohost"])
+                               host=values["host"], cohost=values["cohost"], season=values["season"])
         except actions.ClubError as error:
             form.add_error(None, str(error))
         else:
@@ -505,6 +549,39 @@ def party_invite_sub(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_POST
+def party_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Call the party off: calendars show it cancelled and every member is told by email."""
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    try:
+        actions.cancel_party(party)
+    except actions.ClubError as error:
+        return _refused(request, error, back)
+    messages.success(request, "The party is cancelled: the members are told, and calendars show it as cancelled.")
+    return redirect(back)
+
+
+@require_POST
+def party_paid(request: HttpRequest, slug: str, pk: int, member_pk: int) -> HttpResponse:
+    """The host has a member's buy-in (`paid` = 1), or not (0)."""
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    member = _member_of(club, member_pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    paid = request.POST.get("paid")
+    if paid not in ("0", "1"):
+        messages.error(request, "Say whether the buy-in is paid (1) or not (0).")
+        return redirect(back)
+    try:
+        actions.mark_paid(party, member, paid=paid == "1")
+    except actions.ClubError as error:
+        return _refused(request, error, back)
+    messages.success(request, f"{member.name}: {'paid' if paid == '1' else 'not paid yet'}.")
+    return redirect(back)
+
+
+@require_POST
 def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Mark a night as counting towards the standings, or not (`counts` = 1 or 0)."""
     club = _club_for_host(request, slug)
@@ -523,6 +600,9 @@ def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 # --- A member's own pages (their signed personal link, no password) ---------------------------
 
 
+MY_NEXT_PARTIES = 3  # a member's page shows these first; the rest of the season behind "Later"
+
+
 @never_cache
 @require_GET
 @personal_link
@@ -531,12 +611,14 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
     hosting dates, history and calendar feed."""
     member = _member_from_link(request, token)
     club = member.club
-    upcoming = list(club.parties.upcoming().select_related("host", "cohost")[:12])
-    answers = dict(RSVP.objects.filter(member=member, party__in=upcoming).values_list("party_id", "answer"))
-    rows = [{"party": party, "answer": answers.get(party.pk), "hosting": party.is_hosted_by_member(member)}
-            for party in upcoming]
+    upcoming = list(club.parties.upcoming().select_related("club", "host", "cohost")[:24])
+    answers = {rsvp.party_id: rsvp for rsvp in RSVP.objects.filter(member=member, party__in=upcoming)}
+    rows = [{"party": party, "answer": getattr(answers.get(party.pk), "answer", None),
+             "note": getattr(answers.get(party.pk), "note", ""), "hosting": party.is_hosted_by_member(member),
+             "key": secrets.token_hex(16)} for party in upcoming]
     context = {
-        "club": club, "member": member, "token": token, "rows": rows, "answers": RSVP.Answer.choices,
+        "club": club, "member": member, "token": token, "rows": rows[:MY_NEXT_PARTIES],
+        "later_rows": rows[MY_NEXT_PARTIES:], "answers": RSVP.Answer.choices,
         "invitations": member.sub_invitations.filter(status=SubInvitation.Status.INVITED,
                                                       party__starts_at__gte=timezone.now()).select_related("party"),
         "swaps_to_answer": member.swaps_received.filter(status=SwapRequest.Status.PENDING).select_related(
@@ -544,7 +626,7 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
         "swaps_asked": member.swaps_asked.select_related("give", "take", "asked")[:5],
         "swap_form": SwapForm(member=member),
         "history": member.records.select_related("party").order_by("-party__starts_at")[:24],
-        "feed_url": absolute(reverse("clubs:member_feed", args=[token])),
+        "feed_url": request.build_absolute_uri(reverse("clubs:member_feed", args=[token])),
         "blackouts": _my_blackouts_form(member),
     }
     return render(request, "bunco_club/my_club.html", context)
@@ -555,13 +637,12 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
 def my_blackouts(request: HttpRequest, token: str) -> HttpResponse:
     """A member gives their own dates away (the rotation keeps them off those dates)."""
     member = _member_from_link(request, token)
-    form = BlackoutsForm(request.POST)
+    form = BlackoutsForm(request.POST, member=member)
     if not form.is_valid():
         messages.error(request, " ".join(str(error) for error in form.errors.get("dates", [])))
         return redirect(_back_to_me(token))
-    # The page lists the dates still to come: the past ones stay as they were.
-    past = member.blackouts.filter(date__lt=timezone.localdate()).values_list("date", flat=True)
-    actions.set_blackouts(member, [*past, *form.cleaned_data["dates"]])
+    # The page offers the party dates still to come: the others stay as they were.
+    actions.set_blackouts(member, form.chosen())
     messages.success(request, "Your dates away are saved.")
     return redirect(_back_to_me(token))
 
@@ -580,8 +661,7 @@ def my_claim(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _my_blackouts_form(member: Member) -> BlackoutsForm:
-    coming = member.blackouts.filter(date__gte=timezone.localdate()).values_list("date", flat=True)
-    form = BlackoutsForm(initial={"dates": "\n".join(day.isoformat() for day in coming)})
+    form = BlackoutsForm(member=member)
     form.fields["dates"].label = "Dates you can't host (or come)"
     return form
 
@@ -593,15 +673,23 @@ def _back_to_me(token: str) -> str:
 @require_POST
 @personal_link
 def my_rsvp(request: HttpRequest, token: str, party_pk: int) -> HttpResponse:
+    """A member's answer, with a note for the host if they like, carrying its idempotency key: a
+    retry changes nothing; the key with other content is refused (409) with a page that says so."""
     member = _member_from_link(request, token)
-    party = get_object_or_404(Party, club_id=member.club_id, pk=party_pk)
+    party = get_object_or_404(Party.objects.select_related("club"), club_id=member.club_id, pk=party_pk)
     answer = request.POST.get("answer", "")
+    note = request.POST.get("note")
+    key = request.POST.get("key") or None
+    back = request.POST.get("back") == "party"
+    back_to = reverse("clubs:party", args=[party.club.slug, party.pk]) if back else _back_to_me(token)
     try:
-        rsvp = actions.answer_rsvp(party, member, answer)
+        rsvp = actions.answer_rsvp(party, member, answer, note=note, key=key)
+    except actions.KeyReused as error:
+        return render(request, "bunco_club/refused.html", {"message": str(error), "back": back_to}, status=error.status)
     except actions.ClubError as error:
-        return _refused(request, error, _back_to_me(token))
-    messages.success(request, f"Thanks! {timezone.localtime(party.starts_at):%a %d %b}: {rsvp.get_answer_display()}.")
-    return redirect(_back_to_me(token))
+        return _refused(request, error, back_to)
+    messages.success(request, f"Thanks! {party.local_start:%a %d %b}: {rsvp.get_answer_display()}.")
+    return redirect(back_to)
 
 
 def _my_invitation(member: Member, pk: int) -> SubInvitation:

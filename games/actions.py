@@ -129,6 +129,11 @@ def start_night(
     rng: random.Random | None = None,
 ) -> Night:
     """Create the night, draw the seating (stars at the head table, random teams) and seat round 1."""
+    if party is not None:
+        # One night per party (issue 16, C5): two starts at once take turns on the party's row.
+        type(party).objects.select_for_update().filter(pk=party.pk).first()
+        if Night.objects.filter(party=party).exists():
+            raise WrongState("This party's night is started already: open it from the party's page.")
     players = clean_names(names)
     too_many = night_size_refusal(len(players))
     if too_many is not None:

@@ -169,6 +169,10 @@ def night_new(request: HttpRequest) -> HttpResponse:
     except BadNumber as error:
         return render(request, "games/refused.html", {"title": "Can't start that night", "message": str(error)},
                       status=400)
+    started = Night.objects.filter(party=party).order_by("pk").first() if party is not None else None
+    if started is not None:  # one night per party: its host re-opens it (issue 16, C5)
+        messages.info(request, "This party's night is started already: here it is.")
+        return redirect("games:night_host", code=started.code)
     status = 400
     if request.method == "POST":
         form = NewNightForm(request.POST)

@@ -38,6 +38,7 @@ ALTERNATES = ["Sam", "Tia", "Uma"]
 # The next party's answers; the other regulars haven't answered yet.
 ANSWERS = {"Ada": "yes", "Bea": "yes", "Cal": "yes", "Dot": "yes", "Eve": "yes", "Fay": "yes", "Gus": "yes",
            "Hal": "yes", "Ivy": "maybe", "Jo": "no"}
+NOTES = {"Bea": "Bringing dessert", "Eve": "Can give Fay a ride"}  # for the host, with their answers
 MEMBER = "Bea"  # whose "my club" page is shown
 PASSWORD = "bunco-night"
 
@@ -66,7 +67,7 @@ def seed() -> Seeded:
 
     user = get_user_model().objects.create_user("host", password=PASSWORD)
     club = actions.create_club(user=user, name="Maple Street Bunco", place="12 Maple Street",
-                               usual_time=datetime.time(19, 0), buy_in_cents=500)
+                               usual_time=datetime.time(19, 0), buy_in_cents=500, time_zone="America/Chicago")
     members = {name: actions.add_member(club, name=name, email=f"{name.lower()}@example.com")
                for name in REGULARS}
     for name in ALTERNATES:
@@ -82,7 +83,7 @@ def seed() -> Seeded:
     # Last month's night, with its results: the club page lists it and its prize winners.
     last_month = (today.replace(day=1) - datetime.timedelta(days=1)).replace(day=1)
     last_day = monthly_dates(last_month, 1, nth=3, weekday=4)[0]
-    last = actions.add_party(club, starts_at=timezone.make_aware(datetime.datetime.combine(last_day, club.usual_time)))
+    last = actions.add_party(club, starts_at=club.at(last_day, club.usual_time))
     actions.edit_party(last, starts_at=last.starts_at, location=last.location, host=members["Ned"])
     actions.record_night_results(last, [
         {"name": "Gus", "wins": 14, "losses": 10, "buncos": 3, "prize_cents": 2000, "prizes": ["most_buncos"]},
@@ -97,7 +98,7 @@ def seed() -> Seeded:
     party = season.parties.order_by("starts_at").first()
     assert party is not None
     for name, answer in ANSWERS.items():
-        actions.answer_rsvp(party, members[name], answer)
+        actions.answer_rsvp(party, members[name], answer, note=NOTES.get(name))
     return Seeded(slug=club.slug, season_pk=season.pk, member_path=my_club_path(members[MEMBER].code))
 
 

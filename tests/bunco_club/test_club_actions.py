@@ -298,10 +298,62 @@ def test_a_maybe_after_a_yes_also_gives_the_seat_up(party, member):
     assert SubInvitation.objects.get().member.name == "Sam"
 
 
-def test_a_no_from_someone_who_never_said_yes_invites_nobody(club):
+def test_a_no_from_a_regular_who_never_said_yes_invites_the_first_alternate(club):
     party = actions.add_party(club, starts_at=soon())
     actions.answer_rsvp(party, club.members.get(name="Ada"), "no")
-    assert not SubInvitation.objects.exists()
+    assert [invitation.member.name for invitation in SubInvitation.objects.all()] == ["Sam"]
+    party.refresh_from_db()
+    assert party.open_seats == 1
+
+
+def test_every_no_from_a_regular_invites_the_next_alternate_once(club):
+    party = actions.add_party(club, starts_at=soon())
+    actions.answer_rsvp(party, club.members.get(name="Ada"), "no")
+    actions.answer_rsvp(party, club.members.get(name="Ada"), "no")  # the same "no" again opens nothing more
+    actions.answer_rsvp(party, club.members.get(name="Bea"), "maybe")  # a maybe from the start holds the seat
+    actions.answer_rsvp(party, club.members.get(name="Cal"), "no")
+    assert [invitation.member.name for invitation in SubInvitation.objects.order_by("pk")] == ["Sam", "Tia"]
+
+
+def test_a_regular_who_said_no_and_then_yes_takes_the_seat_back_while_it_is_free(club):
+    party = actions.add_party(club, starts_at=soon())
+    ada = club.members.get(name="Ada")
+    actions.answer_rsvp(party, ada, "no")
+    actions.answer_rsvp(party, ada, "yes")
+    party.refresh_from_db()
+    assert party.open_seats == 0
+
+
+def test_an_rsvp_keeps_the_members_note_for_the_host(party, member):
+    actions.answer_rsvp(party, member, "yes", note="  Bringing   dessert ")
+    assert RSVP.objects.get(party=party, member=member).note == "Bringing dessert"
+    actions.answer_rsvp(party, member, "yes")  # no note sent: the note stays
+    assert RSVP.objects.get(party=party, member=member).note == "Bringing dessert"
+
+
+def test_an_rsvp_sent_again_with_its_key_is_a_retry_and_changes_nothing(party, member):
+    actions.answer_rsvp(party, member, "no", key="k1")
+    actions.answer_rsvp(party, member, "no", key="k1")
+    assert SubInvitation.objects.count() == 1
+    assert RSVP.objects.get(party=party, member=member).answer == "no"
+
+
+def test_an_rsvp_key_reused_with_another_answer_is_refused_and_changes_nothing(party, member):
+    actions.answer_rsvp(party, member, "maybe", key="k1")
+    with pytest.raises(actions.KeyReused, match="other content") as refused:
+        actions.answer_rsvp(party, member, "yes", key="k1")
+    assert refused.value.status == 409
+    with pytest.raises(actions.KeyReused):
+        actions.answer_rsvp(party, member, "maybe", note="late", key="k1")
+    assert RSVP.objects.get(party=party, member=member).answer == "maybe"
+
+
+def test_the_host_marks_who_has_paid_the_buy_in(party, member):
+    actions.mark_paid(party, member, paid=True)
+    assert RSVP.objects.get(party=party, member=member).paid
+    actions.answer_rsvp(party, member, "no")
+    with pytest.raises(actions.WrongMoment, match="only those coming pay"):
+        actions.mark_paid(party, member, paid=True)
 
 
 def test_the_first_alternate_to_accept_takes_the_seat_and_a_later_one_is_told_it_is_taken(party, member):
@@ -422,3 +474,83 @@ def test_a_member_given_by_id_is_kept_even_under_another_name(party, club):
     ada = club.members.get(name="Ada")
     actions.record_night_results(party, [{"name": "Ada B.", "member": ada, "wins": 5}])
     assert NightRecord.objects.get().member == ada
+
+
+# --- Away dates and swaps (issue 16, C3) --------------------------------------------------------
+
+
+def test_a_swap_that_would_make_a_member_host_on_a_date_they_are_away_is_refused(club):
+    ada, bea, give, take = swap_pair(club)
+    Blackout.objects.create(member=bea, date=give.day)  # Bea would host Ada's date, and she is away
+    with pytest.raises(actions.WrongMoment, match="Bea is away on"):
+        actions.request_swap(ada, give=give, take=take)
+    assert not SwapRequest.objects.exists()
+
+
+def test_a_swap_asked_before_a_date_away_was_marked_is_refused_when_accepted(club):
+    ada, bea, give, take = swap_pair(club)
+    swap = actions.request_swap(ada, give=give, take=take)
+    Blackout.objects.create(member=ada, date=take.day)
+    with pytest.raises(actions.WrongMoment, match="Ada is away on"):
+        actions.answer_swap(swap, member=bea, accept=True)
+    give.refresh_from_db()
+    assert give.host == ada
+
+
+# --- Cancelling and moving a party (C7), a party's season and host (C6) -------------------------
+
+
+def test_a_cancelled_party_takes_no_answers_and_every_member_is_told(party, club, member,
+                                                                     django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.cancel_party(party)
+    party.refresh_from_db()
+    assert party.is_cancelled and party.sequence == 1
+    told = sorted(address for message in mail.outbox for address in message.to)
+    assert told == sorted(f"{name.lower()}@example.com" for name in REGULARS)
+    assert "is cancelled" in mail.outbox[0].body
+    with pytest.raises(actions.WrongMoment, match="cancelled"):
+        actions.answer_rsvp(party, member, "no")
+
+
+def test_a_new_time_or_place_is_mailed_to_those_coming(party, club, django_capture_on_commit_callbacks):
+    actions.answer_rsvp(party, club.members.get(name="Cal"), "no")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        party = actions.edit_party(party, starts_at=party.starts_at + datetime.timedelta(hours=1),
+                                   location="9 Oak Lane", host=party.host)
+    told = sorted(address for message in mail.outbox for address in message.to)
+    assert "cal@example.com" not in told and len(told) == len(REGULARS) - 1
+    assert "9 Oak Lane" in mail.outbox[0].body and "20:00" in mail.outbox[0].body
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):  # only the notes change: nobody is mailed
+        actions.edit_party(party, starts_at=party.starts_at, location=party.location, notes="Bring a dish",
+                           host=party.host)
+    assert mail.outbox == []
+
+
+def test_a_party_made_with_no_season_joins_one_later(club):
+    party = actions.add_party(club, starts_at=soon())
+    season = actions.create_season(club, name="2030", starts=[soon(40)])
+    actions.edit_party(party, starts_at=party.starts_at, location=party.location, season=season)
+    party.refresh_from_db()
+    assert party.season == season
+
+
+def test_a_new_party_can_have_its_host_from_the_start(club):
+    ada = club.members.get(name="Ada")
+    party = actions.add_party(club, starts_at=soon(), host=ada)
+    assert party.host == ada
+
+
+# --- Time zones (C2) ------------------------------------------------------------------------------
+
+
+def test_a_season_in_chicago_starts_at_seven_in_the_evening_there(club):
+    club.time_zone = "America/Chicago"
+    club.save()
+    season = actions.season_by_rule(club, name="2031", first_month=datetime.date(2031, 1, 1), months=1, nth=3,
+                                    weekday=4, time=datetime.time(19, 0))
+    party = season.parties.get()
+    assert party.starts_at == datetime.datetime(2031, 1, 18, 1, 0, tzinfo=datetime.UTC)  # 19:00 CST
+    assert party.day == datetime.date(2031, 1, 17) and party.local_start.hour == 19

@@ -81,7 +81,7 @@ def host_posts(club: Club, season: Season) -> list[tuple[str, dict]]:
         (reverse("clubs:cohost_remove", args=[club.slug, get_user_model().objects.get(username="outsider").pk]), {}),
         (reverse("clubs:roster", args=[club.slug]), {"name": "Newbie"}),
         (reverse("clubs:member_edit", args=[club.slug, bea.pk]), {"name": "Renamed"}),
-        (reverse("clubs:member_blackouts", args=[club.slug, bea.pk]), {"dates": "2031-01-01"}),
+        (reverse("clubs:member_blackouts", args=[club.slug, bea.pk]), {"dates": [party.day.isoformat()]}),
         (reverse("clubs:member_down", args=[club.slug, sam.pk]), {}),
         (reverse("clubs:member_up", args=[club.slug, club.members.get(name="Tia").pk]), {}),
         (reverse("clubs:member_promote", args=[club.slug, sam.pk]), {}),
@@ -191,12 +191,23 @@ def test_a_bad_email_is_refused_with_a_message(host_client, club):
     assert not club.members.filter(name="Newbie").exists()
 
 
-def test_a_bad_date_away_names_its_line(host_client, club, member):
+def test_a_date_away_that_is_no_party_date_is_refused_with_a_message(host_client, club, member, season):
     response = host_client.post(reverse("clubs:member_blackouts", args=[club.slug, member.pk]),
-                                {"dates": "2031-01-01\nnext tuesday"})
+                                {"dates": [season.parties.order_by("starts_at")[1].day.isoformat(), "next tuesday"]})
     assert response.status_code == 400
-    assert "Line 2, “next tuesday”, is not a date" in response.content.decode()
+    assert "Tick dates of the club&#x27;s parties still to come." in response.content.decode()
     assert not member.blackouts.exists()
+
+
+def test_the_host_ticks_a_members_dates_away_among_the_season_dates(host_client, club, member, season):
+    coming = [party.day for party in season.parties.order_by("starts_at")[1:]]
+    page = host_client.get(reverse("clubs:member_edit", args=[club.slug, member.pk])).content.decode()
+    for day in coming:
+        assert f'type="checkbox" name="dates" value="{day.isoformat()}"' in page
+    response = host_client.post(reverse("clubs:member_blackouts", args=[club.slug, member.pk]),
+                                {"dates": [coming[1].isoformat()]})
+    assert response.status_code == 302
+    assert list(member.blackouts.values_list("date", flat=True)) == [coming[1]]
 
 
 def test_a_season_by_rule_from_the_page(host_client, club):
@@ -231,6 +242,16 @@ def test_the_season_page_shows_the_planned_hosts(host_client, club, season):
     host_client.post(reverse("clubs:season_plan", args=[club.slug, season.pk]))
     page = host_client.get(reverse("clubs:season", args=[club.slug, season.pk])).content.decode()
     assert "Host: <strong>Ada</strong>" in page
+
+
+def test_the_seasons_hostings_say_this_season_and_all_seasons_apart(host_client, club, season):
+    earlier = actions.create_season(club, name="Last year", starts=[soon(-400)])
+    ada = club.members.get(name="Ada")
+    Party.objects.filter(season=earlier).update(host=ada)
+    Party.objects.filter(pk=season.parties.order_by("starts_at")[1].pk).update(host=ada)
+    page = host_client.get(reverse("clubs:season", args=[club.slug, season.pk])).content.decode()
+    assert "Hostings: this season (all seasons so far)" in page
+    assert "Ada: 1 (2)" in page
 
 
 def test_an_action_refusal_comes_back_as_a_message(host_client, club):
@@ -436,23 +457,24 @@ def test_an_unknown_cohost_username_gets_a_message(host_client, club):
     assert "There is no account with the username “nobody”" in text(response)
 
 
-def test_a_member_gives_their_own_dates_away_and_keeps_the_past_ones(member_client, member):
+def test_a_member_ticks_their_own_dates_away_and_keeps_the_past_ones(member_client, member, season):
     past = datetime.date(2020, 5, 1)
     member.blackouts.create(date=past)
+    coming = [party.day for party in season.parties.order_by("starts_at")[1:]]
     token = member_token(member.code)
-    response = member_client.post(reverse("clubs:my_blackouts", args=[token]), {"dates": "2031-01-17\n2031-02-21"},
-                                  follow=True)
+    response = member_client.post(reverse("clubs:my_blackouts", args=[token]),
+                                  {"dates": [day.isoformat() for day in coming]}, follow=True)
     assert "Your dates away are saved." in text(response)
-    assert list(member.blackouts.values_list("date", flat=True)) == [
-        past, datetime.date(2031, 1, 17), datetime.date(2031, 2, 21)]
+    assert list(member.blackouts.values_list("date", flat=True)) == [past, *coming]
 
 
-def test_a_members_bad_date_away_gets_a_message_and_changes_nothing(member_client, member):
-    member.blackouts.create(date=datetime.date(2031, 1, 17))
+def test_a_members_bad_date_away_gets_a_message_and_changes_nothing(member_client, member, season):
+    day = season.parties.order_by("starts_at")[1].day
+    member.blackouts.create(date=day)
     response = member_client.post(reverse("clubs:my_blackouts", args=[member_token(member.code)]),
                                   {"dates": "someday"}, follow=True)
-    assert "Line 1, “someday”, is not a date" in text(response)
-    assert list(member.blackouts.values_list("date", flat=True)) == [datetime.date(2031, 1, 17)]
+    assert "Tick dates of the club's parties still to come." in text(response)
+    assert list(member.blackouts.values_list("date", flat=True)) == [day]
 
 
 @pytest.mark.parametrize("view", ["my_rsvp", "my_sub_accept", "my_sub_decline", "my_swap_accept", "my_swap_decline"])
@@ -479,3 +501,81 @@ def test_the_party_pages_headcount_refreshes_alone(host_client, club, party, mem
     fragment = text(response)
     assert fragment.lstrip().startswith('<section class="card" id="headcount"')
     assert "11 coming, 1 sub invited, 1 ghost" in fragment and "<html" not in fragment
+
+
+# --- Issue 16: keyed RSVPs, notes, buy-ins, cancelling, the club's zone ---------------------------
+
+
+def test_an_rsvp_key_reused_with_another_answer_is_refused_with_409_and_a_message(member_client, member, party):
+    url = reverse("clubs:my_rsvp", args=[member_token(member.code), party.pk])
+    assert member_client.post(url, {"answer": "maybe", "key": "abc123"}).status_code == 302
+    assert member_client.post(url, {"answer": "maybe", "key": "abc123"}).status_code == 302  # a retry
+    refused = member_client.post(url, {"answer": "no", "key": "abc123"})
+    assert refused.status_code == 409
+    assert "carries the key of an earlier answer with other content" in text(refused)
+    assert RSVP.objects.get(party=party, member=member).answer == "maybe"
+
+
+def test_the_host_sees_the_members_note_and_marks_the_buy_in_paid(host_client, member_client, member, party, club):
+    member_client.post(reverse("clubs:my_rsvp", args=[member_token(member.code), party.pk]),
+                       {"answer": "yes", "note": "Bringing dessert", "key": "k-note"})
+    page = text(host_client.get(reverse("clubs:party", args=[club.slug, party.pk])))
+    assert "Bringing dessert" in page
+    response = host_client.post(reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk]), {"paid": "1"},
+                                follow=True)
+    assert "Bea: paid." in text(response)
+    assert RSVP.objects.get(party=party, member=member).paid
+    assert member_client.post(reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk]),
+                              {"paid": "1"}).status_code == 403
+
+
+def test_the_host_cancels_a_party_from_its_page(host_client, club, party):
+    response = host_client.post(reverse("clubs:party_cancel", args=[club.slug, party.pk]), follow=True)
+    assert "The party is cancelled" in text(response)
+    assert "Cancelled." in text(response)
+    party.refresh_from_db()
+    assert party.is_cancelled
+
+
+def test_a_members_page_shows_the_next_three_parties_and_the_rest_further_down(club, member):
+    for days in range(10, 370, 30):
+        actions.add_party(club, starts_at=soon(days))
+    page = phone_of(member).get(my_club_path(member.code)).content.decode()
+    shown, later = page.split("<details", 1)
+    assert shown.count('class="rsvp-form"') == 3
+    assert later.count('class="rsvp-form"') == 9 and "Later this season (9 more)" in later
+
+
+def test_a_club_shows_and_takes_its_times_in_its_own_zone(host_client, club):
+    club.time_zone = "America/Chicago"
+    club.save()
+    day = soon(20).date()
+    response = host_client.post(reverse("clubs:party_new", args=[club.slug]),
+                                {"date": day.isoformat(), "time": "19:00", "location": "Here"})
+    party = Party.objects.get(club=club)
+    assert response["Location"] == reverse("clubs:party", args=[club.slug, party.pk])
+    assert party.local_start.hour == 19 and party.starts_at.utcoffset() is not None
+    assert party.starts_at.astimezone(datetime.UTC).hour in (0, 1)  # 19:00 in Chicago is past midnight in UTC
+    page = text(host_client.get(reverse("clubs:party", args=[club.slug, party.pk])))
+    assert "19:00" in page
+
+
+def test_a_new_club_asks_its_time_zone(host_client):
+    page = host_client.get(reverse("clubs:club_new")).content.decode()
+    assert '<select name="time_zone"' in page and 'value="America/Chicago"' in page and "data-browser-zone" in page
+    host_client.post(reverse("clubs:club_new"), {"name": "Oak Lane Bunco", "usual_time": "19:00", "buy_in": "5",
+                                                 "rsvp_nudge_days": "3", "tie_break": "roll_off",
+                                                 "time_zone": "America/Chicago"})
+    assert Club.objects.get(name="Oak Lane Bunco").time_zone == "America/Chicago"
+
+
+def test_a_new_party_takes_a_host_and_an_edit_can_give_it_a_season(host_client, club, season):
+    ada = club.members.get(name="Ada")
+    host_client.post(reverse("clubs:party_new", args=[club.slug]),
+                     {"date": soon(200).date().isoformat(), "time": "19:00", "host": ada.pk})
+    party = Party.objects.get(club=club, season__isnull=True)
+    assert party.host == ada
+    host_client.post(reverse("clubs:party_edit", args=[club.slug, party.pk]),
+                     {"date": party.day.isoformat(), "time": "19:00", "host": ada.pk, "season": season.pk})
+    party.refresh_from_db()
+    assert party.season == season

@@ -113,3 +113,11 @@ def test_a_member_without_an_email_is_skipped(upcoming, club):
         actions.send_due_reminders()
     assert len(mail.outbox) == 8
     assert not any("fay" in message.to[0] for message in mail.outbox)
+
+
+def test_a_cancelled_party_sends_no_reminders(upcoming):
+    actions.cancel_party(upcoming)
+    mail.outbox.clear()
+    with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=2), tick=False):
+        assert actions.send_due_reminders() == 0
+    assert [message.subject for message in mail.outbox] == []

@@ -63,18 +63,23 @@ def test_a_host_runs_a_club_and_an_alternate_takes_a_seat_from_their_phone(
     assert club.members.regulars().count() == 14
     assert [member.name for member in club.members.alternates()] == ALTERNATES
 
-    # A date away for Ada: the first date of next year's season.
+    # A year's rotation: the third Friday of every month (the form's defaults).
     first_month = datetime.date(timezone.localdate().year + 1, 1, 1)
     days = monthly_dates(first_month, 12, nth=3, weekday=4)
-    host.get_by_role("link", name="Ada", exact=True).click()
-    host.get_by_label("Dates this member can't host").fill(days[0].isoformat())
-    host.get_by_role("button", name="Save the dates away").click()
-    expect(host.get_by_text("Ada's dates away are saved.")).to_be_visible()
-
-    # A year's rotation: the third Friday of every month (the form's defaults), then the hosts.
     host.get_by_role("link", name="New season").click()
     host.get_by_role("button", name="Create the season").click()
     expect(host.get_by_text("12 dates. Now plan who hosts.")).to_be_visible()
+    season_page = host.url
+
+    # A date away for Ada, ticked among the season's dates: the first one.
+    host.get_by_role("link", name="Roster").click()
+    host.get_by_role("link", name="Ada", exact=True).click()
+    host.get_by_role("checkbox", name=f"{days[0]:%a %-d %b %Y}").check()
+    host.get_by_role("button", name="Save the dates away").click()
+    expect(host.get_by_text("Ada's dates away are saved.")).to_be_visible()
+
+    # Then the hosts.
+    host.goto(season_page)
     host.get_by_role("button", name="Plan who hosts").click()
     expect(host.get_by_text("Hosts planned for 12 dates.")).to_be_visible()
     parties = list(Party.objects.filter(club=club).order_by("starts_at"))
@@ -123,6 +128,13 @@ def test_a_host_runs_a_club_and_an_alternate_takes_a_seat_from_their_phone(
     host.wait_for_url(lambda address: "/n/" in address)
     assert Party.objects.filter(pk=party.pk, nights__isnull=False).count() == 1
 
+    # Back on the party's page the host re-opens that night: never a second one (issue 16, C5).
+    night_address = host.url
+    host.goto(f"{url}/clubs/{club.slug}/parties/{party.pk}/")
+    host.get_by_role("link", name="Open this party's night").click()
+    expect(host).to_have_url(night_address)
+    assert Party.objects.get(pk=party.pk).nights.count() == 1
+
 
 def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerProcess, browser: Browser, new_phone):
     from tests.e2e.test_accessibility import check, report
@@ -161,3 +173,117 @@ def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerPr
     bea.goto(url + my_club_path(club.members.get(name="Bea").code))
     check(bea, "my club (a regular)", found)
     report(found)
+
+
+# --- Issue 16 -----------------------------------------------------------------------------------
+
+
+def log_in_from(browser: Browser, url: str, *, time_zone: str) -> Page:
+    """The host's phone, in its own time zone."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                               timezone_id=time_zone).new_page()
+    page.goto(f"{url}/accounts/login/")
+    page.fill("#id_username", "host")
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(url + "/")
+    return page
+
+
+def test_it_asks_a_new_club_its_time_zone_from_the_hosts_phone_and_keeps_a_7_pm_party_at_7_pm(
+        night_site: ServerProcess, browser: Browser):
+    url = night_site.url
+    make_user("host", password=PASSWORD)
+    host = log_in_from(browser, url, time_zone="America/Chicago")
+    host.get_by_role("link", name="Start a club").click()
+    expect(host.get_by_label("Time zone")).to_have_value("America/Chicago")  # the phone's own zone
+    host.get_by_label("Club name").fill("Oak Lane Bunco")
+    host.get_by_role("button", name="Start the club").click()
+    club = Club.objects.get(name="Oak Lane Bunco")
+    assert club.time_zone == "America/Chicago"
+
+    day = timezone.localdate() + datetime.timedelta(days=20)
+    host.goto(f"{url}/clubs/{club.slug}/parties/new/")
+    host.get_by_label("Date").fill(day.isoformat())
+    host.get_by_label("Time", exact=True).fill("19:00")
+    host.get_by_role("button", name="Save").click()
+    expect(host.get_by_text("19:00").first).to_be_visible()
+    party = Party.objects.get(club=club)
+    assert party.local_start.hour == 19 and party.starts_at.astimezone(datetime.UTC).hour in (0, 1)
+
+    # The calendar link on the club's page is the address the phone reached the site at.
+    host.goto(f"{url}/clubs/{club.slug}/")
+    assert host.get_by_role("link", name=f"{url}/clubs/calendar/", exact=False).get_attribute("href") == (
+        f"{url}/clubs/calendar/{club.feed_code}.ics")
+
+
+def test_it_keeps_every_link_and_button_of_the_club_pages_at_least_44_px_tall(
+        night_site: ServerProcess, browser: Browser, new_phone):
+    url = night_site.url
+    user = make_user("host", password=PASSWORD)
+    club = actions.create_club(user=user, name="Maple Street Bunco", place="12 Maple Street")
+    for name in REGULARS[:8]:
+        actions.add_member(club, name=name, email=f"{name.lower()}@example.com")
+    actions.add_member(club, name="Sam", email="sam@example.com", alternate=True)
+    season = actions.season_by_rule(club, name="Next year", first_month=datetime.date(timezone.localdate().year + 1,
+                                    1, 1), months=12, nth=3, weekday=4)
+    actions.assign_hosts(season)
+    party = season.parties.order_by("starts_at")[0]
+    for member in club.members.regulars():
+        actions.answer_rsvp(party, member, "yes", note="Bringing dessert" if member.name == "Ada" else None)
+    host = log_in(browser, url)
+    bea = new_phone()
+    bea.goto(url + my_club_path(club.members.get(name="Bea").code))
+    pages = [(host, f"/clubs/{club.slug}/"), (host, f"/clubs/{club.slug}/roster/"),
+             (host, f"/clubs/{club.slug}/seasons/{season.pk}/"), (host, f"/clubs/{club.slug}/parties/{party.pk}/"),
+             (host, f"/clubs/{club.slug}/members/{club.members.get(name='Ada').pk}/"),
+             (host, f"/clubs/{club.slug}/seasons/{season.pk}/standings/"), (bea, my_club_path(club.members.get(
+                 name="Bea").code))]
+    too_small = []
+    for page, path in pages:
+        page.goto(url + path)
+        for details in page.locator("details").all():
+            details.evaluate("element => element.open = true")
+        for target in page.locator("main a, main button, main summary").all():
+            box = target.bounding_box()
+            if box is None or not target.is_visible():
+                continue
+            if box["height"] < 44:
+                too_small.append(f"{path}: {target.inner_text()[:30]!r} is {box['height']:.0f} px tall")
+    assert too_small == []
+
+
+def test_a_member_ticks_dates_away_and_leaves_a_note_from_their_phone_that_the_host_sees(
+        night_site: ServerProcess, browser: Browser, new_phone):
+    url = night_site.url
+    user = make_user("host", password=PASSWORD)
+    club = actions.create_club(user=user, name="Maple Street Bunco")
+    for name in REGULARS[:4]:
+        actions.add_member(club, name=name, email=f"{name.lower()}@example.com")
+    season = actions.season_by_rule(club, name="Next year", first_month=datetime.date(timezone.localdate().year + 1,
+                                    1, 1), months=12, nth=3, weekday=4)
+    parties = list(season.parties.order_by("starts_at"))
+    bea = club.members.get(name="Bea")
+    phone = new_phone()
+    phone.goto(url + my_club_path(bea.code))
+
+    # The next three parties first; the rest of the season folded away.
+    expect(phone.locator("main > section.card .rsvp-form")).to_have_count(3)
+    expect(phone.get_by_text("Later this season (9 more)")).to_be_visible()
+
+    phone.get_by_label("A note for the host (optional)").first.fill("Bringing dessert")
+    phone.get_by_role("button", name="Coming").first.click()
+    expect(phone.get_by_text("Thanks!")).to_be_visible()
+
+    phone.get_by_role("checkbox", name=f"{parties[1].day:%a %-d %b %Y}").check()
+    phone.get_by_role("button", name="Save my dates away").click()
+    expect(phone.get_by_text("Your dates away are saved.")).to_be_visible()
+    assert list(bea.blackouts.values_list("date", flat=True)) == [parties[1].day]
+
+    host = log_in(browser, url)
+    host.goto(f"{url}/clubs/{club.slug}/parties/{parties[0].pk}/")
+    row = host.get_by_role("row", name="Bea")
+    expect(row).to_contain_text("Bringing dessert")
+    row.get_by_role("button", name="Bea: mark paid").click()
+    expect(host.get_by_text("Bea: paid.")).to_be_visible()
+    expect(host.get_by_role("row", name="Bea").get_by_role("button", name="Bea: paid (undo)")).to_be_visible()

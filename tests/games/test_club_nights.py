@@ -46,6 +46,23 @@ def test_a_party_night_starts_with_the_clubs_house_rules(client):
     assert form.initial["prize_amounts"] == "dollars_to_most_buncos"
 
 
+def test_a_partys_night_starts_once_and_the_party_link_reopens_it(client):
+    """Issue 16, C5: a second start would have made a second night whose end replaced the first's results."""
+    host = make_user()
+    club = make_club(hosts=[host])
+    party = Party.objects.create(club=club, starts_at=timezone.now())
+    client.force_login(host)
+    night = actions.start_night(names=NAMES[:8], club=club, party=party)
+
+    response = client.get(reverse("games:night_new") + f"?party={party.pk}")
+    assert response.status_code == 302 and response["Location"] == reverse("games:night_host", args=[night.code])
+    response = client.post(reverse("games:night_new") + f"?party={party.pk}", {"names": "\n".join(NAMES[:8])})
+    assert response["Location"] == reverse("games:night_host", args=[night.code])
+    with pytest.raises(actions.WrongState, match="started already"):
+        actions.start_night(names=NAMES[:8], club=club, party=party)
+    assert party.nights.count() == 1
+
+
 def test_a_party_nights_prizes_are_reported_to_its_club_once_per_player():
     club = make_club()
     members = {name: make_member(club, name=name) for name in NAMES[:PLAYERS_ALL_NIGHT]}
