@@ -265,11 +265,9 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
         raise BadTally(too_many)
     seating = current.seating()
     ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
-    seated_ghosts = [name for seats in sorted(seating, key=lambda seats: -sum(n in ghosts for n in seats))
-                     for name in seats if name in ghosts]
-    if ghost is None and not seated_ghosts:
+    chosen = ghost.name if ghost is not None else bunco.ghost_for_arrival(seating, ghosts)
+    if chosen is None:
         raise WrongState("Every seat has a player: there is no ghost's seat for a late arrival tonight.")
-    chosen = ghost.name if ghost is not None else seated_ghosts[0]
     try:
         new_seating = bunco.seat_late_arrival(seating, ghosts, ghost=chosen, newcomer=newcomer)
     except bunco.IllegalSeating as error:
@@ -277,7 +275,9 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     member = night.club.members.filter(name__iexact=newcomer).first() if night.club is not None else None
     player = Player.objects.create(night=night, name=newcomer, member=member)
     _reseat(night, current, new_seating)
-    log_event(night.channel, "state", {"round": current.number, "what": "arrived", "player": player.pk, "key": key})
+    taken = night.players.get(name=chosen)
+    log_event(night.channel, "state", {"round": current.number, "what": "arrived", "player": player.pk,
+                                       "ghost": taken.pk, "key": key})
     return player
 
 
@@ -688,6 +688,14 @@ def move_players(night: Night, round_: Round) -> Round | None:
         return None
     next_seating = bunco.next_seating_with(seating, winners, night.bunco_rules(), ghosts=ghosts)
     by_name = {player.name: player for player in night.players.all()}
+    # Seated again (a re-open, a correction): the arrivals and departures made in that round stay.
+    changes = _seat_changes_in(night, round_.number + 1, by_name)
+    if changes:
+        try:
+            next_seating = bunco.seat_changes_again(next_seating, ghosts, changes)
+        except bunco.IllegalSeating as error:
+            raise WrongState(f"Round {round_.number + 1} cannot be seated again with tonight's arrivals and "
+                             f"departures: {error} Nothing was changed.") from error
     next_round = Round.objects.create(night=night, number=round_.number + 1)
     _seat_round(next_round, next_seating, by_name)
     status = Night.Status.BREAK if round_.number == bunco.BREAK_AFTER_ROUND else Night.Status.PLAYING
@@ -695,6 +703,20 @@ def move_players(night: Night, round_: Round) -> Round | None:
     night.current_round, night.status = next_round.number, status
     log_event(night.channel, "state", {"round": next_round.number, "what": "moved"})
     return next_round
+
+
+def _seat_changes_in(night: Night, round_number: int, by_name: dict[str, Player]) -> list[bunco.SeatChange]:
+    """The arrivals and departures the host made in round `round_number` (their events), oldest
+    first: a round seated again applies them again (`bunco.seat_changes_again`)."""
+    events = Event.objects.on(night.channel).filter(kind="state", data__round=round_number,
+                                                    data__what__in=("arrived", "left")).order_by("id")
+    names = {player.pk: name for name, player in by_name.items()}
+    changes: list[bunco.SeatChange] = []
+    for event in events:
+        name, ghost = names.get(event.data.get("player")), names.get(event.data.get("ghost"))
+        if name is not None and ghost is not None:
+            changes.append(bunco.SeatChange(kind=event.data["what"], name=name, ghost=ghost))
+    return changes
 
 
 def _seating_of(round_: Round) -> tuple[list[list[str]], set[str]]:

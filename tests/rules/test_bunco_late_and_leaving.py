@@ -81,3 +81,23 @@ def test_the_seating_after_a_leaver_still_moves_by_the_rules() -> None:
 def test_a_fresh_ghost_name_skips_every_name_the_night_has() -> None:
     assert fresh_ghost_name({"Ghost 1", "ghost 2", "Ann"}) == "Ghost 3"
     assert fresh_ghost_name(set()) == "Ghost 1"
+
+
+def test_it_applies_a_rounds_arrivals_and_departures_again_to_a_seating_drawn_again():
+    seating = [["Ada", "Bea", "Cal", "Dot"], ["Eve", "Fay", "Ghost 1", "Hal"], ["Ivy", "Jo", "Kit", "Ghost 2"]]
+    changes = [bunco.SeatChange(kind="left", name="Bea", ghost="Ghost 3"),
+               bunco.SeatChange(kind="arrived", name="Nia", ghost="Ghost 1")]
+    again = bunco.seat_changes_again(seating, {"Ghost 1", "Ghost 2"}, changes)
+    names = {name for seats in again for name in seats}
+    assert "Bea" not in names and "Nia" in names and "Ghost 3" in names and "Ghost 1" not in names
+
+
+def test_a_leaver_whose_table_would_keep_three_ghosts_changes_tables_before_her_ghost_takes_the_seat():
+    seating = [["Ada", "Bea", "Cal", "Dot"], ["Ghost 1", "Fay", "Hal", "Ghost 2"], ["Ivy", "Jo", "Kit", "Lou"]]
+    again = bunco.seat_changes_again(seating, {"Ghost 1", "Ghost 2"},
+                                     [bunco.SeatChange(kind="left", name="Fay", ghost="Ghost 3")])
+    ghosts = {"Ghost 1", "Ghost 2", "Ghost 3"}
+    assert "Fay" not in {name for seats in again for name in seats}
+    assert all(sum(name in ghosts for name in seats) <= 2 for seats in again)
+    assert all(not (seats[0] in ghosts and seats[2] in ghosts) and not (seats[1] in ghosts and seats[3] in ghosts)
+               for seats in again)
