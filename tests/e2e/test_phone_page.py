@@ -186,7 +186,7 @@ def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(ph
         return locked;
     }""")
     assert locked
-    expect(status).to_have_text("✓ +2 for us")
+    expect(status).to_have_text("✓ +2 for us (a double touch, counted once)")
     phone.wait_for_timeout(600)
     assert point_tallies(night) == [2]
 
@@ -212,6 +212,51 @@ def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(ph
     phone.locator(SCORE_BUTTONS["+2"]).click()
     expect(phone.locator(".team-mine .team-points")).to_have_text("11")
     assert point_tallies(night) == [1, 2, 2, 2, 2, 2]
+
+
+def test_a_quick_second_tap_counts_when_it_is_not_a_bounce_and_a_bounce_is_never_silent(phone_at_table_2: tuple[Page, Night]) -> None:
+    """Issue 16, N4: only a second touch within ~100 ms on the same button for the same team is a
+    bounce. A touch screen reports a quick second tap as the second of two (detail 2): after
+    switching Us to Them, or a breath later on the same button, it is a real tap."""
+    phone, night = phone_at_table_2
+    touch = """async ([selector, clicks]) => document.querySelector(selector).dispatchEvent(
+        new MouseEvent('click', {bubbles: true, cancelable: true, detail: clicks}))"""
+
+    # +2 for us, Them, +2 for them at once: two taps.
+    phone.evaluate(touch, [SCORE_BUTTONS["+2"], 1])
+    phone.evaluate("document.querySelector('.team-switch .switch-them input').click()")
+    phone.evaluate(touch, [SCORE_BUTTONS["+2"], 2])
+    expect(phone.locator(".team-mine .team-points")).to_have_text("2")
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("2")
+
+    # +2 for them again, a breath (150 ms, more than a bounce) after the last: it counts too.
+    phone.evaluate("""async (selector) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        document.querySelector(selector).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 2}));
+    }""", SCORE_BUTTONS["+2"])
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("4")
+
+    # A real bounce: two touches in the same instant. One +5, and the phone says so.
+    phone.evaluate("""(selector) => {
+        const five = document.querySelector(selector);
+        five.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1}));
+        five.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 2}));
+    }""", SCORE_BUTTONS["+5"])
+    expect(phone.locator("#tap-status")).to_have_text("✓ +5 for them (a double touch, counted once)")
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("9")
+    assert point_tallies(night) == [2, 2, 2, 5]
+
+
+def test_a_head_table_phone_shows_one_line_of_the_bell(phone_at_table_2: tuple[Page, Night], night_site: ServerProcess, new_phone) -> None:
+    """Issue 16, N10: the head table is decided at the bell, and its phones said both "Head table:
+    stop now" and "Your table is done: waiting for the other tables"."""
+    _, night = phone_at_table_2
+    head = join(night_site, new_phone, night, 1, seating_of(night, 1)[0][0])
+    add(night, 1, "A", 21)  # the bell
+    expect(head.locator(".bell-banner")).to_be_visible()
+    lines = head.locator(".bell-banner .bell-line:visible")
+    expect(lines).to_have_count(1)
+    expect(lines).to_have_text("Head table: stop now.")
 
 
 # --- 6. What the phone says stays true --------------------------------------------------------------
