@@ -80,6 +80,18 @@ class KeyOfAnotherTable(NightError):
     status = 409
 
 
+class KeyReused(NightError):
+    """A request's idempotency key already used for a request with other content (another team,
+    other points, a tap where an undo was sent, another player arriving...): refused, never taken
+    for a retry of the first, which would answer with what the first did and drop this one."""
+
+    status = 409
+
+    def __init__(self, what: str = "request") -> None:
+        super().__init__(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
+                         "Reload the page and do it again.")
+
+
 class NoSuchNight(NightError):
     """A request for a night that does not exist (deleted, or a mistyped link)."""
 
@@ -228,13 +240,23 @@ def _seated_round_to_change(night: Night, round_number: int | None) -> Round:
     return current
 
 
-def _done_with_key(night: Night, key: str | None, what: str) -> Event | None:
-    """The event of a change this key already made (a host's page sending it again)."""
+def _done_with_key(night: Night, key: str | None, what: str, **same: object) -> Event | None:
+    """The event of a change this key already made (a host's page sending it again). KeyReused
+    when the key made another change: another kind of change, or other values of the `same`
+    fields of the event's data (None: not known, not compared)."""
     if key is None:
         return None
     if not key or len(key) > 64:
         raise BadTally("The request's key is malformed.")
-    return Event.objects.on(night.channel).filter(kind="state", data__what=what, data__key=key).first()
+    done = Event.objects.on(night.channel).filter(kind="state", data__what__in=("arrived", "left"),
+                                                  data__key=key).first()
+    if done is None:
+        return None
+    if done.data.get("what") != what or any(
+        value is not None and done.data.get(field) != value for field, value in same.items()
+    ):
+        raise KeyReused("arrival" if what == "arrived" else "departure")
+    return done
 
 
 def _reseat(night: Night, round_: Round, seating: list[list[str]]) -> None:
@@ -250,9 +272,12 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     or a ghost at a table with two, else the first), and play from the seated round on. A key
     already used returns the player it seated."""
     night = Night.objects.select_for_update().get(pk=night.pk)
-    done = _done_with_key(night, key, "arrived")
+    done = _done_with_key(night, key, "arrived", ghost=ghost.pk if ghost is not None else None)
     if done is not None:
-        return night.players.get(pk=done.data["player"])
+        arrived = night.players.get(pk=done.data["player"])
+        if arrived.name.casefold() != " ".join(name.split()).casefold():
+            raise KeyReused("arrival")
+        return arrived
     current = _seated_round_to_change(night, round_number)
     cleaned = clean_names([name])
     if not cleaned:
@@ -288,7 +313,7 @@ def let_player_leave(night: Night, *, player: Player, round_number: int | None =
     it); what they played stays theirs, prizes included. Their phone is let go. Returns the ghost;
     a key already used returns the ghost it seated."""
     night = Night.objects.select_for_update().get(pk=night.pk)
-    done = _done_with_key(night, key, "left")
+    done = _done_with_key(night, key, "left", player=player.pk)
     if done is not None:
         return night.players.get(pk=done.data["ghost"])
     if player.night_id != night.pk or player.is_ghost:
@@ -412,7 +437,8 @@ def record_tally(
         existing = _tally_with_key(night, key, table_number) if key else None
         if existing is None:
             raise
-        return existing
+        return _same_tap(existing, team=team, points=points, bunco_player=bunco_player, by_host=by_host,
+                         wipeout=wipeout, round_number=round_number)
     roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
     if by_host and not is_bunco and points < 0:
         _refuse_below_zero(table, team, roll_off, points)
@@ -453,7 +479,8 @@ def record_tally(
         counted = _tally_with_key(night, key, table_number) if key else None
         if counted is None:  # only a taken key skips the insert
             raise BadTally("That tap could not be recorded: tap again.")
-        return counted
+        return _same_tap(counted, team=team, points=points, bunco_player=bunco_player, by_host=by_host,
+                         wipeout=wipeout, round_number=round_number)
     tally.pk = recorded.tally_id
     tally._state.adding = False
     tally._state.db = "default"
@@ -475,6 +502,30 @@ def _tally_with_key(night: Night, key: str, table_number: int | None = None) -> 
         raise KeyOfAnotherTable("That tap's key was already used at another table: tap again.")
     tally.table_totals = tally.table_round.totals()
     return tally
+
+
+def _same_tap(existing: Tally, *, team: str, points: int, bunco_player: Player | None, by_host: bool,
+              wipeout: bool, round_number: int | None) -> Tally:
+    """`existing` (the tally a tap's key recorded) if this request is a copy of the one that
+    recorded it; KeyReused if it asks for something else with the same key."""
+    if bunco_player is not None:
+        kind = Tally.Kind.BUNCO
+    elif wipeout:
+        kind = Tally.Kind.WIPEOUT
+    else:
+        kind = Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS
+    same = (
+        existing.kind == kind
+        and existing.team == team
+        and existing.by_host == by_host
+        and (kind not in (Tally.Kind.POINTS, Tally.Kind.CORRECTION) or existing.points == points)
+        # A ghost's Bunco is recorded for the partner who rolled it.
+        and (bunco_player is None or bunco_player.is_ghost or existing.bunco_player_id == bunco_player.pk)
+        and (round_number is None or existing.table_round.round.number == round_number)
+    )
+    if not same:
+        raise KeyReused("correction" if by_host else "tap")
+    return existing
 
 
 def _check_open_for_play(table: TableRound, *, by_host: bool = False) -> None:
@@ -743,8 +794,11 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     if key:
         already = _tally_with_key(night, key, table_number if tally_id is None else None)
         if already is not None:
-            if already.kind != Tally.Kind.UNDO:
-                raise BadTally("That key belongs to a tap, not an undo.")
+            if already.kind != Tally.Kind.UNDO or already.by_host != by_host or (
+                already.undoes_id != tally_id if tally_id is not None
+                else already.entered_by_id != (entered_by.pk if entered_by is not None else None)
+            ):
+                raise KeyReused("undo")
             return already
     if tally_id is not None:
         if not by_host:
