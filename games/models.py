@@ -293,6 +293,13 @@ class Player(models.Model):
         """Whether another phone than `phone` holds this seat (the join page marks it taken)."""
         return bool(self.claimed_by) and not self.is_held_by(phone)
 
+    def has_left(self) -> bool:
+        """Whether this player left the game early: a real player with no seat in the night's
+        current round (everyone else has one, from the round they arrive in to the night's end)."""
+        return not self.is_ghost and not Seat.objects.filter(
+            player=self, round__night_id=self.night_id, round__number=self.night.current_round
+        ).exists()
+
 
 class Round(models.Model):
     """One of the night's 24 rounds. The bell closes it for everyone, exactly once."""
