@@ -855,16 +855,35 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     # head table is decided at the bell while the others still finish, and a host undoing the
     # mistaken Bunco that rang it must change its winner before the movement is made from it.
     if table.status == TableRound.Status.DONE:
-        _follow_the_corrected_record(night, table, totals)
+        undo.result_note = _follow_the_corrected_record(night, table, totals)
     log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
     return undo
 
 
-def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[str, int]) -> None:
+def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[str, int]) -> str:
     """A correction (or a host's undo) after a table was decided: the winner follows the corrected
     record; if it changes and the round seated from this one has not started, that round is seated
     again from the corrected result (rounds already played stay as they were played); prizes
-    already worked out are worked out again (the same draw: it is seeded by the night)."""
+    already worked out are worked out again (the same draw: it is seeded by the night).
+
+    A tie at a table no roll-off decided (the last entry of a 5-0 struck out): while its round is
+    still at the bell the table is undecided again and rolls off the tie; once the round is over,
+    it keeps its winner and the host is told why and what to do. Returns what to tell the host
+    ("" when the winner simply follows the score)."""
+    where = f"Table {table.number} of round {table.round.number}"
+    if totals["A"] == totals["B"] and table.roll_off == 0:
+        score = f"{totals['A']}–{totals['B']}"
+        if table.round.status == Round.Status.BELL:
+            table.winner = ""
+            table.status = TableRound.Status.ROLL_OFF
+            table.roll_off = 1
+            table.save(update_fields=["winner", "status", "roll_off"])
+            night.awards.all().delete()
+            return f"{where} is tied {score} now: it is undecided again and rolls off the tie."
+        night.awards.all().delete()
+        return (f"{where} is tied {score} now, and no roll-off decided it: team {table.winner} keeps the win "
+                f"the score gave it before. To settle the tie, re-open round {table.round.number} at table "
+                f"{table.number} (while nobody has started the next round) and roll off.")
     winner = table.winner_after(totals)
     if winner != table.winner:
         table.winner = winner
@@ -873,6 +892,7 @@ def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[s
         if following is not None:
             _seat_again_from(night, table.round, following)
     night.awards.all().delete()
+    return ""
 
 
 def _check_correction_points(points: int) -> None:
@@ -933,7 +953,7 @@ def correct_tally(*, night: Night, table_number: int, team: str, points: int,
                          by_host=True, round_number=round_number, key=key)
     table = tally.table_round
     if table.status == TableRound.Status.DONE and tally.roll_off == 0:
-        _follow_the_corrected_record(night, table, table.totals())
+        tally.result_note = _follow_the_corrected_record(night, table, table.totals())
         log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
     return tally
 

@@ -627,6 +627,9 @@ class Tally(models.Model):
     # The table's team totals right after this entry, when the action computed them (not stored:
     # totals are always derived from the rows).
     table_totals: dict[str, int] | None = None
+    # What a host's correction or strike-out did to a decided table's result, for the host (set
+    # by the action, never stored): "" when the winner simply follows the corrected score.
+    result_note: str = ""
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.points:+d} team {self.team}"

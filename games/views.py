@@ -833,13 +833,13 @@ def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
         data = _correction_form(request).cleaned_data
-        actions.correct_tally(night=night, table_number=data["table"], team=data["team"], points=data["points"],
-                              round_number=data["round"], key=data["key"] or None)
+        corrected = actions.correct_tally(night=night, table_number=data["table"], team=data["team"],
+                                          points=data["points"], round_number=data["round"], key=data["key"] or None)
     except actions.NightError as error:
         return refusal(request, error)
     night.refresh_from_db()
     return render(request, "games/host.html#host-state",
-                  {**tables_context(night), "is_host": True, "corrected": data})
+                  {**tables_context(night), "is_host": True, "corrected": data, "result_note": corrected.result_note})
 
 
 def _players_card(request: HttpRequest, night: Night, *, said: str = "", is_error: bool = False,
@@ -936,9 +936,12 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
     if entry is None:
         raise Http404("No such entry.")
     try:
-        actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id, by_host=True)
+        undone = actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id,
+                                    by_host=True)
     except actions.NightError as error:
         return refusal(request, error)
+    if undone.result_note:
+        messages.warning(request, undone.result_note)
     return redirect(reverse("games:night_table", args=[night.code, entry.table_round.number])
                     + f"?round={entry.table_round.round.number}")
 
