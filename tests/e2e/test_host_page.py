@@ -137,3 +137,30 @@ def test_a_late_arrival_is_seated_from_the_host_page_and_her_name_waits_on_the_j
     phone = browser.new_context(viewport={"width": PHONE["width"], "height": PHONE["height"]}).new_page()
     phone.goto(live_site.url + join_path(Night.objects.get().code))
     expect(phone.get_by_role("button", name="Nia", exact=True)).to_be_visible()
+
+
+def test_a_correction_whose_answer_is_lost_says_it_is_not_confirmed_and_is_applied_once_when_sent_again(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    """Issue 16, N5: the correction arrived, but its answer never came back (the Wi-Fi)."""
+    host = start_night(browser, live_site.url)
+    host.get_by_role("button", name="Start round 1").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Playing")
+    host.get_by_text("Correct a tally").click()
+    night = Night.objects.get()
+
+    def answer_lost(route) -> None:
+        route.fetch()  # the server applies it...
+        route.abort("connectionreset")  # ...and the answer is lost on the way back
+
+    host.route("**/host/correct/", answer_lost)
+    correct(host, "2", "3")
+
+    explained = host.locator("#correction-check")
+    expect(explained.get_by_role("alert")).to_contain_text("Not confirmed: no answer came back")
+    host.unroute("**/host/correct/")
+    explained.get_by_role("button", name="Send the correction again").click()
+
+    expect(explained).to_contain_text("Correction applied: round 1, table 2")
+    expect(host.locator("#host-state #r1-t2-a")).to_have_text("3")
+    assert list(night.tallies.filter(by_host=True).values_list("points", flat=True)) == [3]
