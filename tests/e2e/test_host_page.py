@@ -164,3 +164,25 @@ def test_a_correction_whose_answer_is_lost_says_it_is_not_confirmed_and_is_appli
     expect(explained).to_contain_text("Correction applied: round 1, table 2")
     expect(host.locator("#host-state #r1-t2-a")).to_have_text("3")
     assert list(night.tallies.filter(by_host=True).values_list("points", flat=True)) == [3]
+
+
+def test_striking_out_the_last_entry_of_a_decided_table_says_what_became_of_its_result(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    """Issue 16, N9: the old winner stayed on 0-0 with no message."""
+    host = start_night(browser, live_site.url)
+    night = Night.objects.get()
+    actions.start_round(night)
+    tally(night, 2, "A", 5)
+    for points in (5, 5, 5, 5, 1):
+        tally(night, 1, "A", points)  # the bell
+    actions.finish_turn(night=night, table_number=2)  # A wins 5-0; table 3 still finishing
+    host.goto(live_site.url + f"/n/{night.code}/host/table/2/")
+    expect(host.locator("h1")).to_contain_text("Table 2")
+
+    host.locator("table.entries tbody tr").filter(has_text="+5").get_by_role("button", name="Strike out").click()
+
+    expect(host.locator(".messages")).to_contain_text("Table 2 of round 1 is tied 0–0 now: it is undecided again "
+                                                      "and rolls off the tie.")
+    host.get_by_role("link", name="Back to all tables").click()
+    expect(host.locator("#host-state .table-card").nth(1).locator(".table-status")).to_have_text("Tie: roll-off 1")
