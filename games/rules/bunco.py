@@ -511,8 +511,8 @@ def seat_changes_again(seating: Seating, ghosts: Collection[str], changes: Seque
     arrivals and departures made in that round before applied again, in the order they were made:
     someone who left stays gone (her ghost in her seat), someone who arrived keeps playing.
 
-    A leaver whose table would keep three ghosts swaps places first with a player of the same seat
-    at the first table that has at most one ghost, so her ghost never partners another. A change
+    A leaver whose table would keep three ghosts swaps places first with a player (of the same
+    seat if it can be) at the first table that has at most one ghost: no table keeps three. A change
     that no longer applies (the leaver is not seated, the arrival's ghost is not) is skipped."""
     tables = [list(seats) for seats in _check_seating(seating)]
     ghost_set = set(ghosts)
@@ -528,11 +528,14 @@ def seat_changes_again(seating: Seating, ghosts: Collection[str], changes: Seque
         ghost_set.discard(change.ghost)
         t, position = next((t, seats.index(change.name)) for t, seats in enumerate(tables) if change.name in seats)
         if sum(name in ghost_set for name in tables[t]) >= MAX_GHOSTS_A_TABLE:
-            other = next((o for o, seats in enumerate(tables)
-                          if o != t and sum(name in ghost_set for name in seats) < MAX_GHOSTS_A_TABLE
-                          and tables[o][position] not in ghost_set), None)
-            if other is not None:
-                tables[t][position], tables[other][position] = tables[other][position], tables[t][position]
+            # Some other table has fewer ghosts (the leave was legal when it was made, with as many
+            # ghosts): she changes seats with one of its players, the same seat if it can be.
+            places = [(o, p) for o, seats in enumerate(tables)
+                      if o != t and sum(name in ghost_set for name in seats) < MAX_GHOSTS_A_TABLE
+                      for p in sorted(range(SEATS), key=lambda p: p != position) if seats[p] not in ghost_set]
+            if places:
+                other, seat = places[0]
+                tables[t][position], tables[other][seat] = tables[other][seat], tables[t][position]
         tables = seat_ghost_for_leaver(tables, ghost_set, leaver=change.name, ghost=change.ghost)
         ghost_set.add(change.ghost)
     return tables
