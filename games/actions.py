@@ -871,7 +871,7 @@ def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[s
     it keeps its winner and the host is told why and what to do. Returns what to tell the host
     ("" when the winner simply follows the score)."""
     where = f"Table {table.number} of round {table.round.number}"
-    if totals["A"] == totals["B"] and table.roll_off == 0:
+    if table.tie_without_roll_off(totals):
         score = f"{totals['A']}–{totals['B']}"
         if table.round.status == Round.Status.BELL:
             table.winner = ""

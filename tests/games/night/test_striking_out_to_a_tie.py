@@ -48,3 +48,21 @@ def test_a_table_struck_out_to_a_tie_after_its_round_tells_the_host_what_happene
     assert "Table 2 of round 1 is tied 0–0 now, and no roll-off decided it: team A keeps the win" in page.text
     assert "re-open round 1 at table 2" in page.text
     assert fresh(night).current_round == 2
+
+
+def test_a_correction_to_a_tie_says_before_it_is_applied_that_the_table_rolls_off_and_then_it_does():
+    night = started_night()
+    tally(night, 2, "A", 5)
+    add(night, 1, "A", 21)
+    actions.finish_turn(night=night, table_number=2)
+    host = night_host_browser(night)
+    data = {"round": 1, "table": 2, "team": "A", "points": -5}
+
+    check = host.post(reverse("games:host_correct_check", args=[night.code]), data, headers={"HX-Request": "true"})
+    assert "it is undecided again and rolls off the tie" in check.text
+    applied = host.post(reverse("games:host_correct", args=[night.code]), {**data, "key": "c1"},
+                        headers={"HX-Request": "true"})
+
+    assert applied.status_code == 200
+    assert "Table 2 of round 1 is tied 0–0 now: it is undecided again and rolls off the tie." in applied.text
+    assert (table(night, 2).status, table(night, 2).winner) == (TableRound.Status.ROLL_OFF, "")
