@@ -224,7 +224,7 @@
 
   // A finger that bounces touches the same button twice within a few dozen milliseconds: that
   // second touch is not a second +2. A bounce is exactly that: a second touch within BOUNCE_MS on
-  // the same button for the same team. Anything else is a real tap and counts, however soon (+2
+  // the same button for the same team, that the browser counts as the second of a double touch. Anything else is a real tap and counts, however soon (+2
   // then +1; +2 for us, Them, +2 for them; +2, +2 a breath apart). A touch taken for a bounce is
   // never dropped silently: the tap it bounced off says "double touch counted once".
   var BOUNCE_MS = 100;
@@ -256,9 +256,11 @@
     if (tap.saved) sayNow("✓ " + tap.label + BOUNCE_NOTE, "ok");
   }
 
-  function isBounce(button, form) {
+  // `clicks` is the event's detail: the browser's own count of quick touches at one spot (2 for
+  // the second of a double touch). A touch it counts as a fresh one (1) is a real tap, however soon.
+  function isBounce(button, form, clicks) {
     var name = lockName(button, form);
-    if (Date.now() < (lockedUntil[name] || 0)) {
+    if (clicks !== 1 && Date.now() < (lockedUntil[name] || 0)) {
       sayBounce(name);
       return true;
     }
@@ -319,7 +321,7 @@
       return;
     }
 
-    if (isBounce(button, form)) return;
+    if (isBounce(button, form, event.detail)) return;
     var name = lockName(button, form);
     var body = new FormData(form);
     var url = form.getAttribute("action");
