@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from games import actions
 from games.links import join_path
 from games.models import Night
-from tests.builders import play_rounds, real_seat, tally
+from tests.builders import play_rounds, real_seat, seating_of, someone_at, tally
 from tests.conftest import ServerProcess
 from tests.e2e.test_bunco_night import NAMES
 
@@ -186,3 +186,36 @@ def test_striking_out_the_last_entry_of_a_decided_table_says_what_became_of_its_
                                                       "and rolls off the tie.")
     host.get_by_role("link", name="Back to all tables").click()
     expect(host.locator("#host-state .table-card").nth(1).locator(".table-status")).to_have_text("Tie: roll-off 1")
+
+
+def test_a_leaver_stays_gone_when_the_host_reopens_a_table_of_the_round_before(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    """Issue 16, N2: after a leaver's seat went to a ghost, re-opening a table of the round before
+    seated the next round again from the movement: the leaver was back and the ghost gone."""
+    host = start_night(browser, live_site.url, names=[*NAMES, "Mo"])
+    host.on("dialog", lambda dialog: dialog.accept())
+    night = Night.objects.get()
+    play_rounds(night, random.Random(3), 1)
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 2 of")
+    night = Night.objects.get()
+    leaver = someone_at(night, 2)
+    # A table of round 1 decided by points (not by a roll-off): "Turn over" decides it again.
+    reopened = next(number for number in (2, 3, 4)
+                    if len(set(night.round_obj(1).tables.get(number=number).totals().values())) == 2)
+    card = host.locator("#players-card")
+    card.get_by_label("Who").select_option(label=f"{leaver} (table 2)")
+    card.get_by_role("button", name="A ghost takes their seat").click()
+    expect(host.locator("#players-said")).to_contain_text(f"{leaver} has left")
+    ghost = night.players.filter(is_ghost=True).order_by("-pk").values_list("name", flat=True)[0]
+    seated = seating_of(night, 2)
+
+    host.locator("#reopen-table").select_option(str(reopened))
+    host.get_by_role("button", name="Re-open last round").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    host.locator("#host-state .table-card").nth(reopened - 1).get_by_role("button", name="Turn over").click()
+
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 2 of")
+    expect(host.locator("#host-state .tables-grid")).to_contain_text(ghost)
+    expect(host.locator("#host-state .tables-grid")).not_to_contain_text(leaver)
+    assert seating_of(night, 2) == seated
