@@ -81,6 +81,18 @@ class KeyOfAnotherTable(NightError):
     status = 409
 
 
+class KeyReused(NightError):
+    """A request's idempotency key already used for a request with other content (another team,
+    other points, a tap where an undo was sent, another player arriving...): refused, never taken
+    for a retry of the first, which would answer with what the first did and drop this one."""
+
+    status = 409
+
+    def __init__(self, what: str = "request") -> None:
+        super().__init__(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
+                         "Reload the page and do it again.")
+
+
 class NoSuchNight(NightError):
     """A request for a night that does not exist (deleted, or a mistyped link)."""
 
@@ -234,13 +246,23 @@ def _seated_round_to_change(night: Night, round_number: int | None) -> Round:
     return current
 
 
-def _done_with_key(night: Night, key: str | None, what: str) -> Event | None:
-    """The event of a change this key already made (a host's page sending it again)."""
+def _done_with_key(night: Night, key: str | None, what: str, **same: object) -> Event | None:
+    """The event of a change this key already made (a host's page sending it again). KeyReused
+    when the key made another change: another kind of change, or other values of the `same`
+    fields of the event's data (None: not known, not compared)."""
     if key is None:
         return None
     if not key or len(key) > 64:
         raise BadTally("The request's key is malformed.")
-    return Event.objects.on(night.channel).filter(kind="state", data__what=what, data__key=key).first()
+    done = Event.objects.on(night.channel).filter(kind="state", data__what__in=("arrived", "left"),
+                                                  data__key=key).first()
+    if done is None:
+        return None
+    if done.data.get("what") != what or any(
+        value is not None and done.data.get(field) != value for field, value in same.items()
+    ):
+        raise KeyReused("arrival" if what == "arrived" else "departure")
+    return done
 
 
 def _reseat(night: Night, round_: Round, seating: list[list[str]]) -> None:
@@ -256,9 +278,12 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     or a ghost at a table with two, else the first), and play from the seated round on. A key
     already used returns the player it seated."""
     night = Night.objects.select_for_update().get(pk=night.pk)
-    done = _done_with_key(night, key, "arrived")
+    done = _done_with_key(night, key, "arrived", ghost=ghost.pk if ghost is not None else None)
     if done is not None:
-        return night.players.get(pk=done.data["player"])
+        arrived = night.players.get(pk=done.data["player"])
+        if arrived.name.casefold() != " ".join(name.split()).casefold():
+            raise KeyReused("arrival")
+        return arrived
     current = _seated_round_to_change(night, round_number)
     cleaned = clean_names([name])
     if not cleaned:
@@ -271,11 +296,9 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
         raise BadTally(too_many)
     seating = current.seating()
     ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
-    seated_ghosts = [name for seats in sorted(seating, key=lambda seats: -sum(n in ghosts for n in seats))
-                     for name in seats if name in ghosts]
-    if ghost is None and not seated_ghosts:
+    chosen = ghost.name if ghost is not None else bunco.ghost_for_arrival(seating, ghosts)
+    if chosen is None:
         raise WrongState("Every seat has a player: there is no ghost's seat for a late arrival tonight.")
-    chosen = ghost.name if ghost is not None else seated_ghosts[0]
     try:
         new_seating = bunco.seat_late_arrival(seating, ghosts, ghost=chosen, newcomer=newcomer)
     except bunco.IllegalSeating as error:
@@ -283,7 +306,9 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     member = night.club.members.filter(name__iexact=newcomer).first() if night.club is not None else None
     player = Player.objects.create(night=night, name=newcomer, member=member)
     _reseat(night, current, new_seating)
-    log_event(night.channel, "state", {"round": current.number, "what": "arrived", "player": player.pk, "key": key})
+    taken = night.players.get(name=chosen)
+    log_event(night.channel, "state", {"round": current.number, "what": "arrived", "player": player.pk,
+                                       "ghost": taken.pk, "key": key})
     return player
 
 
@@ -294,7 +319,7 @@ def let_player_leave(night: Night, *, player: Player, round_number: int | None =
     it); what they played stays theirs, prizes included. Their phone is let go. Returns the ghost;
     a key already used returns the ghost it seated."""
     night = Night.objects.select_for_update().get(pk=night.pk)
-    done = _done_with_key(night, key, "left")
+    done = _done_with_key(night, key, "left", player=player.pk)
     if done is not None:
         return night.players.get(pk=done.data["ghost"])
     if player.night_id != night.pk or player.is_ghost:
@@ -418,7 +443,8 @@ def record_tally(
         existing = _tally_with_key(night, key, table_number) if key else None
         if existing is None:
             raise
-        return existing
+        return _same_tap(existing, team=team, points=points, bunco_player=bunco_player, by_host=by_host,
+                         wipeout=wipeout, round_number=round_number)
     roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
     if by_host and not is_bunco and points < 0:
         _refuse_below_zero(table, team, roll_off, points)
@@ -459,7 +485,8 @@ def record_tally(
         counted = _tally_with_key(night, key, table_number) if key else None
         if counted is None:  # only a taken key skips the insert
             raise BadTally("That tap could not be recorded: tap again.")
-        return counted
+        return _same_tap(counted, team=team, points=points, bunco_player=bunco_player, by_host=by_host,
+                         wipeout=wipeout, round_number=round_number)
     tally.pk = recorded.tally_id
     tally._state.adding = False
     tally._state.db = "default"
@@ -481,6 +508,30 @@ def _tally_with_key(night: Night, key: str, table_number: int | None = None) -> 
         raise KeyOfAnotherTable("That tap's key was already used at another table: tap again.")
     tally.table_totals = tally.table_round.totals()
     return tally
+
+
+def _same_tap(existing: Tally, *, team: str, points: int, bunco_player: Player | None, by_host: bool,
+              wipeout: bool, round_number: int | None) -> Tally:
+    """`existing` (the tally a tap's key recorded) if this request is a copy of the one that
+    recorded it; KeyReused if it asks for something else with the same key."""
+    if bunco_player is not None:
+        kind = Tally.Kind.BUNCO
+    elif wipeout:
+        kind = Tally.Kind.WIPEOUT
+    else:
+        kind = Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS
+    same = (
+        existing.kind == kind
+        and existing.team == team
+        and existing.by_host == by_host
+        and (kind not in (Tally.Kind.POINTS, Tally.Kind.CORRECTION) or existing.points == points)
+        # A ghost's Bunco is recorded for the partner who rolled it.
+        and (bunco_player is None or bunco_player.is_ghost or existing.bunco_player_id == bunco_player.pk)
+        and (round_number is None or existing.table_round.round.number == round_number)
+    )
+    if not same:
+        raise KeyReused("correction" if by_host else "tap")
+    return existing
 
 
 def _check_open_for_play(table: TableRound, *, by_host: bool = False) -> None:
@@ -694,6 +745,14 @@ def move_players(night: Night, round_: Round) -> Round | None:
         return None
     next_seating = bunco.next_seating_with(seating, winners, night.bunco_rules(), ghosts=ghosts)
     by_name = {player.name: player for player in night.players.all()}
+    # Seated again (a re-open, a correction): the arrivals and departures made in that round stay.
+    changes = _seat_changes_in(night, round_.number + 1, by_name)
+    if changes:
+        try:
+            next_seating = bunco.seat_changes_again(next_seating, ghosts, changes)
+        except bunco.IllegalSeating as error:
+            raise WrongState(f"Round {round_.number + 1} cannot be seated again with tonight's arrivals and "
+                             f"departures: {error} Nothing was changed.") from error
     next_round = Round.objects.create(night=night, number=round_.number + 1)
     _seat_round(next_round, next_seating, by_name)
     status = Night.Status.BREAK if round_.number == bunco.BREAK_AFTER_ROUND else Night.Status.PLAYING
@@ -701,6 +760,20 @@ def move_players(night: Night, round_: Round) -> Round | None:
     night.current_round, night.status = next_round.number, status
     log_event(night.channel, "state", {"round": next_round.number, "what": "moved"})
     return next_round
+
+
+def _seat_changes_in(night: Night, round_number: int, by_name: dict[str, Player]) -> list[bunco.SeatChange]:
+    """The arrivals and departures the host made in round `round_number` (their events), oldest
+    first: a round seated again applies them again (`bunco.seat_changes_again`)."""
+    events = Event.objects.on(night.channel).filter(kind="state", data__round=round_number,
+                                                    data__what__in=("arrived", "left")).order_by("id")
+    names = {player.pk: name for name, player in by_name.items()}
+    changes: list[bunco.SeatChange] = []
+    for event in events:
+        name, ghost = names.get(event.data.get("player")), names.get(event.data.get("ghost"))
+        if name is not None and ghost is not None:
+            changes.append(bunco.SeatChange(kind=event.data["what"], name=name, ghost=ghost))
+    return changes
 
 
 def _seating_of(round_: Round) -> tuple[list[list[str]], set[str]]:
@@ -727,8 +800,11 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     if key:
         already = _tally_with_key(night, key, table_number if tally_id is None else None)
         if already is not None:
-            if already.kind != Tally.Kind.UNDO:
-                raise BadTally("That key belongs to a tap, not an undo.")
+            if already.kind != Tally.Kind.UNDO or already.by_host != by_host or (
+                already.undoes_id != tally_id if tally_id is not None
+                else already.entered_by_id != (entered_by.pk if entered_by is not None else None)
+            ):
+                raise KeyReused("undo")
             return already
     if tally_id is not None:
         if not by_host:
@@ -785,16 +861,35 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     # head table is decided at the bell while the others still finish, and a host undoing the
     # mistaken Bunco that rang it must change its winner before the movement is made from it.
     if table.status == TableRound.Status.DONE:
-        _follow_the_corrected_record(night, table, totals)
+        undo.result_note = _follow_the_corrected_record(night, table, totals)
     log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
     return undo
 
 
-def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[str, int]) -> None:
+def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[str, int]) -> str:
     """A correction (or a host's undo) after a table was decided: the winner follows the corrected
     record; if it changes and the round seated from this one has not started, that round is seated
     again from the corrected result (rounds already played stay as they were played); prizes
-    already worked out are worked out again (the same draw: it is seeded by the night)."""
+    already worked out are worked out again (the same draw: it is seeded by the night).
+
+    A tie at a table no roll-off decided (the last entry of a 5-0 struck out): while its round is
+    still at the bell the table is undecided again and rolls off the tie; once the round is over,
+    it keeps its winner and the host is told why and what to do. Returns what to tell the host
+    ("" when the winner simply follows the score)."""
+    where = f"Table {table.number} of round {table.round.number}"
+    if table.tie_without_roll_off(totals):
+        score = f"{totals['A']}–{totals['B']}"
+        if table.round.status == Round.Status.BELL:
+            table.winner = ""
+            table.status = TableRound.Status.ROLL_OFF
+            table.roll_off = 1
+            table.save(update_fields=["winner", "status", "roll_off"])
+            night.awards.all().delete()
+            return f"{where} is tied {score} now: it is undecided again and rolls off the tie."
+        night.awards.all().delete()
+        return (f"{where} is tied {score} now, and no roll-off decided it: team {table.winner} keeps the win "
+                f"the score gave it before. To settle the tie, re-open round {table.round.number} at table "
+                f"{table.number} (while nobody has started the next round) and roll off.")
     winner = table.winner_after(totals)
     if winner != table.winner:
         table.winner = winner
@@ -803,6 +898,7 @@ def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[s
         if following is not None:
             _seat_again_from(night, table.round, following)
     night.awards.all().delete()
+    return ""
 
 
 def _check_correction_points(points: int) -> None:
@@ -863,7 +959,7 @@ def correct_tally(*, night: Night, table_number: int, team: str, points: int,
                          by_host=True, round_number=round_number, key=key)
     table = tally.table_round
     if table.status == TableRound.Status.DONE and tally.roll_off == 0:
-        _follow_the_corrected_record(night, table, table.totals())
+        tally.result_note = _follow_the_corrected_record(night, table, table.totals())
         log_event(night.channel, "state", {"round": table.round.number, "what": "corrected"})
     return tally
 

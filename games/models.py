@@ -293,6 +293,13 @@ class Player(models.Model):
         """Whether another phone than `phone` holds this seat (the join page marks it taken)."""
         return bool(self.claimed_by) and not self.is_held_by(phone)
 
+    def has_left(self) -> bool:
+        """Whether this player left the game early: a real player with no seat in the night's
+        current round (everyone else has one, from the round they arrive in to the night's end)."""
+        return not self.is_ghost and not Seat.objects.filter(
+            player=self, round__night_id=self.night_id, round__number=self.night.current_round
+        ).exists()
+
 
 class Round(models.Model):
     """One of the night's 24 rounds. The bell closes it for everyone, exactly once."""
@@ -459,6 +466,11 @@ class TableRound(models.Model):
         """Team points at this table ({"A": …, "B": …}), in main play or in one roll-off cycle."""
         return Tally.objects.team_totals(self.pk, roll_off)
 
+    def tie_without_roll_off(self, totals: dict[str, int]) -> bool:
+        """Whether a corrected record `totals` ties this decided table and no roll-off ever
+        decided it: its winner no longer follows from the record (games.actions says what then)."""
+        return totals["A"] == totals["B"] and self.roll_off == 0
+
     def winner_after(self, totals: dict[str, int]) -> str:
         """The winner of this decided table by a corrected record: the team with more points; a
         tie keeps the winner its roll-off gave."""
@@ -475,6 +487,8 @@ class TableRound(models.Model):
             round_number=self.round.number, table_number=self.number, team=team, points=points,
             teams=self.teams(), before=before, after=after, in_roll_off=roll_off,
             winner_before=self.winner if decided else "", winner_after=self.winner_after(after) if decided else "",
+            unsettled_tie=decided and self.tie_without_roll_off(after),
+            rolls_off_now=decided and self.tie_without_roll_off(after) and self.round.status == Round.Status.BELL,
         )
 
 
@@ -493,6 +507,10 @@ class CorrectionEffect:
     in_roll_off: int  # the roll-off cycle the points go to, 0 = main play
     winner_before: str  # "" while the table is undecided (its winner comes later)
     winner_after: str
+    # A tie no roll-off decided: while the round is at the bell the table rolls off the tie (its
+    # winner is "" until then); after, it keeps its winner and the host may re-open it.
+    unsettled_tie: bool = False
+    rolls_off_now: bool = False
     # What follows for the night (games.actions.describe_correction fills these in):
     reseats_round: int = 0  # the next round, seated from the old result and not started: seated again
     played_since: tuple[int, int] | None = None  # rounds already played after it: they stay as played
@@ -620,6 +638,9 @@ class Tally(models.Model):
     # The table's team totals right after this entry, when the action computed them (not stored:
     # totals are always derived from the rows).
     table_totals: dict[str, int] | None = None
+    # What a host's correction or strike-out did to a decided table's result, for the host (set
+    # by the action, never stored): "" when the winner simply follows the corrected score.
+    result_note: str = ""
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.points:+d} team {self.team}"

@@ -104,8 +104,23 @@ def _why_not_playing(request: HttpRequest, night: Night) -> str:
     player = night.players.filter(pk=player_id).first() if isinstance(player_id, int) else None
     if player is None:
         return NEVER_JOINED
+    if player.has_left():
+        return left_the_game(player)
     return (f"This phone is no longer playing as {player.name}: the host handed the seat over. "
             "Scan your table's QR code again to pick your name.")
+
+
+def left_the_game(player: Player) -> str:
+    return (f"{player.name}, you have left tonight's game: a ghost plays your seat, and what you played "
+            "stays yours (prizes included). Thanks for playing!")
+
+
+def _leaver_of(request: HttpRequest, night: Night) -> Player | None:
+    """The player this phone played as, if she has left the game (the host let her go): her
+    phone may still read her score sheet. None otherwise."""
+    player_id = request.session.get(_player_key(night.code))
+    player = night.players.filter(pk=player_id).first() if isinstance(player_id, int) else None
+    return player if player is not None and player.has_left() else None
 
 
 def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
@@ -435,6 +450,9 @@ def play(request: HtmxHttpRequest, code: str) -> HttpResponse:
         joined = request.session.get(_joined_key(night))
         if joined and why == NEVER_JOINED:  # scanned a code, tapped no name yet
             return redirect("games:join", token=join_token(night.code, _joined_table(joined)))
+        leaver = _leaver_of(request, night)
+        if leaver is not None:
+            return render(request, "games/left.html", {"night": night, "player": leaver, "message": why})
         return render(request, "games/join_refused.html", {"message": why}, status=403)
     context = phone_context(night, player)
     if request.htmx:
@@ -610,8 +628,10 @@ def table_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def sheet(request: HttpRequest, code: str) -> HttpResponse:
-    """A player's score sheet: 24 rounds of W/L and Buncos, derived from the records."""
-    night, player = _night_for_player(request, code)
+    """A player's score sheet: 24 rounds of W/L and Buncos, derived from the records. The phone
+    of a player who has left still reads hers."""
+    leaver = _leaver_of(request, _night(code))
+    night, player = (leaver.night, leaver) if leaver is not None else _night_for_player(request, code)
     return render(request, "games/sheet.html", {"night": night, "player": player, **sheet_rows(night, player)})
 
 
@@ -627,14 +647,19 @@ def not_me(request: HtmxHttpRequest, code: str) -> HttpResponse:
     its table's names to tap its own. Only the phone that holds the seat can (403 for any other)."""
     night, player = _night_for_player(request, code)
     seat = _seat_of(player, night.round_obj())
+    table = seat.table_round.number if seat else _joined_table(request.session.get(_joined_key(night)))
+    # Forget the name too: this phone let it go, the host did not hand it over. And the table the
+    # phone first scanned is forgotten for the one the player sits at now. Saved before the seat is
+    # let go: the phone's own page, told on its channel that the seat is free, reloads at once and
+    # must find this session (it lands on the same names, not on a refusal or another table's).
+    request.session.pop(_player_key(night.code), None)
+    request.session[_let_go_key(night)] = player.name
+    request.session[_joined_key(night)] = table or True
+    request.session.save()
     try:
         actions.release_seat(night=night, player=player)
     except actions.NightError as error:
         return refusal(request, error)
-    # Forget the name too: this phone let it go, the host did not hand it over.
-    request.session.pop(_player_key(night.code), None)
-    request.session[_let_go_key(night)] = player.name
-    table = seat.table_round.number if seat else _joined_table(request.session.get(_joined_key(night)))
     return redirect("games:join", token=join_token(night.code, table))
 
 
@@ -812,13 +837,13 @@ def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = _night_for_host(request, code)
     try:
         data = _correction_form(request).cleaned_data
-        actions.correct_tally(night=night, table_number=data["table"], team=data["team"], points=data["points"],
-                              round_number=data["round"], key=data["key"] or None)
+        corrected = actions.correct_tally(night=night, table_number=data["table"], team=data["team"],
+                                          points=data["points"], round_number=data["round"], key=data["key"] or None)
     except actions.NightError as error:
         return refusal(request, error)
     night.refresh_from_db()
     return render(request, "games/host.html#host-state",
-                  {**tables_context(night), "is_host": True, "corrected": data})
+                  {**tables_context(night), "is_host": True, "corrected": data, "result_note": corrected.result_note})
 
 
 def _players_card(request: HttpRequest, night: Night, *, said: str = "", is_error: bool = False,
@@ -915,9 +940,12 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
     if entry is None:
         raise Http404("No such entry.")
     try:
-        actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id, by_host=True)
+        undone = actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id,
+                                    by_host=True)
     except actions.NightError as error:
         return refusal(request, error)
+    if undone.result_note:
+        messages.warning(request, undone.result_note)
     return redirect(reverse("games:night_table", args=[night.code, entry.table_round.number])
                     + f"?round={entry.table_round.round.number}")
 

@@ -487,6 +487,60 @@ def seat_ghost_for_leaver(
     return separate_ghosts(after, {*ghosts, ghost})
 
 
+def ghost_for_arrival(seating: Seating, ghosts: Collection[str]) -> str | None:
+    """The ghost seat a late arrival takes when the host picks none: a ghost at a table with two
+    ghosts, else the first seated ghost; None when no ghost is seated."""
+    tables = _check_seating(seating)
+    ghost_set = set(ghosts)
+    by_ghosts = sorted(tables, key=lambda seats: -sum(name in ghost_set for name in seats))
+    return next((name for seats in by_ghosts for name in seats if name in ghost_set), None)
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A change the host made to a seated round: `left` (a player, `name`, leaves; the new ghost
+    `ghost` takes her seat) or `arrived` (`name` takes the seat of `ghost`)."""
+
+    kind: Literal["left", "arrived"]
+    name: str
+    ghost: str
+
+
+def seat_changes_again(seating: Seating, ghosts: Collection[str], changes: Sequence[SeatChange]) -> list[list[str]]:
+    """`seating` (a round seated again by the movement, after a re-open or a correction) with the
+    arrivals and departures made in that round before applied again, in the order they were made:
+    someone who left stays gone (her ghost in her seat), someone who arrived keeps playing.
+
+    A leaver whose table would keep three ghosts swaps places first with a player (of the same
+    seat if it can be) at the first table that has at most one ghost: no table keeps three. A change
+    that no longer applies (the leaver is not seated, the arrival's ghost is not) is skipped."""
+    tables = [list(seats) for seats in _check_seating(seating)]
+    ghost_set = set(ghosts)
+    for change in changes:
+        seated = {name for seats in tables for name in seats}
+        if change.kind == "arrived":
+            if change.name in seated or change.ghost not in seated:
+                continue
+            tables = seat_late_arrival(tables, ghost_set, ghost=change.ghost, newcomer=change.name)
+            continue
+        if change.name not in seated or change.ghost in seated:
+            continue
+        ghost_set.discard(change.ghost)
+        t, position = next((t, seats.index(change.name)) for t, seats in enumerate(tables) if change.name in seats)
+        if sum(name in ghost_set for name in tables[t]) >= MAX_GHOSTS_A_TABLE:
+            # Some other table has fewer ghosts (the leave was legal when it was made, with as many
+            # ghosts): she changes seats with one of its players, the same seat if it can be.
+            places = [(o, p) for o, seats in enumerate(tables)
+                      if o != t and sum(name in ghost_set for name in seats) < MAX_GHOSTS_A_TABLE
+                      for p in sorted(range(SEATS), key=lambda p: p != position) if seats[p] not in ghost_set]
+            if places:
+                other, seat = places[0]
+                tables[t][position], tables[other][seat] = tables[other][seat], tables[t][position]
+        tables = seat_ghost_for_leaver(tables, ghost_set, leaver=change.name, ghost=change.ghost)
+        ghost_set.add(change.ghost)
+    return tables
+
+
 def fresh_ghost_name(taken: Collection[str]) -> str:
     """The first "Ghost n" no player of the night has (in any letter case)."""
     return ghost_names(taken, 1)[0]

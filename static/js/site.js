@@ -28,6 +28,18 @@
     if (slot) slot.textContent = "";
   });
 
+  // A form whose answer may be lost (data-unconfirmed: the host's correction) says so when no
+  // answer comes (a network failure, its hx-config timeout), in its message slot, and its button
+  // offers to send it again: the form keeps its idempotency key, so a second send applies once.
+  document.addEventListener("htmx:error", function (event) {
+    var form = event.target.closest && event.target.closest("[data-unconfirmed]");
+    var slot = form && document.querySelector(form.getAttribute("data-message-slot"));
+    if (!slot) return;
+    slot.textContent = form.getAttribute("data-unconfirmed");
+    var button = form.querySelector("[type=submit]");
+    if (button && form.hasAttribute("data-unconfirmed-button")) button.textContent = form.getAttribute("data-unconfirmed-button");
+  });
+
   // Show the state of the live connection, so nobody wonders whether the page is current.
   document.addEventListener("htmx:after:sse:connection", function (event) {
     setLive(event.target, true);

@@ -115,7 +115,8 @@
     return state ? state.getAttribute("data-place") : "";
   }
 
-  async function deliver(url, body, label, place) {
+  async function deliver(url, body, tap, place) {
+    var label = tap.label;
     var token = body.get("csrfmiddlewaretoken");
     // An answer that comes back after the round or the table changed speaks of a round the phone
     // has left: it is not shown over the new one.
@@ -126,8 +127,12 @@
         connectionLost(false);
         if (result.ok) {
           showTotals(result.answer);
-          if (notSaved.length) sayNotSaved("✓ " + label + " saved, but earlier");
-          else say("✓ " + label, "ok");
+          tap.saved = true;
+          // The same points tapped again and saved: the earlier copy given up on is made good.
+          var same = notSaved.indexOf(label);
+          if (same !== -1 && currentPlace() === place) notSaved.splice(same, 1);
+          if (notSaved.length) sayNotSaved("✓ " + label + tap.note + " saved, but earlier");
+          else say("✓ " + label + tap.note, "ok");
           return;
         }
         if (result.status < 500) {
@@ -217,32 +222,48 @@
     if (event.target.closest && event.target.closest("#tap-status")) sayNow("", "");
   });
 
-  // A finger that bounces taps the same button twice in a few milliseconds: that second tap is
-  // not a second +2. So each score button takes no tap for a moment after one, and shows it; the
-  // lock is the button's own, so a real quick tap on another button (+2 then +1) goes through at
-  // once. 350 ms is shorter than anyone's deliberate second tap on one button.
-  var TAP_LOCK_MS = 350;
+  // A finger that bounces touches the same button twice within a few dozen milliseconds: that
+  // second touch is not a second +2. A bounce is exactly that: a second touch within BOUNCE_MS on
+  // the same button for the same team, that the browser counts as the second of a double touch. Anything else is a real tap and counts, however soon (+2
+  // then +1; +2 for us, Them, +2 for them; +2, +2 a breath apart). A touch taken for a bounce is
+  // never dropped silently: the tap it bounced off says "double touch counted once".
+  var BOUNCE_MS = 100;
   var lockedUntil = {};
+  var lastTaps = {}; // lock name -> the tap a bounce would be counted into
 
-  function lockName(button) {
+  function lockName(button, form) {
+    var team = "-" + selectedTeam(form);
     if (button.hasAttribute("data-undo")) return "undo";
-    if (button.hasAttribute("data-wipeout")) return "wipeout";
+    if (button.hasAttribute("data-wipeout")) return "wipeout" + team;
     if (button.hasAttribute("data-bunco-player")) return "bunco-" + button.getAttribute("data-bunco-player");
-    return "points-" + button.getAttribute("data-points");
+    return "points-" + button.getAttribute("data-points") + team;
   }
 
   function lockTaps(name, button) {
     if (!button) return;
-    lockedUntil[name] = Date.now() + TAP_LOCK_MS;
+    lockedUntil[name] = Date.now() + BOUNCE_MS;
     button.classList.add("is-locked");
-    setTimeout(function () { button.classList.remove("is-locked"); }, TAP_LOCK_MS);
+    setTimeout(function () { button.classList.remove("is-locked"); }, BOUNCE_MS);
   }
 
-  // `clicks` is the event's detail: the browser's own count of quick taps at one spot (2 for the
-  // second tap of a double tap). A tap it counts as a fresh one (1) is a real tap, however soon.
+  var BOUNCE_NOTE = " (a double touch, counted once)";
+
+  function sayBounce(name) {
+    var tap = lastTaps[name];
+    if (!tap) return;
+    tap.note = BOUNCE_NOTE;
+    // Already answered: say it now; otherwise its answer will.
+    if (tap.saved) sayNow("✓ " + tap.label + BOUNCE_NOTE, "ok");
+  }
+
+  // `clicks` is the event's detail: the browser's own count of quick touches at one spot (2 for
+  // the second of a double touch). A touch it counts as a fresh one (1) is a real tap, however soon.
   function isBounce(button, form, clicks) {
-    var name = lockName(button);
-    if (clicks !== 1 && Date.now() < (lockedUntil[name] || 0)) return true;
+    var name = lockName(button, form);
+    if (clicks !== 1 && Date.now() < (lockedUntil[name] || 0)) {
+      sayBounce(name);
+      return true;
+    }
     lockTaps(name, button);
     // Choosing a Bunco's roller closes the chooser and Undo moves up under the finger.
     if (button.hasAttribute("data-bunco-player")) lockTaps("undo", form.querySelector("[data-undo]"));
@@ -301,6 +322,7 @@
     }
 
     if (isBounce(button, form, event.detail)) return;
+    var name = lockName(button, form);
     var body = new FormData(form);
     var url = form.getAttribute("action");
     var label;
@@ -330,9 +352,11 @@
     sayNow("Sending…" + (waiting ? " (" + waiting + " waiting)" : ""), "pending");
     waiting++;
     var place = currentPlace();
+    var tap = { label: label, note: "", saved: false };
+    lastTaps[name] = tap;
     queue = queue.then(function () {
       waiting--;
-      return deliver(url, body, label, place);
+      return deliver(url, body, tap, place);
     });
   });
 })();

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from games import actions
 from games.links import join_path
 from games.models import Night
-from tests.builders import play_rounds, real_seat, tally
+from tests.builders import play_rounds, real_seat, seating_of, someone_at, tally
 from tests.conftest import ServerProcess
 from tests.e2e.test_bunco_night import NAMES
 
@@ -137,3 +137,85 @@ def test_a_late_arrival_is_seated_from_the_host_page_and_her_name_waits_on_the_j
     phone = browser.new_context(viewport={"width": PHONE["width"], "height": PHONE["height"]}).new_page()
     phone.goto(live_site.url + join_path(Night.objects.get().code))
     expect(phone.get_by_role("button", name="Nia", exact=True)).to_be_visible()
+
+
+def test_a_correction_whose_answer_is_lost_says_it_is_not_confirmed_and_is_applied_once_when_sent_again(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    """Issue 16, N5: the correction arrived, but its answer never came back (the Wi-Fi)."""
+    host = start_night(browser, live_site.url)
+    host.get_by_role("button", name="Start round 1").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Playing")
+    host.get_by_text("Correct a tally").click()
+    night = Night.objects.get()
+
+    def answer_lost(route) -> None:
+        route.fetch()  # the server applies it...
+        route.abort("connectionreset")  # ...and the answer is lost on the way back
+
+    host.route("**/host/correct/", answer_lost)
+    correct(host, "2", "3")
+
+    explained = host.locator("#correction-check")
+    expect(explained.get_by_role("alert")).to_contain_text("Not confirmed: no answer came back")
+    host.unroute("**/host/correct/")
+    explained.get_by_role("button", name="Send the correction again").click()
+
+    expect(explained).to_contain_text("Correction applied: round 1, table 2")
+    expect(host.locator("#host-state #r1-t2-a")).to_have_text("3")
+    assert list(night.tallies.filter(by_host=True).values_list("points", flat=True)) == [3]
+
+
+def test_striking_out_the_last_entry_of_a_decided_table_says_what_became_of_its_result(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    """Issue 16, N9: the old winner stayed on 0-0 with no message."""
+    host = start_night(browser, live_site.url)
+    night = Night.objects.get()
+    actions.start_round(night)
+    tally(night, 2, "A", 5)
+    for points in (5, 5, 5, 5, 1):
+        tally(night, 1, "A", points)  # the bell
+    actions.finish_turn(night=night, table_number=2)  # A wins 5-0; table 3 still finishing
+    host.goto(live_site.url + f"/n/{night.code}/host/table/2/")
+    expect(host.locator("h1")).to_contain_text("Table 2")
+
+    host.locator("table.entries tbody tr").filter(has_text="+5").get_by_role("button", name="Strike out").click()
+
+    expect(host.locator(".messages")).to_contain_text("Table 2 of round 1 is tied 0–0 now: it is undecided again "
+                                                      "and rolls off the tie.")
+    host.get_by_role("link", name="Back to all tables").click()
+    expect(host.locator("#host-state .table-card").nth(1).locator(".table-status")).to_have_text("Tie: roll-off 1")
+
+
+def test_a_leaver_stays_gone_when_the_host_reopens_a_table_of_the_round_before(
+    live_site: ServerProcess, browser: Browser
+) -> None:
+    """Issue 16, N2: after a leaver's seat went to a ghost, re-opening a table of the round before
+    seated the next round again from the movement: the leaver was back and the ghost gone."""
+    host = start_night(browser, live_site.url, names=[*NAMES, "Mo"])
+    host.on("dialog", lambda dialog: dialog.accept())
+    night = Night.objects.get()
+    play_rounds(night, random.Random(3), 1)
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 2 of")
+    night = Night.objects.get()
+    leaver = someone_at(night, 2)
+    # A table of round 1 decided by points (not by a roll-off): "Turn over" decides it again.
+    reopened = next(number for number in (2, 3, 4)
+                    if len(set(night.round_obj(1).tables.get(number=number).totals().values())) == 2)
+    card = host.locator("#players-card")
+    card.get_by_label("Who").select_option(label=f"{leaver} (table 2)")
+    card.get_by_role("button", name="A ghost takes their seat").click()
+    expect(host.locator("#players-said")).to_contain_text(f"{leaver} has left")
+    ghost = night.players.filter(is_ghost=True).order_by("-pk").values_list("name", flat=True)[0]
+    seated = seating_of(night, 2)
+
+    host.locator("#reopen-table").select_option(str(reopened))
+    host.get_by_role("button", name="Re-open last round").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    host.locator("#host-state .table-card").nth(reopened - 1).get_by_role("button", name="Turn over").click()
+
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 2 of")
+    expect(host.locator("#host-state .tables-grid")).to_contain_text(ghost)
+    expect(host.locator("#host-state .tables-grid")).not_to_contain_text(leaver)
+    assert seating_of(night, 2) == seated

@@ -186,7 +186,7 @@ def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(ph
         return locked;
     }""")
     assert locked
-    expect(status).to_have_text("✓ +2 for us")
+    expect(status).to_have_text("✓ +2 for us (a double touch, counted once)")
     phone.wait_for_timeout(600)
     assert point_tallies(night) == [2]
 
@@ -212,6 +212,51 @@ def test_a_double_tap_on_one_button_counts_once_and_never_swallows_a_real_tap(ph
     phone.locator(SCORE_BUTTONS["+2"]).click()
     expect(phone.locator(".team-mine .team-points")).to_have_text("11")
     assert point_tallies(night) == [1, 2, 2, 2, 2, 2]
+
+
+def test_a_quick_second_tap_counts_when_it_is_not_a_bounce_and_a_bounce_is_never_silent(phone_at_table_2: tuple[Page, Night]) -> None:
+    """Issue 16, N4: only a second touch within ~100 ms on the same button for the same team is a
+    bounce. A touch screen reports a quick second tap as the second of two (detail 2): after
+    switching Us to Them, or a breath later on the same button, it is a real tap."""
+    phone, night = phone_at_table_2
+    touch = """async ([selector, clicks]) => document.querySelector(selector).dispatchEvent(
+        new MouseEvent('click', {bubbles: true, cancelable: true, detail: clicks}))"""
+
+    # +2 for us, Them, +2 for them at once: two taps.
+    phone.evaluate(touch, [SCORE_BUTTONS["+2"], 1])
+    phone.evaluate("document.querySelector('.team-switch .switch-them input').click()")
+    phone.evaluate(touch, [SCORE_BUTTONS["+2"], 2])
+    expect(phone.locator(".team-mine .team-points")).to_have_text("2")
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("2")
+
+    # +2 for them again, a breath (150 ms, more than a bounce) after the last: it counts too.
+    phone.evaluate("""async (selector) => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        document.querySelector(selector).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 2}));
+    }""", SCORE_BUTTONS["+2"])
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("4")
+
+    # A real bounce: two touches in the same instant. One +5, and the phone says so.
+    phone.evaluate("""(selector) => {
+        const five = document.querySelector(selector);
+        five.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 1}));
+        five.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, detail: 2}));
+    }""", SCORE_BUTTONS["+5"])
+    expect(phone.locator("#tap-status")).to_have_text("✓ +5 for them (a double touch, counted once)")
+    expect(phone.locator(".team-theirs .team-points")).to_have_text("9")
+    assert point_tallies(night) == [2, 2, 2, 5]
+
+
+def test_a_head_table_phone_shows_one_line_of_the_bell(phone_at_table_2: tuple[Page, Night], night_site: ServerProcess, new_phone) -> None:
+    """Issue 16, N10: the head table is decided at the bell, and its phones said both "Head table:
+    stop now" and "Your table is done: waiting for the other tables"."""
+    _, night = phone_at_table_2
+    head = join(night_site, new_phone, night, 1, seating_of(night, 1)[0][0])
+    add(night, 1, "A", 21)  # the bell
+    expect(head.locator(".bell-banner")).to_be_visible()
+    lines = head.locator(".bell-banner .bell-line:visible")
+    expect(lines).to_have_count(1)
+    expect(lines).to_have_text("Head table: stop now.")
 
 
 # --- 6. What the phone says stays true --------------------------------------------------------------
@@ -297,3 +342,54 @@ def test_a_phone_that_tapped_the_wrong_name_picks_again(night_site: ServerProces
     phone.get_by_role("button", name=right, exact=True).click()
     expect(phone.locator(".phone-topline")).to_contain_text(right)
     expect(phone.locator("#tally-form")).to_be_visible()
+
+
+def round_one_won_at_table_2_by(night: Night, name: str) -> None:
+    """Round 1 of an eight-player night, played so that `name`'s team wins at table 2: she moves
+    up to table 1 for round 2."""
+    second = seating_of(night, 1)[1]
+    team = "A" if second.index(name) in (0, 2) else "B"
+    add(night, 2, team, 5)
+    add(night, 1, "A", 21)
+    actions.finish_turn(night=night, table_number=2)
+    assert name in seating_of(night, 2)[0]
+
+
+def test_thats_not_me_lands_on_the_names_of_the_table_the_player_sits_at_now(night_site: ServerProcess, new_phone) -> None:
+    """Issue 16, N3: the phone scanned table 2's code in round 1; in round 2 its player sits at
+    table 1. "That's not me" lands on table 1's names, even when the page's own refresh (told on
+    the phone's channel that the seat is free) wins the race against the form's answer."""
+    night = started_night(names=EIGHT, seed=3)
+    name = seating_of(night, 1)[1][0]
+    phone = join(night_site, new_phone, night, 2, name)
+    round_one_won_at_table_2_by(night, name)
+    expect(phone.locator(".go-to-line")).to_contain_text("Table 1")
+
+    def refresh_wins(route) -> None:  # the POST is done; its answer is lost behind the page's reload
+        route.fetch()
+        route.abort()
+
+    phone.route("**/not-me/", refresh_wins)
+    phone.get_by_text("That's not me").click()
+    phone.get_by_role("button", name=f"I'm not {name}: pick my name again").click()
+
+    expect(phone.locator("form.name-list")).to_be_visible()
+    expect(phone.get_by_text("Table 1: tap your name.")).to_be_visible()
+    expect(phone.get_by_role("button", name=name, exact=True)).to_be_enabled()
+
+
+def test_the_phone_of_a_player_who_leaves_says_she_has_left_and_shows_her_score_sheet(night_site: ServerProcess, new_phone) -> None:
+    """Issue 16, N7: the leaver's phone was told the host "handed her seat over" and to scan again."""
+    night = started_night(names=EIGHT, seed=3)
+    name = seating_of(night, 1)[1][0]
+    phone = join(night_site, new_phone, night, 2, name)
+    round_one_won_at_table_2_by(night, name)
+    expect(phone.locator(".go-to-line")).to_contain_text("Table 1")
+
+    actions.let_player_leave(night, player=night.players.get(name=name), round_number=2)
+
+    expect(phone.get_by_role("heading", name="You have left the game")).to_be_visible()
+    expect(phone.locator("body")).not_to_contain_text("handed the seat over")
+    phone.get_by_role("link", name="My score sheet").click()
+    expect(phone.get_by_role("heading", name=f"{name}’s score sheet")).to_be_visible()
+    expect(phone.locator(".sheet tbody tr").first.locator(".mark")).to_have_text("W")

@@ -5,9 +5,13 @@ link to it at the top of the host's page (not inside "Join codes and links")."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from games import actions
+from games.models import Night
 from games.rules import bunco
+from tests.builders import add, make_night
 from tests.conftest import ServerProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -69,5 +73,53 @@ def test_a_charity_nights_projector_keeps_every_score_at_48_px_or_more(live_site
     projector = open_projector(browser, start_night(browser, live_site.url, 100))
 
     expect(projector.locator(".table-card")).to_have_count(25)
+    assert smallest_score_px(projector) >= 48
+    assert projector.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"]
+
+
+# --- Issue 16: "of 24" survives a refresh (N1); the whole night fits 1920×1080 (N8) -------------
+
+
+def projector_of(browser: Browser, site: ServerProcess, night: Night) -> Page:
+    projector = browser.new_context(viewport=PROJECTOR).new_page()
+    projector.goto(site.url + reverse("games:screen", args=[night.code, night.screen_token]))
+    expect(projector.locator("[data-live-badge]")).to_have_text("Live")
+    return projector
+
+
+def refreshed(projector: Page) -> None:
+    """The projector's own live refresh (a "changed" event from its stream), answered."""
+    with projector.expect_response(lambda answer: "/screen/" in answer.url and answer.request.method == "GET"
+                                   and answer.request.headers.get("hx-request") == "true"):
+        projector.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
+
+
+def test_the_projector_keeps_the_round_count_after_a_live_refresh(night_site: ServerProcess, browser: Browser):
+    night = make_night(12, seed=3)
+    projector = projector_of(browser, night_site, night)
+    expect(projector.locator(".projector-round")).to_have_text(f"Round 1 of {bunco.ROUNDS}")
+
+    refreshed(projector)
+
+    expect(projector.locator(".projector-round")).to_have_text(f"Round 1 of {bunco.ROUNDS}")
+
+
+def page_height(projector: Page) -> int:
+    return projector.evaluate("Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)")
+
+
+@pytest.mark.parametrize("players", [12, 100])
+def test_the_whole_night_fits_the_projector_without_scrolling(night_site: ServerProcess, browser: Browser, players: int):
+    night = make_night(names=[f"Player {number}" for number in range(1, players + 1)], seed=3)
+    tables = players // 4
+    projector = projector_of(browser, night_site, night)
+    expect(projector.locator(".table-card")).to_have_count(tables)
+    assert page_height(projector) <= PROJECTOR["height"], "seated"
+
+    actions.start_round(night)
+    add(night, 1, "A", 21)  # the bell: its banner on the screen too
+    refreshed(projector)
+    expect(projector.locator(".bell-banner")).to_be_visible()
+    assert page_height(projector) <= PROJECTOR["height"], "at the bell"
     assert smallest_score_px(projector) >= 48
     assert projector.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"]

@@ -94,3 +94,20 @@ def test_a_tap_that_never_gets_through_is_named_as_not_saved(phone_at_table_2) -
     expect(status).to_contain_text("Not saved", timeout=30_000)
     expect(status).to_contain_text("+1 for us")
     assert tallies(night) == []
+
+
+def test_a_tap_not_saved_is_no_longer_named_once_the_same_points_are_tapped_again_and_saved(phone_at_table_2) -> None:
+    """Issue 16, N6: after a Wi-Fi cut the phone said "not saved" even once the player had tapped
+    the same points again and they were saved."""
+    phone, night = phone_at_table_2
+    line = StalledLine(stalls=5)  # every try of the first tap
+    phone.route(f"**/n/{night.code}/tally/", line)
+
+    phone.get_by_role("button", name="Add 1 point").first.click()
+    status = phone.locator("#tap-status")
+    expect(status).to_contain_text("Not saved", timeout=30_000)
+
+    phone.get_by_role("button", name="Add 1 point").first.click()  # the player taps it again
+
+    expect(status).to_have_text("✓ +1 for us", timeout=15_000)
+    assert [tally.points for tally in tallies(night)] == [1]

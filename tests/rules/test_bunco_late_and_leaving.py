@@ -3,7 +3,11 @@ someone leaving leaves a ghost in theirs, and no two ghosts ever partner."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules import bunco
 from games.rules.bunco import IllegalSeating, fresh_ghost_name, seat_ghost_for_leaver, seat_late_arrival
@@ -81,3 +85,59 @@ def test_the_seating_after_a_leaver_still_moves_by_the_rules() -> None:
 def test_a_fresh_ghost_name_skips_every_name_the_night_has() -> None:
     assert fresh_ghost_name({"Ghost 1", "ghost 2", "Ann"}) == "Ghost 3"
     assert fresh_ghost_name(set()) == "Ghost 1"
+
+
+def test_it_applies_a_rounds_arrivals_and_departures_again_to_a_seating_drawn_again():
+    seating = [["Ada", "Bea", "Cal", "Dot"], ["Eve", "Fay", "Ghost 1", "Hal"], ["Ivy", "Jo", "Kit", "Ghost 2"]]
+    changes = [bunco.SeatChange(kind="left", name="Bea", ghost="Ghost 3"),
+               bunco.SeatChange(kind="arrived", name="Nia", ghost="Ghost 1")]
+    again = bunco.seat_changes_again(seating, {"Ghost 1", "Ghost 2"}, changes)
+    names = {name for seats in again for name in seats}
+    assert "Bea" not in names and "Nia" in names and "Ghost 3" in names and "Ghost 1" not in names
+
+
+def test_a_leaver_whose_table_would_keep_three_ghosts_changes_tables_before_her_ghost_takes_the_seat():
+    seating = [["Ada", "Bea", "Cal", "Dot"], ["Ghost 1", "Fay", "Hal", "Ghost 2"], ["Ivy", "Jo", "Kit", "Lou"]]
+    again = bunco.seat_changes_again(seating, {"Ghost 1", "Ghost 2"},
+                                     [bunco.SeatChange(kind="left", name="Fay", ghost="Ghost 3")])
+    ghosts = {"Ghost 1", "Ghost 2", "Ghost 3"}
+    assert "Fay" not in {name for seats in again for name in seats}
+    assert all(sum(name in ghosts for name in seats) <= 2 for seats in again)
+    assert all(not (seats[0] in ghosts and seats[2] in ghosts) and not (seats[1] in ghosts and seats[3] in ghosts)
+               for seats in again)
+
+
+@given(
+    players=st.integers(min_value=5, max_value=40),
+    leavers=st.integers(min_value=1, max_value=3),
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+@settings(max_examples=80, deadline=None)
+def test_a_seating_drawn_again_keeps_the_leavers_out_with_no_ghost_partners_and_no_table_of_three_ghosts(
+    players, leavers, seed
+):
+    rng = random.Random(seed)
+    names = [f"P{i}" for i in range(players)]
+    draw = bunco.draw_seating(names, rng)
+    ghosts = set(draw.ghosts)
+    seating = [list(table) for table in draw.tables]
+    changes = []
+    for number in range(leavers):  # legal leaves, made one after another in the seated round
+        leaver = rng.choice([name for seats in seating for name in seats if name not in ghosts])
+        ghost = f"Leaver's ghost {number}"
+        try:
+            seating = bunco.seat_ghost_for_leaver(seating, ghosts, leaver=leaver, ghost=ghost)
+        except IllegalSeating:
+            continue
+        ghosts.add(ghost)
+        changes.append(bunco.SeatChange(kind="left", name=leaver, ghost=ghost))
+    # The round is seated again by the movement from other winners: the leaves are applied again.
+    winners = [rng.choice("AB") for _ in draw.tables]
+    moved = bunco.next_seating_with([list(table) for table in draw.tables], winners, ghosts=set(draw.ghosts))
+    again = bunco.seat_changes_again(moved, set(draw.ghosts) | {change.ghost for change in changes}, changes)
+    seated = [name for seats in again for name in seats]
+    assert sorted(seated) == sorted(name for seats in seating for name in seats)
+    assert not {change.name for change in changes} & set(seated)
+    for seats in again:
+        assert sum(name in ghosts for name in seats) <= bunco.MAX_GHOSTS_A_TABLE
+        assert not (seats[0] in ghosts and seats[2] in ghosts) and not (seats[1] in ghosts and seats[3] in ghosts)
