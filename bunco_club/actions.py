@@ -39,6 +39,7 @@ from bunco_club.models import (
     SubInvitation,
     SwapRequest,
 )
+from live import refusals
 from live.log import log_event
 from live.refusals import Refusal
 
@@ -636,7 +637,7 @@ def _locked_party(party: Party) -> Party:
     return Party.objects.select_for_update().select_related("club").get(pk=party.pk)
 
 
-class KeyReused(WrongMoment):
+class KeyReused(WrongMoment, refusals.KeyReused):
     """A request's idempotency key came back with other content: not a retry, and not taken."""
 
 

@@ -37,6 +37,7 @@ from games.models import (
     night_size_refusal,
 )
 from games.rules import bunco, dice, prizes
+from live import refusals
 from live.log import log_event, publish_together
 from live.models import Event
 from live.refusals import Refusal
@@ -81,7 +82,7 @@ class KeyOfAnotherTable(NightError):
     status = 409
 
 
-class KeyReused(NightError):
+class KeyReused(NightError, refusals.KeyReused):
     """A request's idempotency key already used for a request with other content (another team,
     other points, a tap where an undo was sent, another player arriving...): refused, never taken
     for a retry of the first, which would answer with what the first did and drop this one."""

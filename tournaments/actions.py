@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from bunco_club.models import NightRecord
+from live import refusals
 from live.log import log_event
 from live.refusals import Refusal
 from tournaments import brackets
@@ -53,7 +54,7 @@ class WrongMoment(TournamentError):
     status = 409
 
 
-class KeyReused(TournamentError):
+class KeyReused(TournamentError, refusals.KeyReused):
     """An entry's key that already stands for another entry: never taken for a retry."""
 
     status = 409
