@@ -6,8 +6,8 @@ import pytest
 
 from bunco_club import actions as club_actions
 from bunco_club.actions import ClubError
-from games import actions as night_actions
-from games.actions import NightError
+from games.night import actions as night_actions
+from games.night.actions import NightError
 from live.refusals import KeyReused, Refusal
 from tournaments import actions as tournament_actions
 from tournaments.actions import TournamentError

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from games import actions
+from games.night import actions
 
 
 class Command(BaseCommand):

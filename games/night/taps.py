@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from live.log import insert_event
 from live.models import Event
 

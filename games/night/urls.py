@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games.night import views
 
 app_name = "games"
 
