@@ -64,8 +64,8 @@ def measure() -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connection, transaction
 
-    from games.night import actions
     from games.management.commands.simulate_night import player_names
+    from games.night import actions
     from games.night.models import Night, Round, TableRound, Tally
 
     call_command("migrate", "--noinput", verbosity=0)

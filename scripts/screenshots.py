@@ -58,8 +58,8 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
     from django.contrib.auth import get_user_model
     from playwright.sync_api import Page, expect, sync_playwright
 
-    from games.night import actions
     from games.links import join_path
+    from games.night import actions
     from games.night.models import Night
     from games.rules import bunco
     from tests.e2e.test_bunco_night import Bots, seating_of

@@ -25,8 +25,8 @@ import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from games.night import actions
 from games.links import join_path
+from games.night import actions
 from games.night.models import Night, Player, Round, Seat, TableRound
 from games.rules import bunco, prizes
 from games.templatetags.bunco import dollars, prize_name

@@ -21,9 +21,9 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from bunco_club.limits import limited, too_many, used_up
 from bunco_club.models import Party
+from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
 from games.night import actions, taps
 from games.night.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
-from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
 from games.night.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally, max_tables
 from games.rules import bunco
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int

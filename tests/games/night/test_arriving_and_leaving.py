@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.links import join_path
 from games.night import actions
 from games.night.actions import BadTally, WrongState
-from games.links import join_path
 from games.night.models import Night, Player
 from games.rules import bunco
 from tests.builders import (
