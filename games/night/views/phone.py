@@ -11,24 +11,23 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from bunco_club.limits import limited, too_many
+from games import phones
 from games.links import BadJoinLink, join_token, read_join_token
 from games.night import actions, taps
 from games.night.forms import TallyForm, UndoForm
 from games.night.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally
 from games.night.views.shared import (
     NEVER_JOINED,
+    SEATS,
     joined_key,
     joined_table,
     json_error,
     leaver_of,
-    let_go_key,
     message_response,
     named_roll_off,
     named_round,
     night_for_player,
     night_or_404,
-    phone_token,
-    player_key,
     player_of,
     posted_table,
     refusal,
@@ -45,8 +44,8 @@ def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
     Its refusals are NightErrors, so the scoring buttons get them as JSON through `refusal`
     like any other (the page's script shows the message): an unknown night, a phone that never
     joined, a phone whose seat the host handed over."""
-    player_id = request.session.get(player_key(code))
-    token = phone_token(request)
+    player_id = SEATS.claimed(request, code)
+    token = phones.phone_token(request)
     phone = taps.phone_seat(player_id, code, token) if isinstance(player_id, int) and token else None
     if phone is None:
         night = Night.objects.filter(code=code).first()
@@ -99,12 +98,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             "night": night, "over": over, "is_player": player_of(request, night) is not None,
         })
     request.session[joined_key(night)] = ticket.table or True
-    phone = phone_token(request)
+    phone = phones.phone_token(request)
     names = [
         {"player": player, "taken": player.is_taken_for(phone), "mine": player.is_held_by(phone)}
         for player in _names_to_claim(night, ticket.table).order_by("name")
     ]
-    let_go = request.session.get(let_go_key(night))
+    let_go = SEATS.let_go_name(request, night.code)
     return render(request, "games/join.html", {"night": night, "names": names, "table": ticket.table,
                                                "let_go": let_go})
 
@@ -134,11 +133,10 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
         return _refuse_join(request, f"{player.name} isn't at table {table} this round. "
                                      "Scan the QR code on your own table.", 403)
     try:
-        actions.claim_seat(night=night, player=player, phone=phone_token(request, create=True))
+        actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True))
     except actions.NightError as error:
         return _refuse_join(request, str(error), error.status)
-    request.session[player_key(night.code)] = player.pk
-    request.session.pop(let_go_key(night), None)
+    SEATS.remember(request, night.code, player.pk)
     return redirect("games:play", code=night.code)
 
 
@@ -364,10 +362,8 @@ def not_me(request: HtmxHttpRequest, code: str) -> HttpResponse:
     # phone first scanned is forgotten for the one the player sits at now. Saved before the seat is
     # let go: the phone's own page, told on its channel that the seat is free, reloads at once and
     # must find this session (it lands on the same names, not on a refusal or another table's).
-    request.session.pop(player_key(night.code), None)
-    request.session[let_go_key(night)] = player.name
     request.session[joined_key(night)] = table or True
-    request.session.save()
+    SEATS.let_go(request, night.code, player.name)
     try:
         actions.release_seat(night=night, player=player)
     except actions.NightError as error:
@@ -385,7 +381,7 @@ def player_events(request: HttpRequest, code: str, player_id: int) -> HttpRespon
 
     def player_or_refusal() -> Player | str:
         night = night_or_404(code)  # an unknown night is a 404
-        playing_as = request.session.get(player_key(night.code))
+        playing_as = SEATS.claimed(request, night.code)
         if playing_as is None:
             return "Only the phone playing as this player can follow this stream: join the game first."
         if playing_as != player_id:
@@ -393,7 +389,7 @@ def player_events(request: HttpRequest, code: str, player_id: int) -> HttpRespon
         player = night.players.filter(pk=player_id, is_ghost=False).first()
         if player is None:
             return "Join the game to follow it live."
-        if not player.is_held_by(phone_token(request)):  # its seat went to another phone
+        if not player.is_held_by(phones.phone_token(request)):  # its seat went to another phone
             return why_not_playing(request, night)
         player.night = night
         return player

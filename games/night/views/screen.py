@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games.links import join_path, qr_svg
 from games.night.models import Night
 from games.night.views.shared import (
+    SEATS,
     night_or_404,
-    player_key,
     player_of,
     standings,
     tables_context,
@@ -61,7 +61,7 @@ def night_events(request: HttpRequest, code: str) -> HttpResponse | StreamingHtt
         screen_token = request.GET.get("screen", "")
         allowed = (
             (screen_token and constant_time_compare(screen_token, night.screen_token))
-            or request.session.get(player_key(night.code)) is not None
+            or SEATS.claimed(request, night.code) is not None
             or night.is_hosted_by(request.user, request.session)
         )
         return night if allowed else None

@@ -3,7 +3,6 @@ request's numbers, the one answer to a refusal, the tables at a glance."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -12,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from games import phones
 from games.night import actions
 from games.night.models import Night, Player, Round, Seat, max_tables
 from games.rules import bunco
@@ -30,30 +30,13 @@ def night_for_host(request: HttpRequest, code: str) -> Night:
     return night
 
 
-def player_key(code: str) -> str:
-    """Where a phone's session remembers whom it plays as, by night code (one query finds both)."""
-    return f"player:{code}"
-
-
-PHONE_TOKEN_KEY = "phone-token"
-
-
-def phone_token(request: HttpRequest, *, create: bool = False) -> str:
-    """This phone's own random token, kept in its session: the seat it claims holds it
-    (`Player.claimed_by`), so no other phone plays as that player. "" before its first claim."""
-    token = request.session.get(PHONE_TOKEN_KEY)
-    if isinstance(token, str) and token:
-        return token
-    if not create:
-        return ""
-    token = secrets.token_urlsafe(24)
-    request.session[PHONE_TOKEN_KEY] = token
-    return token
+# The seat a phone plays tonight (games/phones.py): its session keeps `player:<night code>`.
+SEATS = phones.Seats("player")
 
 
 def player_of(request: HttpRequest, night: Night) -> Player | None:
-    player_id = request.session.get(player_key(night.code))
-    phone = phone_token(request)
+    player_id = SEATS.claimed(request, night.code)
+    phone = phones.phone_token(request)
     if player_id is None or not phone:
         return None
     return night.players.filter(pk=player_id, is_ghost=False, claimed_by=phone).first()
@@ -61,8 +44,8 @@ def player_of(request: HttpRequest, night: Night) -> Player | None:
 
 def night_for_player(request: HttpRequest, code: str) -> tuple[Night, Player]:
     """The night and the player this phone claimed (and still holds); 403 for any other phone."""
-    player_id = request.session.get(player_key(code))
-    phone = phone_token(request)
+    player_id = SEATS.claimed(request, code)
+    phone = phones.phone_token(request)
     player = (
         Player.objects.select_related("night")
         .filter(pk=player_id, night__code=code, is_ghost=False, claimed_by=phone)
@@ -86,7 +69,7 @@ def refuse_a_phone_not_playing(request: HttpRequest, code: str) -> NoReturn:
 def why_not_playing(request: HttpRequest, night: Night) -> str:
     """Why this phone plays as nobody: it never claimed a name, or its seat went to another phone
     (the host handed it over, or another phone claimed it after a hand-over)."""
-    player_id = request.session.get(player_key(night.code))
+    player_id = SEATS.claimed(request, night.code)
     player = night.players.filter(pk=player_id).first() if isinstance(player_id, int) else None
     if player is None:
         return NEVER_JOINED
@@ -104,7 +87,7 @@ def left_the_game(player: Player) -> str:
 def leaver_of(request: HttpRequest, night: Night) -> Player | None:
     """The player this phone played as, if she has left the game (the host let her go): her
     phone may still read her score sheet. None otherwise."""
-    player_id = request.session.get(player_key(night.code))
+    player_id = SEATS.claimed(request, night.code)
     player = night.players.filter(pk=player_id).first() if isinstance(player_id, int) else None
     return player if player is not None and player.has_left() else None
 
@@ -148,14 +131,6 @@ def joined_key(night: Night) -> str:
 
 def joined_table(joined: object) -> int | None:
     return joined if type(joined) is int else None  # True (the night's link) is an int in Python
-
-
-def let_go_key(night: Night) -> str:
-    """Where a phone's session keeps the name it has let go ("That's not me"), for its join page
-    to say so until it taps a name. Not a flash message: the phone's own page, told on its channel
-    that the seat is free, refreshes at the same moment and lands on the join page too, using up a
-    flash message before the page the player sees is drawn."""
-    return f"let-go:{night.pk}"
 
 
 def json_error(message: str, status: int) -> JsonResponse:
