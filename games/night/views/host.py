@@ -29,11 +29,12 @@ from games.night.views.shared import (
     night_for_host,
     posted_number,
     posted_table,
-    refusal,
+    refused,
     seat_of,
     tables_context,
 )
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
+from live.refusals import Refusal
 
 
 @require_http_methods(["GET", "POST"])
@@ -185,6 +186,16 @@ def _host_state(request: HtmxHttpRequest, night: Night) -> HttpResponse:
     return render(request, "games/host.html#host-state", {**tables_context(night), "is_host": True})
 
 
+def _current_host_state(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _host_state(request, night_for_host(request, code))
+
+
+# The host's buttons that end a step of the night, one view per verb: a refusal goes back to the
+# host's page with its message (or its partial, for htmx), and a step already ended is answered
+# with the page as it stands.
+host_step = refused(to_host=True, current=_current_host_state)
+
+
 def _posted_table_or_refuse(request: HttpRequest) -> int:
     try:
         table_number = posted_table(request)
@@ -196,76 +207,62 @@ def _posted_table_or_refuse(request: HttpRequest) -> int:
 
 
 @require_POST
+@host_step
 def host_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
-    try:
-        actions.start_round(night, round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
+    actions.start_round(night, round_number=named_round(request))
     return _host_state(request, night)
 
 
 @require_POST
+@host_step
 def host_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
-    try:
-        actions.resume_after_break(night, round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
+    actions.resume_after_break(night, round_number=named_round(request))
     return _host_state(request, night)
 
 
 @require_POST
+@host_step
 def host_reopen(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
-    try:
-        actions.reopen_last_round(night, table_number=_posted_table_or_refuse(request),
-                                  round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
+    actions.reopen_last_round(night, table_number=_posted_table_or_refuse(request),
+                              round_number=named_round(request))
     return _host_state(request, night)
 
 
 @require_POST
+@host_step
 def host_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The host finishes the turn for a table whose phone is not answering."""
     night = night_for_host(request, code)
-    try:
-        actions.finish_turn(night=night, table_number=_posted_table_or_refuse(request),
-                            round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
+    actions.finish_turn(night=night, table_number=_posted_table_or_refuse(request),
+                        round_number=named_round(request))
     return _host_state(request, night)
 
 
 @require_POST
+@host_step
 def host_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
-    try:
-        actions.finish_roll_off(night=night, table_number=_posted_table_or_refuse(request),
-                                round_number=named_round(request), roll_off=named_roll_off(request))
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
+    actions.finish_roll_off(night=night, table_number=_posted_table_or_refuse(request),
+                            round_number=named_round(request), roll_off=named_roll_off(request))
     return _host_state(request, night)
 
 
 @require_POST
+@host_step
 def host_end(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
-    try:
-        actions.end_night(night, round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night, current=lambda: _host_state(request, night))
+    actions.end_night(night, round_number=named_round(request))
     return _host_state(request, night)
 
 
 @require_POST
+@refused(to_host=True)
 def host_prizes(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
-    try:
-        actions.award_prizes(night)
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+    actions.award_prizes(night)
     return redirect("games:prizes", code=night.code)
 
 
@@ -281,31 +278,27 @@ def _correction_form(request: HttpRequest) -> CorrectionForm:
 
 
 @require_POST
+@refused()
 def host_correct_check(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """What a correction would change (scores, winner, wins and losses, the next round's seats,
     the prizes), with the button that applies it: nothing is changed yet."""
     night = night_for_host(request, code)
-    try:
-        data = _correction_form(request).cleaned_data
-        effect = actions.describe_correction(night=night, table_number=data["table"], team=data["team"],
-                                             points=data["points"], round_number=data["round"])
-    except actions.NightError as error:
-        return refusal(request, error)
+    data = _correction_form(request).cleaned_data
+    effect = actions.describe_correction(night=night, table_number=data["table"], team=data["team"],
+                                         points=data["points"], round_number=data["round"])
     return render(request, "games/host.html#correction-check",
                   {"night": night, "effect": effect, "key": secrets.token_hex(16)})
 
 
 @require_POST
+@refused()
 def host_correct(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The host adds or removes points at any table of any started round (a mistaken tally), as
     checked. Its key makes a copy sent again (a lost answer) apply once."""
     night = night_for_host(request, code)
-    try:
-        data = _correction_form(request).cleaned_data
-        corrected = actions.correct_tally(night=night, table_number=data["table"], team=data["team"],
-                                          points=data["points"], round_number=data["round"], key=data["key"] or None)
-    except actions.NightError as error:
-        return refusal(request, error)
+    data = _correction_form(request).cleaned_data
+    corrected = actions.correct_tally(night=night, table_number=data["table"], team=data["team"],
+                                      points=data["points"], round_number=data["round"], key=data["key"] or None)
     night.refresh_from_db()
     return render(request, "games/host.html#host-state",
                   {**tables_context(night), "is_host": True, "corrected": data, "result_note": corrected.result_note})
@@ -331,17 +324,19 @@ def _players_card_context(night: Night) -> dict[str, object]:
 
 
 def _players_change(request: HtmxHttpRequest, night: Night, change: Callable[[], str]) -> HttpResponse:
-    """Make a change of players and answer with the card saying what happened (or why not)."""
-    try:
-        said = change()
-    except actions.NightError as error:
-        if not request.htmx:
-            return refusal(request, error, back_to_host=night)
-        return _players_card(request, night, said=str(error), is_error=True, status=error.status)
+    """Make a change of players and answer with the card saying what happened (a refusal is
+    answered by `_players_card_refused`)."""
+    said = change()
     if not request.htmx:
         messages.success(request, said)
         return redirect("games:night_host", code=night.code)
     return _players_card(request, night, said=said)
+
+
+def _players_card_refused(request: HtmxHttpRequest, code: str, refusal: Refusal) -> HttpResponse:
+    """The players card saying why a change of players was refused."""
+    return _players_card(request, night_for_host(request, code), said=refusal.message, is_error=True,
+                         status=refusal.status)
 
 
 def _posted_key(request: HttpRequest) -> str | None:
@@ -356,6 +351,7 @@ def host_players(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+@refused(to_host=True, card=_players_card_refused)
 def host_arrival(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Someone arrives late: between rounds they take a ghost's seat."""
     night = night_for_host(request, code)
@@ -375,6 +371,7 @@ def host_arrival(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+@refused(to_host=True, card=_players_card_refused)
 def host_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Someone leaves early: between rounds a ghost takes their seat."""
     night = night_for_host(request, code)
@@ -398,17 +395,15 @@ def _posted_id_or_none(request: HttpRequest, field: str) -> int | None:
 
 
 @require_POST
+@refused()
 def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpResponse:
     """The host strikes out any entry (a mistaken Bunco, a wrong tally)."""
     night = night_for_host(request, code)
     entry = night.tallies.filter(pk=tally_id).select_related("table_round__round").first()
     if entry is None:
         raise Http404("No such entry.")
-    try:
-        undone = actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id,
-                                    by_host=True)
-    except actions.NightError as error:
-        return refusal(request, error)
+    undone = actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id,
+                                by_host=True)
     if undone.result_note:
         messages.warning(request, undone.result_note)
     return redirect(reverse("games:night_table", args=[night.code, entry.table_round.number])
@@ -434,15 +429,13 @@ def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 
 @require_POST
+@refused(to_host=True)
 def host_release(request: HtmxHttpRequest, code: str, player_id: int) -> HttpResponse:
     """The host hands a seat over (a flat battery, a borrowed phone): the phone playing as this
     player stops, its next tap or page says so, and the next phone to tap the name gets the seat."""
     night = night_for_host(request, code)
     player = get_object_or_404(night.players.real(), pk=player_id)
-    try:
-        released = actions.release_seat(night=night, player=player)
-    except actions.NightError as error:
-        return refusal(request, error, back_to_host=night)
+    released = actions.release_seat(night=night, player=player)
     if released:
         messages.success(request, f"{player.name}'s seat is free: the next phone to tap the name gets it.")
     else:

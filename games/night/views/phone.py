@@ -30,7 +30,7 @@ from games.night.views.shared import (
     night_or_404,
     player_of,
     posted_table,
-    refusal,
+    refused,
     seat_of,
     why_not_playing,
 )
@@ -41,7 +41,7 @@ from live.streams import event_stream_response, read_for_a_stream
 def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
     """`night_for_player` for the hot path of a tap: one statement, the player's table with it.
 
-    Its refusals are NightErrors, so the scoring buttons get them as JSON through `refusal`
+    Its refusals are NightErrors, so the scoring buttons get them as JSON through `refused`
     like any other (the page's script shows the message): an unknown night, a phone that never
     joined, a phone whose seat the host handed over."""
     player_id = SEATS.claimed(request, code)
@@ -110,6 +110,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @limited("claim", lambda request: _refuse_join(request, TOO_MANY_JOINS, 429))
+@refused(join_page=True)
 def claim(request: HttpRequest, code: str) -> HttpResponse:
     """Tap your name: this phone now plays as that person (the session remembers), if no other
     phone does. From a table's code, only a name seated at that table this round."""
@@ -132,10 +133,7 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     if table is not None and not _names_to_claim(night, table).filter(pk=player.pk).exists():
         return _refuse_join(request, f"{player.name} isn't at table {table} this round. "
                                      "Scan the QR code on your own table.", 403)
-    try:
-        actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True))
-    except actions.NightError as error:
-        return _refuse_join(request, str(error), error.status)
+    actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True))
     SEATS.remember(request, night.code, player.pk)
     return redirect("games:play", code=night.code)
 
@@ -212,16 +210,14 @@ def play(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+@refused(as_json=True)
 def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A tap: +1, +2, +5 or a Bunco, for a team at the player's own table.
 
     The hot path of a night: a few indexed queries and a small JSON answer (the table's new
     totals). Everything else on the phone follows from the night's stream.
     """
-    try:
-        phone = _phone_seat(request, code)
-    except actions.NightError as error:
-        return refusal(request, error, as_json=True)
+    phone = _phone_seat(request, code)
     night, player = phone.night, phone.player
     form = TallyForm(request.POST)
     if not form.is_valid():
@@ -241,14 +237,11 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     wipeout = form.cleaned_data["wipeout"]
     if bunco_player is None and points is None and not wipeout:
         return json_error("That tap was malformed: choose a button.", 400)
-    try:
-        entry = actions.record_tally(
-            night=night, table_number=phone.table_number, team=form.cleaned_data["team"],
-            points=points or 0, bunco_player=bunco_player, entered_by=player,
-            key=form.cleaned_data["key"] or None, wipeout=wipeout,
-        )
-    except actions.NightError as error:
-        return refusal(request, error, as_json=True)
+    entry = actions.record_tally(
+        night=night, table_number=phone.table_number, team=form.cleaned_data["team"],
+        points=points or 0, bunco_player=bunco_player, entered_by=player,
+        key=form.cleaned_data["key"] or None, wipeout=wipeout,
+    )
     return JsonResponse(_tally_answer(entry))
 
 
@@ -261,12 +254,10 @@ def _tally_answer(entry: Tally) -> dict[str, object]:
 
 
 @require_POST
+@refused(as_json=True)
 def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo my last entry. Like a tap it carries a key: a retry after a lost answer undoes once."""
-    try:
-        phone = _phone_seat(request, code)
-    except actions.NightError as error:
-        return refusal(request, error, as_json=True)
+    phone = _phone_seat(request, code)
     if phone.table_number is None:
         return json_error("You're not seated this round: there is nothing of yours to undo. Ask the host.", 403)
     form = UndoForm(request.POST)
@@ -278,11 +269,8 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return json_error(str(error), 400)
     if table_number is not None and table_number != phone.table_number:
         return json_error("You're not at that table this round: undo at your own table.", 403)
-    try:
-        entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,
-                                   key=form.cleaned_data["key"] or None)
-    except actions.NightError as error:
-        return refusal(request, error, as_json=True)
+    entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,
+                               key=form.cleaned_data["key"] or None)
     return JsonResponse(_tally_answer(entry))
 
 
@@ -300,39 +288,37 @@ def _phone_state(request: HttpRequest, night: Night, player: Player) -> HttpResp
     return render(request, "games/play.html#phone-state", phone_context(night, player))
 
 
+def _current_phone_state(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _phone_state(request, *night_for_player(request, code))
+
+
 @require_POST
+@refused(current=_current_phone_state)
 def table_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The head table starts the round."""
     night, player, table_number = _phone_at_its_table(request, code)
-    try:
-        if table_number != 1:
-            raise actions.NotYourTable("The head table starts each round.")
-        actions.start_round(night, round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, current=lambda: _phone_state(request, night, player))
+    if table_number != 1:
+        raise actions.NotYourTable("The head table starts each round.")
+    actions.start_round(night, round_number=named_round(request))
     return _phone_state(request, night, player)
 
 
 @require_POST
+@refused(current=_current_phone_state)
 def table_turn_over(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """After the bell, this table's turn under way is over: its winner is decided."""
     night, player, table_number = _phone_at_its_table(request, code)
-    try:
-        actions.finish_turn(night=night, table_number=table_number, round_number=named_round(request))
-    except actions.NightError as error:
-        return refusal(request, error, current=lambda: _phone_state(request, night, player))
+    actions.finish_turn(night=night, table_number=table_number, round_number=named_round(request))
     return _phone_state(request, night, player)
 
 
 @require_POST
+@refused(current=_current_phone_state)
 def table_roll_off_done(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Every seat at this table has taken its roll-off turn."""
     night, player, table_number = _phone_at_its_table(request, code)
-    try:
-        actions.finish_roll_off(night=night, table_number=table_number, round_number=named_round(request),
-                                roll_off=named_roll_off(request))
-    except actions.NightError as error:
-        return refusal(request, error, current=lambda: _phone_state(request, night, player))
+    actions.finish_roll_off(night=night, table_number=table_number, round_number=named_round(request),
+                            roll_off=named_roll_off(request))
     return _phone_state(request, night, player)
 
 
@@ -352,6 +338,7 @@ def sheet_rows(night: Night, player: Player) -> dict[str, object]:
 
 
 @require_POST
+@refused()
 def not_me(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """"That's not me": a phone that tapped the wrong name lets go of that seat, and goes back to
     its table's names to tap its own. Only the phone that holds the seat can (403 for any other)."""
@@ -364,10 +351,7 @@ def not_me(request: HtmxHttpRequest, code: str) -> HttpResponse:
     # must find this session (it lands on the same names, not on a refusal or another table's).
     request.session[joined_key(night)] = table or True
     SEATS.let_go(request, night.code, player.name)
-    try:
-        actions.release_seat(night=night, player=player)
-    except actions.NightError as error:
-        return refusal(request, error)
+    actions.release_seat(night=night, player=player)
     return redirect("games:join", token=join_token(night.code, table))
 
 

@@ -4,7 +4,7 @@ request's numbers, the one answer to a refusal, the tables at a glance."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, ParamSpec
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -16,6 +16,9 @@ from games.night import actions
 from games.night.models import Night, Player, Round, Seat, max_tables
 from games.rules import bunco
 from live.http import BadNumber, HtmxHttpRequest, parse_int
+from live.refusals import Refusal, answers_refusals, json_refusal
+
+P = ParamSpec("P")
 
 
 def night_or_404(code: str) -> Night:
@@ -96,23 +99,40 @@ def message_response(request: HttpRequest, error: Exception, status: int) -> Htt
     return render(request, "games/_message.html", {"message": str(error), "is_error": True}, status=status)
 
 
-def refusal(request: HtmxHttpRequest, error: actions.NightError, *, as_json: bool = False,
-            back_to_host: Night | None = None, current: Callable[[], HttpResponse] | None = None) -> HttpResponse:
-    """The one way an action's refusal reaches a phone or the host: its message, with its status.
+Current = Callable[[HtmxHttpRequest, str], HttpResponse]
+"""The page's state as it stands, for the request and the night's code."""
 
-    The phone's scoring buttons read JSON; htmx buttons get the message partial; a plain form
-    post on the host's page goes back to that page with the message on top. A step-ending
-    request for a step already ended (a double tap, the other phone's tap, a late retry) changed
-    nothing and is no mistake: it gets `current`, the page's state as it is, without an error.
-    """
-    if current is not None and isinstance(error, actions.StepAlreadyEnded):
-        return current()
-    if as_json:
-        return json_error(str(error), error.status)
-    if back_to_host is not None and not request.htmx:
-        messages.error(request, str(error))
-        return redirect("games:night_host", code=back_to_host.code)
-    return message_response(request, error, error.status)
+
+def refused(*, as_json: bool = False, to_host: bool = False, current: Current | None = None,
+            join_page: bool = False, card: Callable[[HtmxHttpRequest, str, Refusal], HttpResponse] | None = None,
+            ) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
+    """The night's one place where a refusal becomes a response (live.refusals.answers_refusals):
+    a view so decorated raises its refusals (an action's, or its own check's) and this answers them
+    with the refusal's message and status, as the view's caller expects.
+
+    The phone's scoring buttons read JSON (`as_json`); a phone's join page gets the refused page
+    (`join_page`); a host's htmx button gets its `card` if it has one, else the message partial;
+    a plain form post on the host's page (`to_host`) goes back to that page with the message on
+    top. A step-ending request for a step already ended (a double tap, the other phone's tap, a
+    late retry) changed nothing and is no mistake: with `current`, it gets the page's state as it
+    is, without an error. The view's `code` keyword names the night."""
+
+    def answer(request: HtmxHttpRequest, refusal: Refusal, **view_kwargs: object) -> HttpResponse:
+        code = str(view_kwargs["code"])
+        if current is not None and isinstance(refusal, actions.StepAlreadyEnded):
+            return current(request, code)
+        if as_json:
+            return json_refusal(refusal)
+        if join_page:
+            return render(request, "games/join_refused.html", {"message": refusal.message}, status=refusal.status)
+        if to_host and not request.htmx:
+            messages.error(request, refusal.message)
+            return redirect("games:night_host", code=code)
+        if card is not None:
+            return card(request, code, refusal)
+        return message_response(request, refusal, refusal.status)
+
+    return answers_refusals(answer)
 
 
 def seat_of(player: Player, round_: Round | int) -> Seat | None:
