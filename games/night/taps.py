@@ -195,7 +195,7 @@ def insert_tally_and_event(
 
 
 def _totals_data(totals: dict[str, int], roll_off_totals: dict[str, int] | None) -> dict[str, int]:
-    """The totals as the "tally" event carries them (games.renderers renders them)."""
+    """The totals as the "tally" event carries them (games.night.renderers renders them)."""
     data = {"a": totals["A"], "b": totals["B"]}
     if roll_off_totals is not None:
         data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])
