@@ -64,9 +64,9 @@ def measure() -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connection, transaction
 
-    from games import actions
     from games.management.commands.simulate_night import player_names
-    from games.models import Night, Round, TableRound, Tally
+    from games.night import actions
+    from games.night.models import Night, Round, TableRound, Tally
 
     call_command("migrate", "--noinput", verbosity=0)
     names = player_names(PLAYERS)

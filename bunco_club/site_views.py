@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from bunco_club import actions as club_actions
 from bunco_club.limits import address_and_username, too_many, used_up
 from bunco_club.models import Club, Party
-from games.models import Night
+from games.night.models import Night
 
 TOO_MANY_LOGINS = ("Too many attempts to log in as this user from this network. Wait a while and try again, "
                    "or log in from another network.")

@@ -13,7 +13,7 @@ urlpatterns = [
     path("admin/login/", views.admin_login),  # before the admin's own, which it guards
     path("admin/", admin.site.urls),
     path("", include("live.urls")),
-    path("", include("games.urls")),
+    path("", include("games.night.urls")),
     path("", include("tournaments.urls")),
     path("clubs/", include("bunco_club.club_urls")),
 ]

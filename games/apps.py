@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from games import renderers  # noqa: F401  (registers the night's event renderers)
+        from games.night import renderers  # noqa: F401  (registers the night's event renderers)

@@ -1,45 +1,10 @@
-"""Background jobs of games: thin, each calls an action (DESIGN.md §3).
+"""The `games` app's Celery tasks, where Celery's autodiscovery looks for them (`<app>.tasks`).
 
-The purge of abandoned nights runs daily from Celery beat in the scaled layout
-(settings.CELERY_BEAT_SCHEDULE), at most hourly from the in-process clock of the embedded default
-(settings.CLOCK_TICKERS: the clock ticks every second, so its ticker keeps its own time), and
-from cron with `python manage.py purge_nights` where neither runs.
+The night's tasks live in games/night/tasks.py; they are imported here so that a worker
+registers them, and so that settings keep naming the in-process ticker
+`games.tasks.purge_abandoned_nights_when_due`.
 """
 
-from __future__ import annotations
+from games.night.tasks import purge_abandoned_nights, purge_abandoned_nights_when_due
 
-import logging
-import threading
-import time
-
-from celery import shared_task
-from django.conf import settings
-from django.utils import timezone
-
-from games import actions
-
-logger = logging.getLogger(__name__)
-
-
-@shared_task(ignore_result=True)
-def purge_abandoned_nights() -> int:
-    purged = actions.purge_abandoned_nights(timezone.now())
-    if purged:
-        logger.info("Purged %d abandoned night(s)", purged)
-    return purged
-
-
-_last_purge: float | None = None
-_last_purge_lock = threading.Lock()
-
-
-def purge_abandoned_nights_when_due() -> None:
-    """The in-process clock's ticker: the purge, at most once per NIGHT_PURGE_INTERVAL_SECONDS
-    in this process (the first tick after start-up runs it)."""
-    global _last_purge
-    with _last_purge_lock:
-        now = time.monotonic()
-        if _last_purge is not None and now - _last_purge < settings.NIGHT_PURGE_INTERVAL_SECONDS:
-            return
-        _last_purge = now
-    purge_abandoned_nights()
+__all__ = ["purge_abandoned_nights", "purge_abandoned_nights_when_due"]

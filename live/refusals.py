@@ -9,6 +9,14 @@ never logged as a fault) from a bug (a 500, logged) with one `except Refusal`.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import ParamSpec
+
+from django.http import HttpResponse, JsonResponse
+
+P = ParamSpec("P")
+
 
 class Refusal(Exception):
     """A request refused with nothing changed; `str(refusal)` is the message for people."""
@@ -25,3 +33,33 @@ class KeyReused(Refusal):
     phone whose second request reused a key learns that request was not saved."""
 
     status = 409
+
+
+Answer = Callable[..., HttpResponse]
+
+
+def answers_refusals(answer: Answer) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
+    """A view decorator, one per app (`refused = answers_refusals(my_answer)`): a `Refusal` raised
+    in the view, by an action it calls or a check it makes, becomes `answer(request, refusal,
+    **view_kwargs)`, the response that view's caller expects (JSON for a phone, the page's partial
+    for a host or a director). Nothing else is caught: a bug stays a 500, and is logged.
+
+    The action's own `transaction.atomic` has rolled back by the time the refusal gets here, so
+    the answer reads the state as it stands."""
+
+    def decorate(view: Callable[P, HttpResponse]) -> Callable[P, HttpResponse]:
+        @functools.wraps(view)
+        def answered(*args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+            try:
+                return view(*args, **kwargs)
+            except Refusal as refusal:
+                return answer(args[0], refusal, **kwargs)
+
+        return answered
+
+    return decorate
+
+
+def json_refusal(refusal: Refusal) -> JsonResponse:
+    """A refusal as a phone's script reads it: {"error": message} with the refusal's status."""
+    return JsonResponse({"error": refusal.message}, status=refusal.status)

@@ -58,9 +58,9 @@ def take(url: str, out: Path, review: Path | None = None) -> None:
     from django.contrib.auth import get_user_model
     from playwright.sync_api import Page, expect, sync_playwright
 
-    from games import actions
     from games.links import join_path
-    from games.models import Night
+    from games.night import actions
+    from games.night.models import Night
     from games.rules import bunco
     from tests.e2e.test_bunco_night import Bots, seating_of
 

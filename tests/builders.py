@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from bunco_club.models import Club, Member
-from games import actions
 from games.links import join_path
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night import actions
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco
 from live.models import Event
 

@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from games.links import join_path
-from games.models import Night
+from games.night.models import Night
 from tests.builders import make_night, seating_of
 from tests.conftest import ServerProcess
 from tests.e2e.test_bunco_night import NAMES, Bots

@@ -25,9 +25,9 @@ import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from games import actions
 from games.links import join_path
-from games.models import Night, Player, Round, Seat, TableRound
+from games.night import actions
+from games.night.models import Night, Player, Round, Seat, TableRound
 from games.rules import bunco, prizes
 from games.templatetags.bunco import dollars, prize_name
 from tests.builders import make_night, make_user, seating_of

@@ -9,9 +9,9 @@ import random
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from games import actions
 from games.links import join_path
-from games.models import Night
+from games.night import actions
+from games.night.models import Night
 from tests.builders import play_rounds, real_seat, seating_of, someone_at, tally
 from tests.conftest import ServerProcess
 from tests.e2e.test_bunco_night import NAMES

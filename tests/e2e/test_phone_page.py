@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import FloatRect, Page, expect
 
-from games import actions
 from games.links import join_path
-from games.models import Night, Tally
+from games.night import actions
+from games.night.models import Night, Tally
 from tests.builders import add, seating_of, started_night
 from tests.conftest import ServerProcess
 

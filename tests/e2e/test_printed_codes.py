@@ -14,7 +14,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from games.links import read_join_token
-from games.models import Night
+from games.night.models import Night
 from games.rules import bunco
 from tests.conftest import ServerProcess
 

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from games import actions
-from games.models import Night
+from games.night import actions
+from games.night.models import Night
 from games.rules import bunco
 from tests.builders import add, make_night
 from tests.conftest import ServerProcess

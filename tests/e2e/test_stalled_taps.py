@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from games.links import join_path
-from games.models import Night, Tally
+from games.night.models import Night, Tally
 from tests.builders import started_night
 from tests.conftest import ServerProcess
 from tests.e2e.test_undo_retry import NAMES, _key_of

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Route, expect
 
 from games.links import join_path
-from games.models import Tally
+from games.night.models import Tally
 from tests.builders import started_night
 from tests.conftest import ServerProcess
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.links import join_path
-from games.models import Night, Player, Round
+from games.night.models import Night, Player, Round
 from games.rules import bunco
 from tests.builders import make_user
 from tests.conftest import ServerProcess

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bunco_club.models import Party
-from games import actions
-from games.models import Night, Player, Tally
+from games.night import actions
+from games.night.models import Night, Player, Tally
 from live.actions import open_room
 from live.http import ID_MAX, BadNumber, parse_int
 from live.models import Event

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bunco_club.models import RSVP, NightRecord, Party, PrizeAmounts, Season
-from games import actions
+from games.night import actions
 from games.rules import prizes
 from tests.builders import (
     NAMES,

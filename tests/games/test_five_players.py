@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games.models import Night, Round
+from games.night.models import Night, Round
 from games.rules import bunco
 from tests.builders import NAMES, figures, fresh, ghosts_of, make_night, play_rounds, seating_of
 
@@ -67,7 +67,7 @@ def test_the_start_form_starts_a_night_of_five(client):
 
 
 def test_a_whole_night_of_five_through_the_actions_keeps_the_ghosts_apart_and_pays_the_pot():
-    from games import actions
+    from games.night import actions
 
     night = make_night(5, seed=11)
     play_rounds(night, random.Random(11), bunco.ROUNDS)

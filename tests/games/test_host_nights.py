@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.models import Night
+from games.night import actions
+from games.night.models import Night
 from tests.builders import make_night, make_user, play_round
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.actions import BadTally, RoundClosed, WrongState
 from games.links import join_path
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night import actions
+from games.night.actions import BadTally, RoundClosed, WrongState
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco
 
 pytestmark = pytest.mark.django_db

@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions
 from games.links import SALT, join_path, join_token, read_join_token
-from games.models import Night
+from games.night import actions
+from games.night.models import Night
 from tests.builders import NAMES, make_night, phone_of, play_round
 
 pytestmark = pytest.mark.django_db

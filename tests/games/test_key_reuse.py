@@ -9,8 +9,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import actions
-from games.models import Night, Player, Tally
+from games.night import actions
+from games.night.models import Night, Player, Tally
 from tests.builders import (
     fresh,
     make_night,

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import actions
-from games.actions import RoundClosed
-from games.models import Night, Player, Round, TableRound, Tally
+from games.night import actions
+from games.night.actions import RoundClosed
+from games.night.models import Night, Player, Round, TableRound, Tally
 from games.rules import bunco
 from live.models import Event
 from tests.builders import started_night, table

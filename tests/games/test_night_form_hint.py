@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.forms import NewNightForm
-from games.models import Night
+from games.night.forms import NewNightForm
+from games.night.models import Night
 from tests.builders import NAMES
 
 pytestmark = pytest.mark.django_db

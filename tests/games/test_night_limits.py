@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, tasks
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night import actions, tasks
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from live.models import Event
 from tests.builders import make_club, make_night, make_user, seated, started_night, tally
 

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from games.models import Night, Player
+from games.night.models import Night, Player
 from live.log import log_event
 from tests.builders import joined_phone, night_host_browser, seated
 from tests.live.test_events import in_a_thread, read_frames, run_async

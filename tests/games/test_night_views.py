@@ -11,9 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import actions
 from games.links import join_path, join_token
-from games.models import Night, Tally
+from games.night import actions
+from games.night.models import Night, Tally
 from tests.builders import phone_of, seat_of, someone_at, started_night, tap
 
 pytestmark = pytest.mark.django_db

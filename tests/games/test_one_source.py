@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.actions import WrongState
 from games.links import join_path
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night import actions
+from games.night.actions import WrongState
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco
 from games.templatetags.bunco import bunco_numbers
 

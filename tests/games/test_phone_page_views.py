@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.links import read_join_token
-from games.models import Night, Player
+from games.night.models import Night, Player
 from games.rules import bunco
 from tests.builders import joined_phone, make_night, play_rounds, seated, tally
 
@@ -146,7 +146,7 @@ def test_the_break_says_it_is_the_break_and_where_to_sit_after_it() -> None:
 
 
 def test_the_score_sheet_explains_its_marks(night, player_client) -> None:
-    from games import actions
+    from games.night import actions
 
     actions.start_round(night)
     tally(night, 2, "A", 0, bunco_player=player_client.player)

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.models import Night
+from games.night import actions
+from games.night.models import Night
 from tests.builders import add, joined_phone, make_night, seated, started_night, tap
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
 from games.links import join_path
-from games.models import Night, Player, Tally
+from games.night import actions
+from games.night.models import Night, Player, Tally
 from live.models import Event
 from tests.builders import night_host_browser, phone_of, seat_of, someone_at, started_night, tap
 

@@ -19,7 +19,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from games.management.commands.simulate_night import summary
-from games.models import Night
+from games.night.models import Night
 from games.rules import bunco, prizes
 from live.models import Event
 

@@ -7,8 +7,8 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import actions, taps
-from games.models import Night, Player, Seat, TableRound, Tally
+from games.night import actions, taps
+from games.night.models import Night, Player, Seat, TableRound, Tally
 from live.models import Event
 
 pytestmark = pytest.mark.django_db

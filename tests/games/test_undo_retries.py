@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.models import Night, Tally
+from games.night.models import Night, Tally
 from tests.builders import phone_of, seat_of, someone_at, started_night, tap
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from games.models import Tally
+from games.night.models import Tally
 from live.log import insert_event
 from live.models import Event
 

@@ -6,8 +6,8 @@ import pytest
 
 from bunco_club import actions as club_actions
 from bunco_club.actions import ClubError
-from games import actions as night_actions
-from games.actions import NightError
+from games.night import actions as night_actions
+from games.night.actions import NightError
 from live.refusals import KeyReused, Refusal
 from tournaments import actions as tournament_actions
 from tournaments.actions import TournamentError
@@ -28,3 +28,48 @@ def test_a_refusal_carries_its_status_and_its_message() -> None:
 def test_every_apps_reused_key_is_the_one_key_reused_refusal_with_409(app) -> None:
     assert issubclass(app.KeyReused, KeyReused)
     assert app.KeyReused.status == 409
+
+
+def test_a_refusal_raised_in_a_view_is_answered_by_the_apps_answer_with_the_views_arguments(rf) -> None:
+    from django.http import HttpResponse
+
+    from live.refusals import answers_refusals
+
+    answered = []
+
+    def answer(request, refusal: Refusal, **kwargs) -> HttpResponse:
+        answered.append((request.path, refusal.message, kwargs))
+        return HttpResponse(refusal.message, status=refusal.status)
+
+    @answers_refusals(answer)
+    def view(request, code: str) -> HttpResponse:
+        raise KeyReused("Sent with another tap's key: tap again.")
+
+    response = view(rf.post("/n/ABC/tap/"), code="ABC")
+
+    assert response.status_code == 409
+    assert answered == [("/n/ABC/tap/", "Sent with another tap's key: tap again.", {"code": "ABC"})]
+
+
+def test_anything_but_a_refusal_is_not_answered_as_one(rf) -> None:
+    from django.http import HttpResponse
+
+    from live.refusals import answers_refusals
+
+    @answers_refusals(lambda request, refusal, **kwargs: HttpResponse(status=refusal.status))
+    def view(request) -> HttpResponse:
+        raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        view(rf.get("/"))
+
+
+def test_a_phone_reads_a_refusal_as_json_with_its_status() -> None:
+    import json
+
+    from live.refusals import json_refusal
+
+    response = json_refusal(KeyReused("That tap was not saved: tap again."))
+
+    assert response.status_code == 409
+    assert json.loads(response.content) == {"error": "That tap was not saved: tap again."}

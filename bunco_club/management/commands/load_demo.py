@@ -98,8 +98,8 @@ class Command(BaseCommand):
     def _demo_night(self, party: Party, host: Any) -> Any:
         """The party's night, seated and ready for the head table to start round 1."""
         # The front-door command wires the demo across apps; the club models themselves don't.
-        from games.actions import start_night
-        from games.models import Night
+        from games.night.actions import start_night
+        from games.night.models import Night
 
         night = Night.objects.filter(party=party).first()
         if night is None:

@@ -4,7 +4,7 @@
 
 A night with no club and no host account that nothing has happened in for
 settings.NIGHT_RETENTION_DAYS (NIGHT_RETENTION_DAYS in the environment, 30 by default) is deleted
-with all its rows (games.actions.purge_abandoned_nights). Running it twice is harmless. The
+with all its rows (games.night.actions.purge_abandoned_nights). Running it twice is harmless. The
 in-process clock runs the same purge hourly, and Celery beat daily in the scaled layout.
 """
 
@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from games import actions
+from games.night import actions
 
 
 class Command(BaseCommand):

@@ -29,8 +29,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bunco_club.models import RSVP, Party
-from games import actions
-from games.models import Night, Player, Seat, TableRound
+from games.night import actions
+from games.night.models import Night, Player, Seat, TableRound
 from games.rules import bunco, dice, prizes
 from live.commands import require_migrated_database
 

@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.actions import BadTally, WrongState
 from games.links import join_path
-from games.models import Night, Player
+from games.night import actions
+from games.night.actions import BadTally, WrongState
+from games.night.models import Night, Player
 from games.rules import bunco
 from tests.builders import (
     fresh,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions
-from games.actions import RoundClosed
-from games.models import Round, TableRound
+from games.night import actions
+from games.night.actions import RoundClosed
+from games.night.models import Round, TableRound
 from games.rules import bunco
 from live.models import Event
 from tests.builders import (

@@ -9,8 +9,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import actions
-from games.models import Night, Tally
+from games.night import actions
+from games.night.models import Night, Tally
 from games.rules import bunco
 from tests.builders import fresh, make_night, night_host_browser, play_round, play_rounds, seating_of, table
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions
-from games.actions import WrongState
-from games.models import Round, TableRound
+from games.night import actions
+from games.night.actions import WrongState
+from games.night.models import Round, TableRound
 from tests.builders import add, started_night, table, tally
 
 pytestmark = pytest.mark.django_db

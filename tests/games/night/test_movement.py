@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from games import actions
-from games.actions import RoundClosed, WrongState
-from games.models import Night, Round, TableRound, Tally
+from games.night import actions
+from games.night.actions import RoundClosed, WrongState
+from games.night.models import Night, Round, TableRound, Tally
 from games.rules import bunco
 from tests.builders import (
     PLAYERS_ALL_NIGHT,

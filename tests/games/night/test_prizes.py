@@ -8,9 +8,9 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import actions
-from games.actions import WrongState
-from games.models import Player, PrizeAward
+from games.night import actions
+from games.night.actions import WrongState
+from games.night.models import Player, PrizeAward
 from games.rules import prizes
 from games.templatetags.bunco import dollars
 from tests.builders import (

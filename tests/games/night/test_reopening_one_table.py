@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import actions
-from games.actions import StepAlreadyEnded
-from games.models import Night, Round, TableRound
+from games.night import actions
+from games.night.actions import StepAlreadyEnded
+from games.night.models import Night, Round, TableRound
 from tests.builders import add, fresh, night_host_browser, seating_of, started_night, table, tally
 
 pytestmark = pytest.mark.django_db

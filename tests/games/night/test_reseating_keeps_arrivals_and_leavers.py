@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from games import actions
-from games.models import Night
+from games.night import actions
+from games.night.models import Night
 from tests.builders import fresh, make_night, play_rounds, seating_of, someone_at, table
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import actions
-from games.actions import BadTally
-from games.models import Tally
+from games.night import actions
+from games.night.actions import BadTally
+from games.night.models import Tally
 from tests.builders import add, night_host_browser, seated, started_night, table, tally
 
 pytestmark = pytest.mark.django_db

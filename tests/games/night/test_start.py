@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from games import actions
-from games.actions import BadTally
-from games.models import Night, Player, Round, Seat
+from games.night import actions
+from games.night.actions import BadTally
+from games.night.models import Night, Player, Round, Seat
 from live.models import Event
 from tests.builders import NAMES, ghosts_of, make_night, partners, seating_of
 

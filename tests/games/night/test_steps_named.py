@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.actions import StepAlreadyEnded
-from games.models import Night, Round, TableRound
+from games.night import actions
+from games.night.actions import StepAlreadyEnded
+from games.night.models import Night, Round, TableRound
 from tests.builders import (
     add,
     fresh,

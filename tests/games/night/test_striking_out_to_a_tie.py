@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import actions
-from games.models import Round, TableRound
+from games.night import actions
+from games.night.models import Round, TableRound
 from tests.builders import add, fresh, night_host_browser, started_night, table, tally
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions
-from games.actions import BadTally, RoundClosed, WrongState
-from games.models import Seat, TableRound, Tally
+from games.night import actions
+from games.night.actions import BadTally, RoundClosed, WrongState
+from games.night.models import Seat, TableRound, Tally
 from tests.builders import add, figures, fresh, make_night, real_seat, seated, started_night, table, tally
 
 pytestmark = pytest.mark.django_db

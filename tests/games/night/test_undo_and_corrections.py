@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from games import actions
-from games.actions import BadTally, NotYourTable, RoundClosed
-from games.models import TableRound, Tally
+from games.night import actions
+from games.night.actions import BadTally, NotYourTable, RoundClosed
+from games.night.models import TableRound, Tally
 from tests.builders import add, figures, make_night, play_round, seated, started_night, table, tally
 
 pytestmark = pytest.mark.django_db

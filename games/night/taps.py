@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from live.log import insert_event
 from live.models import Event
 
@@ -195,7 +195,7 @@ def insert_tally_and_event(
 
 
 def _totals_data(totals: dict[str, int], roll_off_totals: dict[str, int] | None) -> dict[str, int]:
-    """The totals as the "tally" event carries them (games.renderers renders them)."""
+    """The totals as the "tally" event carries them (games.night.renderers renders them)."""
     data = {"a": totals["A"], "b": totals["B"]}
     if roll_off_totals is not None:
         data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])

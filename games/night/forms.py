@@ -7,8 +7,8 @@ from decimal import Decimal
 
 from django import forms
 
-from games.actions import MAX_CORRECTION, NightError, clean_names
-from games.models import max_tables, night_size_refusal
+from games.night.actions import MAX_CORRECTION, NightError, clean_names
+from games.night.models import max_tables, night_size_refusal
 from games.rules import bunco, prizes
 from live.forms import WholeNumberField
 from live.http import ID_MAX

@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from bunco_club import actions as club_actions
 from bunco_club.models import Party
-from games import taps
-from games.models import (
+from games.night import taps
+from games.night.models import (
     CorrectionEffect,
     Night,
     Player,
