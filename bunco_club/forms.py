@@ -11,8 +11,9 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from bunco_club.models import Club, Member, Party, PrizeAmounts, Season, TieBreak
+from bunco_club.models import Club, Member, Party, Season
 from bunco_club.rotation import ORDINALS, WEEKDAYS
+from games.rules import bunco, prizes
 from live.forms import WholeNumberField
 
 DATE_HELP = "One date a line, written like 2027-01-15."
@@ -38,14 +39,15 @@ class ClubForm(forms.Form):
         error_messages={"invalid_choice": "Pick the club's time zone from the list, like America/Chicago."})
     rsvp_nudge_days = WholeNumberField(low=0, high=30, what="the days before a party", initial=3,
                                        label="Remind members who haven't answered this many days before")
-    baby_bunco_ends_turn = forms.BooleanField(required=False, label="A baby bunco (three of a kind, +5) ends the turn")
-    wipeout = forms.BooleanField(required=False, label="Three 1s (when 1s are not up) wipe out the team's points")
-    head_losers_to_last_table = forms.BooleanField(required=False, label="Head-table losers go to the last table")
-    tie_break = forms.ChoiceField(choices=TieBreak.choices, initial=TieBreak.ROLL_OFF, widget=forms.RadioSelect,
+    baby_bunco_ends_turn = forms.BooleanField(required=False, label=bunco.RULE_LABELS["baby_bunco_ends_turn"])
+    wipeout = forms.BooleanField(required=False, label=bunco.RULE_LABELS["wipeout"])
+    head_losers_to_last_table = forms.BooleanField(required=False, label=bunco.RULE_LABELS["head_losers_to_last_table"])
+    # The house rules' choices and labels are the engine's, as the night's form offers them.
+    tie_break = forms.ChoiceField(choices=bunco.TIE_BREAKS, initial=bunco.OFFICIAL.tie_break, widget=forms.RadioSelect,
                                   label="Ties at a table")
-    one_prize_each = forms.BooleanField(required=False, label="One prize per player")
-    split_ties = forms.BooleanField(required=False, label="Tied players share a prize instead of rolling off")
-    prize_amounts = forms.ChoiceField(choices=PrizeAmounts.choices, initial=PrizeAmounts.DOLLARS_TO_DRAW,
+    one_prize_each = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["one_prize_each"])
+    split_ties = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["split_ties"])
+    prize_amounts = forms.ChoiceField(choices=prizes.PRIZE_AMOUNTS, initial=prizes.CLUB_PRIZE_RULES.amounts,
                                       required=False, widget=forms.RadioSelect, label="Prize amounts")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -63,7 +65,7 @@ class ClubForm(forms.Form):
     def club_fields(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         data["buy_in_cents"] = int(data.pop("buy_in") * 100)
-        data["prize_amounts"] = data.get("prize_amounts") or PrizeAmounts.DOLLARS_TO_DRAW
+        data["prize_amounts"] = data.get("prize_amounts") or prizes.CLUB_PRIZE_RULES.amounts.value
         if not data.get("time_zone"):
             data.pop("time_zone", None)  # not sent: the club keeps its zone (UTC for a new one)
         return data

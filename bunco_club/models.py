@@ -3,6 +3,8 @@ swap requests, the nights' records and the reminders sent.
 
 This app never imports `games` or `tournaments` models (DESIGN.md §2): a night may belong to a
 party, not the other way round, and reports its results through `actions.record_night_results`.
+The house rules' choices (ties at a table, prize amounts) are the pure engine's (`games.rules`,
+the ground floor): one list, which the night's form offers too.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import datetime
 import secrets
 import zoneinfo
+from dataclasses import asdict
 
 from django.conf import settings
 from django.db import models
@@ -17,25 +20,13 @@ from django.utils import timezone
 
 from bunco_club.links import my_club_path
 from bunco_club.standings import Line, Standing, season_standings
+from games.rules import bunco, prizes
+from games.rules.prizes import PrizeAmounts  # how a club cuts the pot: the engine's choice
 
 
 def new_code() -> str:
     """An unguessable code: what a member's personal link and a club's feed carry (never an id)."""
     return secrets.token_urlsafe(18)
-
-
-class TieBreak(models.TextChoices):
-    # The values of games.rules.bunco.Rules.tie_break (the club domain does not import games).
-    ROLL_OFF = "roll_off", "Roll off a full turn each"
-    SUDDEN_DEATH = "sudden_death", "Sudden death: the first team to score wins"
-
-
-class PrizeAmounts(models.TextChoices):
-    # How a night cuts the pot (games.rules.prizes.PrizeRules.whole_dollars and remainder_to; the
-    # values of the night form's choice, games.forms.PRIZE_AMOUNTS).
-    DOLLARS_TO_DRAW = "dollars_to_draw", "Whole dollars; the odd dollars go to the draw"
-    DOLLARS_TO_MOST_BUNCOS = "dollars_to_most_buncos", "Whole dollars; the odd dollars go to Most Buncos"
-    CENTS = "cents", "Exact shares, to the cent (the official rules)"
 
 
 class Club(models.Model):
@@ -55,11 +46,12 @@ class Club(models.Model):
     baby_bunco_ends_turn = models.BooleanField("a baby bunco (+5) ends the turn", default=False)
     wipeout = models.BooleanField("three 1s wipe out the team's points", default=False)
     head_losers_to_last_table = models.BooleanField("head-table losers go to the last table", default=False)
-    tie_break = models.CharField("ties at a table", max_length=12, choices=TieBreak.choices, default=TieBreak.ROLL_OFF)
+    tie_break = models.CharField("ties at a table", max_length=12, choices=bunco.TIE_BREAKS,
+                                 default=bunco.OFFICIAL.tie_break)
     one_prize_each = models.BooleanField("one prize per player", default=False)
     split_ties = models.BooleanField("tied players share a prize", default=False)
-    prize_amounts = models.CharField("prize amounts", max_length=24, choices=PrizeAmounts.choices,
-                                     default=PrizeAmounts.DOLLARS_TO_DRAW)
+    prize_amounts = models.CharField("prize amounts", max_length=24, choices=prizes.PRIZE_AMOUNTS,
+                                     default=prizes.CLUB_PRIZE_RULES.amounts.value)
     # The IANA zone the club meets in: times are entered, shown, mailed and put in calendars in it.
     time_zone = models.CharField(max_length=64, default="UTC")
     # The address (scheme://host[:port]) the site was last reached at by one of the club's hosts:
@@ -106,13 +98,10 @@ class Club(models.Model):
         }
 
     def prize_rules(self) -> dict[str, object]:
-        """The club's prize scheme as keyword arguments of games.rules.prizes.PrizeRules."""
-        return {
-            "one_prize_each": self.one_prize_each,
-            "split_ties": self.split_ties,
-            "whole_dollars": self.prize_amounts != PrizeAmounts.CENTS,
-            "remainder_to": "most_buncos" if self.prize_amounts == PrizeAmounts.DOLLARS_TO_MOST_BUNCOS else "draw",
-        }
+        """The club's prize scheme as keyword arguments of games.rules.prizes.PrizeRules (what its
+        `prize_amounts` stands for is the engine's `PrizeAmounts.rules`)."""
+        return asdict(PrizeAmounts(self.prize_amounts).rules(one_prize_each=self.one_prize_each,
+                                                               split_ties=self.split_ties))
 
 
 class MemberQuerySet(models.QuerySet["Member"]):

@@ -10,7 +10,8 @@ The layers:
 - pure club    bunco_club/rotation.py, bunco_club/standings.py: the standard library only
 - live         live/: Django, other third-party packages and the standard library; no domain app
 - club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, ical, limits,
-               admin, apps, migrations, ...): never games or tournaments, never the wiring
+               admin, apps, migrations, ...): never games or tournaments, never the wiring; but the
+               pure games.rules, the ground floor, so a house rule lives once, in its engine
 - games        games/: live and the club domain; never tournaments, never the wiring
 - tournaments  tournaments/: games, live and the club domain; never the wiring
 - wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, site_views, static, its
@@ -94,7 +95,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     PURE_RULES: frozenset({STDLIB, PURE_RULES}),
     PURE_CLUB: frozenset({STDLIB, PURE_CLUB}),
     LIVE: frozenset({STDLIB, THIRD_PARTY, LIVE}),
-    CLUB: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB}),
+    CLUB: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, PURE_RULES}),
     GAMES: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, GAMES, PURE_RULES}),
     TOURNAMENTS: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, GAMES, PURE_RULES, TOURNAMENTS}),
     WIRING: frozenset({STDLIB, THIRD_PARTY, LIVE, CLUB, PURE_CLUB, GAMES, PURE_RULES, TOURNAMENTS, WIRING}),
@@ -112,7 +113,7 @@ def rule_broken(importer: str, imported: str) -> str:
     if imported == WIRING:
         return f"{importer} never imports a wiring module of bunco_club (only the wiring may import everything)"
     if importer == CLUB:
-        return "the club domain never imports games or tournaments"
+        return "the club domain never imports games or tournaments"  # the pure games.rules excepted
     if importer == GAMES:
         return "games never imports tournaments"
     return f"{importer} may not import {imported}"  # not reached with the table above
@@ -312,6 +313,25 @@ def test_a_club_file_importing_games_is_reported(tmp_path: Path) -> None:
     )
     assert layout_violations(root) == [
         "bunco_club/models.py:5 imports games.models: the club domain never imports games or "
+        "tournaments (DESIGN.md §2)"
+    ]
+
+
+def test_a_club_file_may_read_the_pure_rules_but_not_the_nights_code(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "bunco_club/__init__.py": "",
+            "bunco_club/models.py": "from games.rules import bunco, prizes\nfrom games.forms import NewNightForm\n",
+            "games/__init__.py": "",
+            "games/forms.py": "",
+            "games/rules/__init__.py": "",
+            "games/rules/bunco.py": "",
+            "games/rules/prizes.py": "",
+        },
+    )
+    assert layout_violations(root) == [
+        "bunco_club/models.py:2 imports games.forms: the club domain never imports games or "
         "tournaments (DESIGN.md §2)"
     ]
 

@@ -13,17 +13,6 @@ from games.rules import bunco, prizes
 from live.forms import WholeNumberField
 from live.http import ID_MAX
 
-TIE_BREAKS: list[tuple[bunco.TieBreak, str]] = [
-    ("roll_off", "Ties: roll off a full turn each"),
-    ("sudden_death", "Ties: sudden death (the first team to score wins)"),
-]
-# How the pot is cut (prizes.PrizeRules): whole dollars unless the club asks for the official cents.
-PRIZE_AMOUNTS: list[tuple[str, str]] = [
-    ("dollars_to_draw", "Whole dollars; the odd dollars go to the draw"),
-    ("dollars_to_most_buncos", "Whole dollars; the odd dollars go to Most Buncos"),
-    ("cents", "Exact shares, to the cent (the official rules)"),
-]
-
 
 class NewNightForm(forms.Form):
     """"How many players?" — their names, one a line, and the buy-in."""
@@ -35,17 +24,20 @@ class NewNightForm(forms.Form):
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
                                 initial=Decimal("5.00"), label="Buy-in ($)")
     title = forms.CharField(max_length=80, required=False, initial="Bunco night")
-    baby_bunco_ends_turn = forms.BooleanField(required=False, label="Baby bunco (+5) ends the turn")
-    wipeout = forms.BooleanField(required=False, label="Three 1s wipe out the team's points")
-    head_losers_to_last_table = forms.BooleanField(required=False, label="Head-table losers go to the last table")
+    baby_bunco_ends_turn = forms.BooleanField(required=False, label=bunco.RULE_LABELS["baby_bunco_ends_turn"])
+    wipeout = forms.BooleanField(required=False, label=bunco.RULE_LABELS["wipeout"])
+    head_losers_to_last_table = forms.BooleanField(required=False, label=bunco.RULE_LABELS["head_losers_to_last_table"])
+    # The house rules' choices and labels are the engine's, as a club's form offers them; the pot is
+    # cut in whole dollars unless the host asks for the official cents (prizes.CLUB_PRIZE_RULES).
     tie_break = forms.ChoiceField(
-        choices=TIE_BREAKS, required=False, initial="roll_off", widget=forms.RadioSelect, label="Ties at a table"
+        choices=bunco.TIE_BREAKS, required=False, initial=bunco.OFFICIAL.tie_break, widget=forms.RadioSelect,
+        label="Ties at a table"
     )
-    one_prize_each = forms.BooleanField(required=False, label="One prize per player")
-    split_ties = forms.BooleanField(required=False, label="Split tied prizes instead of rolling off")
+    one_prize_each = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["one_prize_each"])
+    split_ties = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["split_ties"])
     prize_amounts = forms.ChoiceField(
-        choices=PRIZE_AMOUNTS, required=False, initial="dollars_to_draw", widget=forms.RadioSelect,
-        label="Prize amounts",
+        choices=prizes.PRIZE_AMOUNTS, required=False, initial=prizes.CLUB_PRIZE_RULES.amounts,
+        widget=forms.RadioSelect, label="Prize amounts",
     )
 
     def clean_buy_in(self) -> Decimal:
@@ -76,26 +68,21 @@ class NewNightForm(forms.Form):
         and prizes.PrizeRules (a club's, `Club.night_rules()` and `Club.prize_rules()`): the
         inverse of `rules()` and `prize_rules()`."""
         scheme = prizes.PrizeRules(**prize_rules)  # type: ignore[arg-type]
-        amounts = ("cents" if not scheme.whole_dollars
-                   else "dollars_to_most_buncos" if scheme.remainder_to == "most_buncos" else "dollars_to_draw")
         return {**asdict(bunco.Rules(**rules)),  # type: ignore[arg-type]
-                "one_prize_each": scheme.one_prize_each, "split_ties": scheme.split_ties, "prize_amounts": amounts}
+                "one_prize_each": scheme.one_prize_each, "split_ties": scheme.split_ties,
+                "prize_amounts": scheme.amounts.value}
 
     def prize_rules(self) -> prizes.PrizeRules:
-        amounts = self.cleaned_data["prize_amounts"] or "dollars_to_draw"
-        return prizes.PrizeRules(
-            one_prize_each=self.cleaned_data["one_prize_each"],
-            split_ties=self.cleaned_data["split_ties"],
-            whole_dollars=amounts != "cents",
-            remainder_to="most_buncos" if amounts == "dollars_to_most_buncos" else "draw",
-        )
+        amounts = prizes.PrizeAmounts(self.cleaned_data["prize_amounts"] or prizes.CLUB_PRIZE_RULES.amounts)
+        return amounts.rules(one_prize_each=self.cleaned_data["one_prize_each"],
+                             split_ties=self.cleaned_data["split_ties"])
 
     def rules(self) -> bunco.Rules:
         return bunco.Rules(
             baby_bunco_ends_turn=self.cleaned_data["baby_bunco_ends_turn"],
             wipeout=self.cleaned_data["wipeout"],
             head_losers_to_last_table=self.cleaned_data["head_losers_to_last_table"],
-            tie_break=self.cleaned_data["tie_break"] or "roll_off",
+            tie_break=self.cleaned_data["tie_break"] or bunco.OFFICIAL.tie_break,
         )
 
 

@@ -30,7 +30,7 @@ def new_token() -> str:
 def max_tables() -> int:
     """The most tables a night on this site can have: settings.NIGHT_MAX_PLAYERS seated four a
     table (100 for the default 400 players)."""
-    return -(-settings.NIGHT_MAX_PLAYERS // bunco.SEATS)
+    return bunco.tables_and_ghosts(settings.NIGHT_MAX_PLAYERS)[0]
 
 
 def night_size_refusal(players: int) -> str | None:
@@ -176,6 +176,21 @@ class Night(models.Model):
 
     def can_reopen_last_round(self) -> bool:
         return self.reopen_refusal() is None
+
+    def seat_change_refusal(self, current: Round | None = None) -> str | None:
+        """Why nobody can arrive late or leave early now; None between rounds (the current round
+        seated and not started, the night not over). The one rule the arrival and leaving actions
+        enforce and the host's page follows. `current` as for `end_refusal`."""
+        if self.status == Night.Status.FINISHED:
+            return "The night is over."
+        current = current or self.round_obj()
+        if current.status != Round.Status.READY:
+            return f"Round {current.number} is under way: seat players between rounds, when it is over."
+        return None
+
+    def is_between_rounds(self) -> bool:
+        """Whether players may be changed now (`seat_change_refusal`): what the host's page offers."""
+        return self.seat_change_refusal() is None
 
     def round_to_reopen(self) -> int | None:
         """The number of the round "Re-open" would re-open (the last one played); None when no
@@ -453,6 +468,30 @@ class TableRound(models.Model):
     def seated(self) -> list[Player]:
         """The table's players (ghosts too) in seat order: `seated()[position]`."""
         return [seat.player for seat in self.seats.select_related("player").order_by("position")]
+
+    def bunco_credits(self, seated: list[Player] | None = None) -> list[tuple[Player, Player]]:
+        """Each player at the table (ghosts too), in seat order, with whom a Bunco rolled for them
+        is credited to: themselves, or for a ghost the partner who rolls for it (the engine's
+        `bunco_credit_seat`, RULES.md §4.5). The tally action and the phone's "Who rolled it?" both
+        read it. `seated` saves the query when the caller has it."""
+        seated = self.seated() if seated is None else seated
+        ghosts = {position for position, player in enumerate(seated) if player.is_ghost}
+        return [(player, seated[bunco.bunco_credit_seat(position, ghosts)]) for position, player in enumerate(seated)]
+
+    def bunco_credit(self, player: Player) -> Player:
+        """Whom a Bunco rolled for `player` (seated at this table) is credited to (`bunco_credits`)."""
+        for rolled_for, credited in self.bunco_credits():
+            if rolled_for.pk == player.pk:
+                return credited
+        raise Seat.DoesNotExist(f"{player.name} has no seat at {self}.")
+
+    def bunco_chooser(self) -> dict[str, list[tuple[Player, Player]]]:
+        """The phone's "Who rolled it?": each team's players in seat order, each with whom its
+        Bunco is credited to (`bunco_credits`)."""
+        chooser: dict[str, list[tuple[Player, Player]]] = {team: [] for team in bunco.TEAMS}
+        for position, pair in enumerate(self.bunco_credits()):
+            chooser[bunco.team_of_seat(position)].append(pair)
+        return chooser
 
     def teams(self, seated: list[Player] | None = None) -> dict[str, list[Player]]:
         """The table's players by team, each in seat order: {"A": […], "B": […]} (the engine

@@ -53,6 +53,12 @@ WIPEOUT_ROLL = (1, 1, 1)  # with the house rule, when 1s are not up
 Team = Literal["A", "B"]
 TEAMS: tuple[Team, Team] = ("A", "B")  # seat % 2 -> team
 TieBreak = Literal["roll_off", "sudden_death"]
+# The house rule "ties at a table" as every form offers it (a club's, a night's): each value of
+# Rules.tie_break with what it means to a person. The one list: the club's model and forms read it.
+TIE_BREAKS: tuple[tuple[TieBreak, str], ...] = (
+    ("roll_off", "Roll off a full turn each"),
+    ("sudden_death", "Sudden death: the first team to score wins"),
+)
 Seating = Sequence[Sequence[str]]
 
 
@@ -86,7 +92,7 @@ class Rules:
     tie_break: TieBreak = "roll_off"  # or "sudden_death": the first roll that breaks the tie wins
 
     def __post_init__(self) -> None:
-        if self.tie_break not in ("roll_off", "sudden_death"):
+        if self.tie_break not in dict(TIE_BREAKS):
             raise ValueError(f'tie_break must be "roll_off" or "sudden_death", not {self.tie_break!r}.')
 
     @property
@@ -96,6 +102,13 @@ class Rules:
 
 
 OFFICIAL = Rules()
+# What each yes-or-no house rule of Rules means to a person, as every form (a club's, a night's)
+# labels it; tie_break's choices are TIE_BREAKS.
+RULE_LABELS: dict[str, str] = {
+    "baby_bunco_ends_turn": "A baby bunco (three of a kind, +5) ends the turn",
+    "wipeout": "Three 1s (when 1s are not up) wipe out the team's points",
+    "head_losers_to_last_table": "Head-table losers go to the last table",
+}
 
 
 # --- Rounds and rolls --------------------------------------------------------------------------
@@ -247,6 +260,19 @@ def partner_seat(position: int) -> int:
     return (position + 2) % SEATS
 
 
+def bunco_credit_seat(position: int, ghost_seats: Collection[int]) -> int:
+    """The seat whose player a Bunco rolled for `position` is credited to (RULES.md §4.5): the
+    seat's own player, or, for a ghost, the partner who rolls for it. `ghost_seats` are the
+    table's seats held by ghosts; two ghosts never partner, so the credit always reaches a person."""
+    _check_seat(position)
+    if position not in ghost_seats:
+        return position
+    partner = partner_seat(position)
+    if partner in ghost_seats:
+        raise IllegalSeating(f"Seats {position} and {partner} are both ghosts: ghosts never partner.")
+    return partner
+
+
 def opponent_seats(position: int) -> tuple[int, int]:
     """The two seats of the other team, the next seat clockwise first."""
     _check_seat(position)
@@ -281,20 +307,34 @@ def roll_off_winner(rules: Rules, points_a: int, points_b: int, *, cycle_over: b
 # --- Seating: shape, draw, movement ------------------------------------------------------------
 
 
+def tables_and_ghosts(players: int) -> tuple[int, int]:
+    """(tables, ghost seats) for a number of people, seats coming in fours: ceil(players / 4)
+    tables, the empty seats ghosts. The one headcount: a club's party page counts its yeses with
+    it (0 people: no table), and `night_shape` is it with a night's minimum."""
+    if type(players) is not int or players < 0:
+        raise IllegalSeating(f"{players!r} is not a number of players.")
+    tables = -(-players // SEATS)
+    return tables, tables * SEATS - players
+
+
+def night_refusal(players: int) -> str | None:
+    """Why a night cannot start with this many real players (fewer than 3); None if it can."""
+    if players < MIN_PLAYERS:
+        return (f"A Bunco night needs at least {MIN_PLAYERS} players; with {players} "
+                f"{'there is' if players == 1 else 'there are'} not enough to make two teams.")
+    return None
+
+
 def night_shape(players: int) -> tuple[int, int]:
-    """(tables, ghosts) for a number of real players: ceil(players / 4) tables, the empty seats
-    ghosts. IllegalSeating for fewer than 3 players. At most one ghost a table wherever the count
-    allows it; only 5 players (2 tables, 3 ghosts) put two ghosts at one table, one in each team."""
+    """(tables, ghosts) for a number of real players (`tables_and_ghosts`). IllegalSeating for
+    fewer than 3 players. At most one ghost a table wherever the count allows it; only 5 players
+    (2 tables, 3 ghosts) put two ghosts at one table, one in each team."""
     if type(players) is not int or players < 1:
         raise IllegalSeating(f"A Bunco night needs players; {players!r} is not a number of players.")
-    if players < MIN_PLAYERS:
-        raise IllegalSeating(
-            f"A Bunco night needs at least {MIN_PLAYERS} players; with {players} "
-            f"{'there is' if players == 1 else 'there are'} not enough to make two teams."
-        )
-    tables = -(-players // SEATS)
-    ghosts = tables * SEATS - players
-    return tables, ghosts
+    refusal = night_refusal(players)
+    if refusal is not None:
+        raise IllegalSeating(refusal)
+    return tables_and_ghosts(players)
 
 
 def ghosts_per_table(tables: int, ghosts: int) -> list[int]:

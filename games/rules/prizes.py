@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from games.rules import dice
 
@@ -84,10 +85,51 @@ class PrizeRules:
             raise PrizeError(f"What rounding leaves over goes to the draw or to Most Buncos, not {self.remainder_to!r}.")
 
 
+    @property
+    def amounts(self) -> PrizeAmounts:
+        """How these rules cut the pot, as a form offers it (the inverse of `PrizeAmounts.rules`)."""
+        if not self.whole_dollars:
+            return PrizeAmounts.CENTS
+        return PrizeAmounts.DOLLARS_TO_MOST_BUNCOS if self.remainder_to == "most_buncos" else PrizeAmounts.DOLLARS_TO_DRAW
+
+
+class PrizeAmounts(StrEnum):
+    """The house rule "prize amounts" as a club and a night offer it: one choice standing for
+    PrizeRules' `whole_dollars` and `remainder_to` together. The one list of values and labels:
+    the club's model and forms and the night's form read it."""
+
+    DOLLARS_TO_DRAW = "dollars_to_draw"
+    DOLLARS_TO_MOST_BUNCOS = "dollars_to_most_buncos"
+    CENTS = "cents"
+
+    @property
+    def label(self) -> str:
+        return _PRIZE_AMOUNT_LABELS[self]
+
+    def rules(self, *, one_prize_each: bool = False, split_ties: bool = False) -> PrizeRules:
+        """The prize rules this choice stands for, with the other two house rules."""
+        return PrizeRules(one_prize_each=one_prize_each, split_ties=split_ties,
+                          whole_dollars=self is not PrizeAmounts.CENTS,
+                          remainder_to="most_buncos" if self is PrizeAmounts.DOLLARS_TO_MOST_BUNCOS else "draw")
+
+
+_PRIZE_AMOUNT_LABELS: dict[PrizeAmounts, str] = {
+    PrizeAmounts.DOLLARS_TO_DRAW: "Whole dollars; the odd dollars go to the draw",
+    PrizeAmounts.DOLLARS_TO_MOST_BUNCOS: "Whole dollars; the odd dollars go to Most Buncos",
+    PrizeAmounts.CENTS: "Exact shares, to the cent (the official rules)",
+}
+# The choice list a form or a model field offers: (value, label), in this order.
+PRIZE_AMOUNTS: tuple[tuple[str, str], ...] = tuple((choice.value, choice.label) for choice in PrizeAmounts)
+# What the two other prize house rules mean to a person, as every form labels them.
+PRIZE_RULE_LABELS: dict[str, str] = {
+    "one_prize_each": "One prize per player",
+    "split_ties": "Tied players share a prize instead of rolling off",
+}
+
 REMAINDER_PRIZES = ("draw", "most_buncos")
 OFFICIAL_PRIZE_RULES = PrizeRules()
 # What a new night offers first (issue 9): whole-dollar prizes, the odd dollars to the draw.
-CLUB_PRIZE_RULES = PrizeRules(whole_dollars=True)
+CLUB_PRIZE_RULES = PrizeAmounts.DOLLARS_TO_DRAW.rules()
 DOLLAR = 100  # cents
 
 

@@ -14,11 +14,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from bunco_club.forms import ClubForm
+from bunco_club.models import Club
 from games.links import join_path
 from games.night import actions
 from games.night.actions import WrongState
+from games.night.forms import NewNightForm, plural, shape_of
 from games.night.models import Night, Player, Round, Seat, TableRound, Tally
-from games.rules import bunco
+from games.rules import bunco, prizes
 from games.templatetags.bunco import bunco_numbers
 
 pytestmark = pytest.mark.django_db
@@ -302,3 +305,188 @@ def test_the_tables_at_a_glance_carry_each_tables_points_and_teams():
     assert (rows[1]["table"].points_a, rows[1]["table"].points_b) == (0, 4)
     table = TableRound.objects.get(round=round_, number=2)
     assert (rows[1]["a"], rows[1]["b"]) == (table.teams()["A"], table.teams()["B"])
+
+
+# --- House rules offered on a form: the engine's choices and labels, read by every form -----------
+
+
+def test_the_club_and_the_night_offer_the_engines_tie_break_choices():
+    engine = list(bunco.TIE_BREAKS)
+    assert [value for value, _ in engine] == ["roll_off", "sudden_death"]  # the values stored in clubs and nights
+    assert list(Club._meta.get_field("tie_break").choices or []) == engine
+    assert list(ClubForm().fields["tie_break"].choices) == engine  # type: ignore[attr-defined]
+    assert list(NewNightForm().fields["tie_break"].choices) == engine  # type: ignore[attr-defined]
+    assert Club._meta.get_field("tie_break").default == ClubForm().fields["tie_break"].initial \
+        == NewNightForm().fields["tie_break"].initial == bunco.OFFICIAL.tie_break
+
+
+def test_the_club_and_the_night_offer_the_engines_prize_amounts():
+    engine = list(prizes.PRIZE_AMOUNTS)
+    assert [value for value, _ in engine] == ["dollars_to_draw", "dollars_to_most_buncos", "cents"]
+    assert list(Club._meta.get_field("prize_amounts").choices or []) == engine
+    assert list(ClubForm().fields["prize_amounts"].choices) == engine  # type: ignore[attr-defined]
+    assert list(NewNightForm().fields["prize_amounts"].choices) == engine  # type: ignore[attr-defined]
+    assert Club._meta.get_field("prize_amounts").default == ClubForm().fields["prize_amounts"].initial \
+        == NewNightForm().fields["prize_amounts"].initial == prizes.CLUB_PRIZE_RULES.amounts
+
+
+def test_the_club_and_the_night_label_every_house_rule_as_the_engine_does():
+    labels = {**bunco.RULE_LABELS, **prizes.PRIZE_RULE_LABELS}
+    for form in (ClubForm(), NewNightForm()):
+        assert {name: form.fields[name].label for name in labels} == labels
+
+
+@pytest.mark.parametrize("amounts", [value for value, _ in prizes.PRIZE_AMOUNTS])
+@pytest.mark.parametrize(("one_prize_each", "split_ties"), [(False, False), (True, False), (False, True)])
+def test_a_prize_amounts_choice_means_the_same_prize_rules_to_the_club_the_night_form_and_the_engine(
+    amounts, one_prize_each, split_ties
+):
+    engine = prizes.PrizeAmounts(amounts).rules(one_prize_each=one_prize_each, split_ties=split_ties)
+    assert engine.amounts == amounts
+    club = Club(prize_amounts=amounts, one_prize_each=one_prize_each, split_ties=split_ties)
+    assert prizes.PrizeRules(**club.prize_rules()) == engine  # type: ignore[arg-type]
+    data = {"names": "\n".join(NAMES), "buy_in": "5", "prize_amounts": amounts}
+    data.update({name: "on" for name, ticked in (("one_prize_each", one_prize_each), ("split_ties", split_ties)) if ticked})
+    form = NewNightForm(data)
+    assert form.is_valid(), form.errors
+    assert form.prize_rules() == engine
+    # A club night's form starts from the club's scheme and gives it back unchanged.
+    initial = NewNightForm.initial_for_rules(club.night_rules(), club.prize_rules())
+    assert (initial["prize_amounts"], initial["one_prize_each"], initial["split_ties"]) == (
+        amounts, one_prize_each, split_ties)
+
+
+# --- The tables-and-ghosts headcount: one engine function, the form's hint and the seating ---------
+
+
+@pytest.mark.parametrize("count", range(bunco.MIN_PLAYERS, 41))
+def test_the_night_forms_hint_says_the_engines_tables_and_ghosts_and_the_draw_seats_them(count):
+    names = [f"Player {n}" for n in range(1, count + 1)]
+    tables, ghosts = bunco.tables_and_ghosts(count)
+    assert bunco.night_shape(count) == (tables, ghosts)
+    ghost_text = plural(ghosts, "ghost seat") if ghosts else "no ghosts"
+    assert str(shape_of(names)) == f"{plural(count, 'player')} · {plural(tables, 'table')} · {ghost_text}"
+    draw = bunco.draw_seating(names, random.Random(count))
+    assert (len(draw.tables), len(draw.ghosts)) == (tables, ghosts)
+
+
+@pytest.mark.parametrize("count", [-1, 1.5, "4", None])
+def test_the_headcount_refuses_what_is_not_a_number_of_people(count):
+    with pytest.raises(bunco.IllegalSeating):
+        bunco.tables_and_ghosts(count)
+
+
+def test_the_headcount_counts_any_number_of_people_but_a_night_needs_three():
+    assert [bunco.tables_and_ghosts(n) for n in range(6)] == [(0, 0), (1, 3), (1, 2), (1, 1), (1, 0), (2, 3)]
+    for count in (1, 2):
+        with pytest.raises(bunco.IllegalSeating, match="at least 3 players") as refused:
+            bunco.night_shape(count)
+        assert str(refused.value) == bunco.night_refusal(count)
+    assert bunco.night_refusal(bunco.MIN_PLAYERS) is None
+
+
+# --- Between rounds: one predicate, asked by the arrival action and by the host's page ------------
+
+
+def players_card(night: Night) -> str:
+    return host_page(night).split('id="players-card"', 1)[1].split("</section>", 1)[0]
+
+
+def night_at(moment: str) -> Night:
+    """A night of 7 (one ghost) at a moment of the evening."""
+    night = new_night(NAMES[:7])
+    if moment == "before round 1":
+        return night
+    if moment in ("round 1 playing", "round 1 at the bell"):
+        actions.start_round(night)
+        if moment == "round 1 at the bell":
+            Round.objects.filter(night=night, number=1).update(status=Round.Status.BELL)
+        return fresh(night)
+    night = play_round_1(night)
+    if moment == "the night ended":
+        actions.end_night(night)
+    return fresh(night)
+
+
+@pytest.mark.parametrize(("moment", "between"), [
+    ("before round 1", True), ("round 1 playing", False), ("round 1 at the bell", False),
+    ("between rounds 1 and 2", True), ("the night ended", False),
+])
+def test_the_host_page_offers_arrivals_exactly_when_the_arrival_action_seats_them(moment, between):
+    night = night_at(moment)
+    refusal = night.seat_change_refusal()
+    assert (refusal is None) == between == night.is_between_rounds()
+    card = players_card(night)
+    assert ("Someone arrived" in card) == between
+    assert ("Someone is leaving" in card) == between
+    ghost = Player.objects.get(night=night, is_ghost=True)
+    if between:
+        arrived = actions.seat_late_arrival(night, name="Zed", ghost=ghost)
+        assert arrived.name == "Zed"
+    else:
+        with pytest.raises(WrongState) as refused:
+            actions.seat_late_arrival(night, name="Zed", ghost=ghost)
+        assert str(refused.value) == refusal
+        assert not Player.objects.filter(night=night, name="Zed").exists()
+
+
+def test_the_host_page_asks_the_nights_between_rounds_predicate_and_derives_nothing(monkeypatch):
+    night = night_at("between rounds 1 and 2")
+    assert "Someone arrived" in players_card(night)
+    monkeypatch.setattr(Night, "seat_change_refusal", lambda self, current=None: "Not now.")
+    assert "Someone arrived" not in players_card(night)
+
+
+# --- A ghost's Bunco: the engine says whose it is, the action and the phone both ask ---------------
+
+
+def test_a_ghosts_bunco_goes_to_its_partner_by_the_engines_rule():
+    assert [bunco.bunco_credit_seat(seat, set()) for seat in range(bunco.SEATS)] == [0, 1, 2, 3]
+    assert [bunco.bunco_credit_seat(seat, {1}) for seat in range(bunco.SEATS)] == [0, 3, 2, 3]
+    assert [bunco.bunco_credit_seat(seat, {0, 3}) for seat in range(bunco.SEATS)] == [2, 1, 2, 1]
+    with pytest.raises(bunco.IllegalSeating, match="ghosts never partner"):
+        bunco.bunco_credit_seat(0, {0, 2})
+
+
+def ghost_table(night: Night) -> tuple[TableRound, Player]:
+    ghost = Player.objects.get(night=night, is_ghost=True)
+    table = Seat.objects.select_related("table_round__round").get(round__night=night, round__number=1,
+                                                                 player=ghost).table_round
+    return table, ghost
+
+
+def bunco_buttons(night: Night, table: TableRound) -> dict[str, str]:
+    """The phone's "Who rolled it?" buttons at `table`: {player id: the button's words}."""
+    phone = phone_of(night, real_player_at(night, table.number))
+    page = phone.get(reverse("games:play", args=[night.code])).content.decode()
+    chooser = page.split('id="bunco-chooser"', 1)[1].split("data-bunco-cancel", 1)[0]
+    return dict(re.findall(r'data-bunco-player="(\d+)">([^<]*)</button>', chooser))
+
+
+def test_the_phone_says_whose_a_ghosts_bunco_is_as_the_tally_action_credits_it():
+    night = new_night(NAMES[:7])
+    actions.start_round(night)
+    night = fresh(night)
+    table, ghost = ghost_table(night)
+    partner = table.bunco_credit(ghost)
+    seat = Seat.objects.get(table_round=table, player=ghost)
+    assert partner == Seat.objects.get(table_round=table, position=bunco.partner_seat(seat.position)).player
+    buttons = bunco_buttons(night, table)
+    assert buttons[str(ghost.pk)] == f"{ghost.name} (goes to {partner.name})"
+    assert {pk: words for pk, words in buttons.items() if pk != str(ghost.pk)} == {
+        str(player.pk): player.name for player in table.seated() if not player.is_ghost}
+    entry = actions.record_tally(night=night, table_number=table.number, team=seat.team, points=bunco.BUNCO_POINTS,
+                                 bunco_player=ghost)
+    assert entry.bunco_player == partner
+
+
+def test_the_phone_asks_the_tables_bunco_credits_and_derives_nothing(monkeypatch):
+    night = new_night(NAMES[:7])
+    actions.start_round(night)
+    night = fresh(night)
+    table, ghost = ghost_table(night)
+    someone = next(player for player in table.seated() if not player.is_ghost)
+    real = TableRound.bunco_credits
+    monkeypatch.setattr(TableRound, "bunco_credits", lambda self, seated=None: [
+        (player, someone if player.is_ghost else credited) for player, credited in real(self, seated)])
+    assert bunco_buttons(night, table)[str(ghost.pk)] == f"{ghost.name} (goes to {someone.name})"
