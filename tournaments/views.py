@@ -153,7 +153,8 @@ def groups_context(round_: TournamentRound, now: datetime) -> list[dict[str, Any
         if group.status == Group.Status.FINAL:
             sheet = sorted(sheet, key=lambda seat: -seat[2])
         players = [{"entrant": {"pk": pk, "name": name}, "score": score} for pk, name, score in sheet]
-        rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now))})
+        rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
+                     "can_extend": group.extend_refusal(now) is None})
     return rows
 
 
@@ -265,6 +266,16 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
     return columns
 
 
+def point_limits(tournament: Tournament) -> dict[str, int]:
+    """What a points input takes, from the limits the forms and actions check (actions.MAX_POINTS,
+    actions.POINT_STEP): a turn's points go below 0 only where the tournament plays a Must Bust
+    penalty; a correction may take points off."""
+    return {
+        "turn_min": -actions.MAX_POINTS if tournament.must_bust_penalty else 0,
+        "min": -actions.MAX_POINTS, "max": actions.MAX_POINTS, "step": actions.POINT_STEP,
+    }
+
+
 def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
     """A group's page. Its forms carry no key: the page's script gives each new entry a fresh one
     (static/js/tournament.js), kept for a resend of the same entry whose answer was lost."""
@@ -287,6 +298,7 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
         "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
         "paused": group.round.is_paused,
+        "points": point_limits(tournament),
     }
 
 
@@ -338,7 +350,7 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         by_name = {e.name: e for e in entrants}
         tied = [by_name[name] for name in current.tied()]
     roster = []
-    if tournament.club is not None and tournament.status == Tournament.Status.REGISTRATION:
+    if tournament.club is not None and tournament.registration_refusal() is None:
         registered = {e.member_id for e in entrants if e.member_id}
         roster = [m for m in tournament.club.members.filter(is_active=True).order_by("name") if m.pk not in registered]
     context.update({
@@ -347,9 +359,9 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         "next_sizes": next_sizes, "tied": tied,
         "screen_url": request.build_absolute_uri(reverse("tournaments:screen",
                                                          args=[tournament.code, tournament.screen_token])),
-        "can_start": tournament.status != Tournament.Status.FINISHED and (
-            current is None or current.status == TournamentRound.Status.DECIDED),
+        "can_start": tournament.start_refusal() is None,
         "can_practice": tournament.practice_refusal() is None,
+        "registration_open": tournament.registration_refusal() is None,
         "clock_open": current is not None and current.clock_refusal() is None,
         "paused": current is not None and current.is_paused,
     })
@@ -529,6 +541,7 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
     return render(request, "tournaments/director_group.html", {
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
         "correction_key": new_token(), "strike_key": new_token(),
+        "can_correct": group.correction_refusal() is None,
     })
 
 
