@@ -12,6 +12,7 @@ A member who tries a host's page gets a 403 (they know the club exists).
 from __future__ import annotations
 
 import datetime
+import enum
 import functools
 import secrets
 from collections.abc import Callable
@@ -46,6 +47,7 @@ from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
 from live.http import HtmxHttpRequest
+from live.refusals import KeyReused, Refusal, answers_refusals
 
 SESSION_MEMBERS = "club-member-codes"
 NOT_A_HOST = "Only the club's hosts can do that."
@@ -160,10 +162,51 @@ def _season_of(club: Club, pk: int) -> Season:
     return get_object_or_404(Season, club=club, pk=pk)
 
 
-def _refused(request: HttpRequest, error: actions.ClubError, back: str) -> HttpResponse:
-    """The one way an action's refusal reaches a plain form post: the message on the page it came from."""
-    messages.error(request, str(error))
-    return redirect(back)
+class Back(enum.Enum):
+    """The page a refused form post goes back to, with the refusal's message on it."""
+
+    CLUB = "club"  # the club's page
+    ROSTER = "roster"  # the roster
+    SEASON = "season"  # the season `pk`
+    PARTY = "party"  # the party `pk`
+    ME = "me"  # the member's own page (their personal link)
+    RSVP = "rsvp"  # the party `party_pk` if the answer was sent from its page, else the member's own page
+
+
+def _back_url(back: Back, request: HttpRequest, *, slug: str, pk: int, token: str, party_pk: int) -> str:
+    if back is Back.CLUB:
+        return reverse("clubs:club", args=[slug])
+    if back is Back.ROSTER:
+        return reverse("clubs:roster", args=[slug])
+    if back is Back.SEASON:
+        return reverse("clubs:season", args=[slug, pk])
+    if back is Back.PARTY:
+        return reverse("clubs:party", args=[slug, pk])
+    if back is Back.RSVP and request.POST.get("back") == "party":
+        party = get_object_or_404(Party.objects.select_related("club"), pk=party_pk)
+        return reverse("clubs:party", args=[party.club.slug, party.pk])
+    return _back_to_me(token)
+
+
+def _answer(request: HttpRequest, error: Refusal, *, back: Back, slug: str = "", pk: int = 0, token: str = "",
+            party_pk: int = 0, **kwargs: Any) -> HttpResponse:
+    """The one way a refusal reaches a plain form post: the message on the page it came from
+    (`back`, placed by the view's arguments). A key reused with other content gets a page that
+    says the post was not taken, since going back would hide that."""
+    url = _back_url(back, request, slug=slug, pk=pk, token=token, party_pk=party_pk)
+    if isinstance(error, KeyReused):
+        return render(request, "bunco_club/refused.html", {"message": error.message, "back": url},
+                      status=error.status)
+    messages.error(request, error.message)
+    return redirect(url)
+
+
+View = Callable[..., HttpResponse]
+
+
+def refused(back: Back) -> Callable[[View], View]:
+    """The view decorator answering a refusal raised in the view: back to `back` with its message."""
+    return answers_refusals(functools.partial(_answer, back=back))
 
 
 # --- Clubs ------------------------------------------------------------------------------------
@@ -219,28 +262,24 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@refused(Back.CLUB)
 def cohost_add(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_for_host(request, slug)
     form = CohostForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Write the username of the co-host's account.")
         return redirect("clubs:club", slug=club.slug)
-    try:
-        user = actions.add_cohost(club, form.cleaned_data["username"])
-    except actions.ClubError as error:
-        return _refused(request, error, reverse("clubs:club", args=[club.slug]))
+    user = actions.add_cohost(club, form.cleaned_data["username"])
     messages.success(request, f"{user.get_username()} now hosts {club.name} with you.")
     return redirect("clubs:club", slug=club.slug)
 
 
 @require_POST
+@refused(Back.CLUB)
 def cohost_remove(request: HttpRequest, slug: str, user_pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     user = get_object_or_404(club.hosts, pk=user_pk)
-    try:
-        actions.remove_cohost(club, user)
-    except actions.ClubError as error:
-        return _refused(request, error, reverse("clubs:club", args=[club.slug]))
+    actions.remove_cohost(club, user)
     messages.success(request, f"{user.get_username()} no longer hosts {club.name}.")
     if user.pk == request.user.pk:
         return redirect("home")
@@ -312,57 +351,63 @@ def _roster_verb(request: HttpRequest, slug: str, pk: int, action: Callable[[Mem
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
     back = reverse("clubs:roster", args=[club.slug])
-    try:
-        action(member)
-    except actions.ClubError as error:
-        return _refused(request, error, back)
+    action(member)
     if done:
         messages.success(request, done.format(name=member.name))
     return redirect(back)
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_up(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, lambda member: actions.move_sub(member, up=True))
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_down(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, lambda member: actions.move_sub(member, up=False))
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_promote(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.promote)
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_to_subs(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.make_alternate)
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_retire(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.retire)
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_reinstate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.reinstate)
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_new_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.reset_member_link,
                         done="{name} has a new personal link; the old one no longer works.")
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_split(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.split_cohosts)
 
 
 @require_POST
+@refused(Back.ROSTER)
 def member_pair(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
@@ -371,10 +416,7 @@ def member_pair(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Pick a regular of the club to host with.")
         return redirect(back)
-    try:
-        actions.pair_cohosts(member, form.cleaned_data["partner"])
-    except actions.ClubError as error:
-        return _refused(request, error, back)
+    actions.pair_cohosts(member, form.cleaned_data["partner"])
     messages.success(request, f"{member.name} and {form.cleaned_data['partner'].name} host together.")
     return redirect(back)
 
@@ -445,15 +487,13 @@ def _hostings(club: Club, season: Season, parties: list[Party]) -> list[tuple[st
 
 
 @require_POST
+@refused(Back.SEASON)
 def season_plan(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Assign a host to every date still to come by the fair rotation."""
     club = _club_for_host(request, slug)
     season = _season_of(club, pk)
     back = reverse("clubs:season", args=[club.slug, season.pk])
-    try:
-        planned = actions.assign_hosts(season)
-    except actions.ClubError as error:
-        return _refused(request, error, back)
+    planned = actions.assign_hosts(season)
     messages.success(request, f"Hosts planned for {len(planned)} date{'s' if len(planned) != 1 else ''}.")
     return redirect(back)
 
@@ -536,33 +576,30 @@ def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_POST
+@refused(Back.PARTY)
 def party_invite_sub(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     party = _party_of(club, pk)
     back = reverse("clubs:party", args=[club.slug, party.pk])
-    try:
-        invitation = actions.invite_another_sub(party)
-    except actions.ClubError as error:
-        return _refused(request, error, back)
+    invitation = actions.invite_another_sub(party)
     messages.success(request, f"{invitation.member.name} is invited.")
     return redirect(back)
 
 
 @require_POST
+@refused(Back.PARTY)
 def party_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Call the party off: calendars show it cancelled and every member is told by email."""
     club = _club_for_host(request, slug)
     party = _party_of(club, pk)
     back = reverse("clubs:party", args=[club.slug, party.pk])
-    try:
-        actions.cancel_party(party)
-    except actions.ClubError as error:
-        return _refused(request, error, back)
+    actions.cancel_party(party)
     messages.success(request, "The party is cancelled: the members are told, and calendars show it as cancelled.")
     return redirect(back)
 
 
 @require_POST
+@refused(Back.PARTY)
 def party_paid(request: HttpRequest, slug: str, pk: int, member_pk: int) -> HttpResponse:
     """The host has a member's buy-in (`paid` = 1), or not (0)."""
     club = _club_for_host(request, slug)
@@ -573,10 +610,7 @@ def party_paid(request: HttpRequest, slug: str, pk: int, member_pk: int) -> Http
     if paid not in ("0", "1"):
         messages.error(request, "Say whether the buy-in is paid (1) or not (0).")
         return redirect(back)
-    try:
-        actions.mark_paid(party, member, paid=paid == "1")
-    except actions.ClubError as error:
-        return _refused(request, error, back)
+    actions.mark_paid(party, member, paid=paid == "1")
     messages.success(request, f"{member.name}: {'paid' if paid == '1' else 'not paid yet'}.")
     return redirect(back)
 
@@ -648,14 +682,12 @@ def my_blackouts(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@refused(Back.ME)
 @personal_link
 def my_claim(request: HttpRequest, token: str) -> HttpResponse:
     """Link the logged-in account to this member record (optional: the link works without one)."""
     member = _member_from_link(request, token)
-    try:
-        actions.claim_member(member, request.user)
-    except actions.ClubError as error:
-        return _refused(request, error, _back_to_me(token))
+    actions.claim_member(member, request.user)
     messages.success(request, f"Your account now opens {member.club.name} wherever you log in.")
     return redirect(_back_to_me(token))
 
@@ -671,6 +703,7 @@ def _back_to_me(token: str) -> str:
 
 
 @require_POST
+@refused(Back.RSVP)
 @personal_link
 def my_rsvp(request: HttpRequest, token: str, party_pk: int) -> HttpResponse:
     """A member's answer, with a note for the host if they like, carrying its idempotency key: a
@@ -682,12 +715,7 @@ def my_rsvp(request: HttpRequest, token: str, party_pk: int) -> HttpResponse:
     key = request.POST.get("key") or None
     back = request.POST.get("back") == "party"
     back_to = reverse("clubs:party", args=[party.club.slug, party.pk]) if back else _back_to_me(token)
-    try:
-        rsvp = actions.answer_rsvp(party, member, answer, note=note, key=key)
-    except actions.KeyReused as error:
-        return render(request, "bunco_club/refused.html", {"message": str(error), "back": back_to}, status=error.status)
-    except actions.ClubError as error:
-        return _refused(request, error, back_to)
+    rsvp = actions.answer_rsvp(party, member, answer, note=note, key=key)
     messages.success(request, f"Thanks! {party.local_start:%a %d %b}: {rsvp.get_answer_display()}.")
     return redirect(back_to)
 
@@ -699,10 +727,7 @@ def _my_invitation(member: Member, pk: int) -> SubInvitation:
 def _answer_invitation(request: HttpRequest, token: str, pk: int, *, accept: bool) -> HttpResponse:
     member = _member_from_link(request, token)
     invitation = _my_invitation(member, pk)
-    try:
-        answered = actions.answer_sub_invitation(invitation, accept=accept)
-    except actions.ClubError as error:
-        return _refused(request, error, _back_to_me(token))
+    answered = actions.answer_sub_invitation(invitation, accept=accept)
     if answered.status == SubInvitation.Status.TOO_LATE:
         messages.info(request, actions.SEAT_TAKEN)
     elif answered.status == SubInvitation.Status.ACCEPTED:
@@ -713,18 +738,21 @@ def _answer_invitation(request: HttpRequest, token: str, pk: int, *, accept: boo
 
 
 @require_POST
+@refused(Back.ME)
 @personal_link
 def my_sub_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_invitation(request, token, pk, accept=True)
 
 
 @require_POST
+@refused(Back.ME)
 @personal_link
 def my_sub_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_invitation(request, token, pk, accept=False)
 
 
 @require_POST
+@refused(Back.ME)
 @personal_link
 def my_swap_request(request: HttpRequest, token: str) -> HttpResponse:
     member = _member_from_link(request, token)
@@ -732,10 +760,7 @@ def my_swap_request(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
         return redirect(_back_to_me(token))
-    try:
-        swap = actions.request_swap(member, give=form.cleaned_data["give"], take=form.cleaned_data["take"])
-    except actions.ClubError as error:
-        return _refused(request, error, _back_to_me(token))
+    swap = actions.request_swap(member, give=form.cleaned_data["give"], take=form.cleaned_data["take"])
     messages.success(request, f"Asked {swap.asked.name}; you'll see their answer here.")
     return redirect(_back_to_me(token))
 
@@ -743,21 +768,20 @@ def my_swap_request(request: HttpRequest, token: str) -> HttpResponse:
 def _answer_swap(request: HttpRequest, token: str, pk: int, *, accept: bool) -> HttpResponse:
     member = _member_from_link(request, token)
     swap = get_object_or_404(SwapRequest, asked=member, pk=pk)
-    try:
-        actions.answer_swap(swap, member=member, accept=accept)
-    except actions.ClubError as error:
-        return _refused(request, error, _back_to_me(token))
+    actions.answer_swap(swap, member=member, accept=accept)
     messages.success(request, "Swapped: your calendar will update." if accept else "Declined.")
     return redirect(_back_to_me(token))
 
 
 @require_POST
+@refused(Back.ME)
 @personal_link
 def my_swap_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_swap(request, token, pk, accept=True)
 
 
 @require_POST
+@refused(Back.ME)
 @personal_link
 def my_swap_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_swap(request, token, pk, accept=False)

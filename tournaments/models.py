@@ -103,6 +103,26 @@ class Tournament(models.Model):
         """Entrants still in the bracket (checked in once play began, not eliminated, not dropped)."""
         return self.entrants.filter(status=Entrant.Status.IN)
 
+    def start_refusal(self) -> str | None:
+        """Why the director can't start the next round now; None if they can. `start_round` and
+        the dashboard's Start button both ask."""
+        if self.status == Tournament.Status.FINISHED:
+            return "The tournament is over."
+        under_way = self.round_under_way()
+        if under_way is not None:
+            return f"{under_way} is still under way."
+        if self.status == Tournament.Status.REGISTRATION:
+            if self.entrants.filter(checked_in=True).count() < 2:
+                return "Check in at least two players first."
+            # Round 1 takes the checked-in players in (start_round); the others are no-shows.
+            playing = self.entrants.filter(
+                models.Q(status=Entrant.Status.IN) | models.Q(status=Entrant.Status.REGISTERED, checked_in=True))
+        else:
+            playing = self.players_in()
+        if playing.count() < 2:  # (a drop that leaves one player finishes the tournament)
+            return "Fewer than two players are left."
+        return None
+
     def practice_refusal(self) -> str | None:
         """Why the director can't start the practice round now; None if they can. The action and
         the dashboard's button both ask."""
@@ -157,6 +177,12 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_in_play(self) -> bool:
+        """Registered or still in: not out of the tournament (eliminated, dropped, a no-show), so
+        one who may still drop out. The drop action and the dashboard's Drop button both ask."""
+        return self.status in (Entrant.Status.REGISTERED, Entrant.Status.IN)
 
 
 class TournamentRound(models.Model):
@@ -368,6 +394,27 @@ class Group(models.Model):
             return f"Time is up and the grace period is over: {self}'s scores are final."
         if self.live_turns().filter(created_at__gte=self.ends_at).exists():
             return "Time is up: the turn under way has been entered, no new turn may start."
+        return None
+
+    def extend_refusal(self, now: datetime) -> str | None:
+        """Why the director can't give this group more time at `now`; None if they can. The action
+        and the dashboard's "+2 min" button both ask."""
+        if self.status == Group.Status.FINAL or self.final_at is None:
+            return f"{self}'s scores are final." if self.is_timed else "A play-off has no clock."
+        if now >= self.final_at:
+            return f"{self}'s time and grace period are over."
+        if self.round.is_paused:
+            return "The clock is paused: resume it, then give the table more time."
+        return None
+
+    def correction_refusal(self) -> str | None:
+        """Why the director can't strike out or correct this group's entries now; None if they can:
+        a table's scores change until its round is ranked (the cut is made from them), a play-off's
+        until it is final (it is resolved from them). The actions and the group's page both ask."""
+        if self.play_off and self.status == Group.Status.FINAL:
+            return f"{self} is resolved: its scores can no longer change."
+        if not self.play_off and self.round.status != TournamentRound.Status.PLAYING:
+            return f"{self.round} is ranked: its scores can no longer change."
         return None
 
     def seconds_left(self, now: datetime) -> int:

@@ -3,12 +3,14 @@
 Three kinds of visitor: the director (logged in, the tournament's own), a group's phone (opened
 the group's signed QR link; its session remembers the group) and the projector (a read-only link
 with an unguessable token). One URL per verb; an action's refusal reaches the response through
-`refusal`.
+`refused(page)`, the one place that answers this app's refusals.
 """
 
 from __future__ import annotations
 
 import csv
+import enum
+import functools
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -28,6 +30,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bunco_club.limits import too_many
 from games.links import qr_svg
 from live.http import HtmxHttpRequest
+from live.refusals import Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream
 from tournaments import actions, brackets
 from tournaments.forms import (
@@ -90,21 +93,45 @@ def _form_error(form: Any, fallback: str) -> actions.BadEntry:
 # --- Refusals -------------------------------------------------------------------------------------
 
 
-def refusal(request: HtmxHttpRequest, error: actions.TournamentError, *, group: Group | None = None,
-            back_to: Tournament | None = None) -> HttpResponse:
-    """The one way an action's refusal reaches a page: its message, with its status.
+class Page(enum.Enum):
+    """The page a refused request came from, which decides how its refusal is answered."""
 
-    A group's phone gets its page's live region again with the message on top; the director's
-    plain forms go back to the dashboard with the message; anything else gets the message alone.
-    """
-    if group is not None:
-        group.refresh_from_db()
-        context = {**group_context(group), "message": str(error)}
+    GROUP_PHONE = "group phone"  # a group's phone: its live region again, the message on top
+    DASHBOARD = "dashboard"  # the director's dashboard: the message (htmx), else back to it with the message
+    GROUP_SHEET = "group sheet"  # the director's page of one group's entries: back to it with the message
+    NEW = "new"  # the new-tournament form: the form again with the message on it
+
+
+def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str = "", **kwargs: Any) -> HttpResponse:
+    """The one way a refusal (an action's, or a form's read by the view) reaches a page: its
+    message, with its status, in the way of the page it came from (`page`; `code` and the other
+    view arguments say which tournament or group). Nothing has changed: the state is read afresh."""
+    if page is Page.GROUP_PHONE:
+        group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
+        context = {**group_context(group), "message": error.message}
         return render(request, "tournaments/group.html#group-state", context, status=error.status)
-    if back_to is not None and not request.htmx:
-        messages.error(request, str(error))
-        return redirect("tournaments:dashboard", code=back_to.code)
-    return render(request, "tournaments/_message.html", {"message": str(error)}, status=error.status)
+    if page is Page.GROUP_SHEET:
+        group_id = kwargs.get("group_id") or get_object_or_404(Turn, pk=kwargs.get("turn_id"),
+                                                               tournament__code=code).group_id
+        messages.error(request, error.message)
+        return redirect("tournaments:director_group", code=code, group_id=group_id)
+    if page is Page.NEW:
+        form = NewTournamentForm(request.POST, user=request.user)
+        form.is_valid()
+        form.add_error(None, error.message)
+        return render(request, "tournaments/new.html", {"form": form}, status=400)
+    if not request.htmx:
+        messages.error(request, error.message)
+        return redirect("tournaments:dashboard", code=code)
+    return render(request, "tournaments/_message.html", {"message": error.message}, status=error.status)
+
+
+View = Callable[..., HttpResponse]
+
+
+def refused(page: Page) -> Callable[[View], View]:
+    """The view decorator answering a refusal raised in the view as `page` answers it."""
+    return answers_refusals(functools.partial(_answer, page=page))
 
 
 # --- Shared context -------------------------------------------------------------------------------
@@ -126,7 +153,8 @@ def groups_context(round_: TournamentRound, now: datetime) -> list[dict[str, Any
         if group.status == Group.Status.FINAL:
             sheet = sorted(sheet, key=lambda seat: -seat[2])
         players = [{"entrant": {"pk": pk, "name": name}, "score": score} for pk, name, score in sheet]
-        rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now))})
+        rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
+                     "can_extend": group.extend_refusal(now) is None})
     return rows
 
 
@@ -238,6 +266,16 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
     return columns
 
 
+def point_limits(tournament: Tournament) -> dict[str, int]:
+    """What a points input takes, from the limits the forms and actions check (actions.MAX_POINTS,
+    actions.POINT_STEP): a turn's points go below 0 only where the tournament plays a Must Bust
+    penalty; a correction may take points off."""
+    return {
+        "turn_min": -actions.MAX_POINTS if tournament.must_bust_penalty else 0,
+        "min": -actions.MAX_POINTS, "max": actions.MAX_POINTS, "step": actions.POINT_STEP,
+    }
+
+
 def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
     """A group's page. Its forms carry no key: the page's script gives each new entry a fresh one
     (static/js/tournament.js), kept for a resend of the same entry whose answer was lost."""
@@ -260,6 +298,7 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
         "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
         "paused": group.round.is_paused,
+        "points": point_limits(tournament),
     }
 
 
@@ -276,6 +315,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@refused(Page.NEW)
 def tournament_new(request: HttpRequest) -> HttpResponse:
     form = NewTournamentForm(request.POST or None, user=request.user)
     status = 200
@@ -283,19 +323,15 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             data = form.cleaned_data
-            try:
-                tournament = actions.create_tournament(
-                    director=request.user, name=data["name"], date=data["date"], format=data["format"],
-                    round_minutes=data["round_minutes"], per_player_minutes=data["per_player_minutes"],
-                    face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
-                    ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
-                    vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
-                    club=data["club"], practice_minutes=data["practice_minutes"],
-                )
-            except actions.TournamentError as error:
-                form.add_error(None, str(error))
-            else:
-                return redirect("tournaments:dashboard", code=tournament.code)
+            tournament = actions.create_tournament(
+                director=request.user, name=data["name"], date=data["date"], format=data["format"],
+                round_minutes=data["round_minutes"], per_player_minutes=data["per_player_minutes"],
+                face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
+                ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
+                vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
+                club=data["club"], practice_minutes=data["practice_minutes"],
+            )
+            return redirect("tournaments:dashboard", code=tournament.code)
     return render(request, "tournaments/new.html", {"form": form}, status=status)
 
 
@@ -314,7 +350,7 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         by_name = {e.name: e for e in entrants}
         tied = [by_name[name] for name in current.tied()]
     roster = []
-    if tournament.club is not None and tournament.status == Tournament.Status.REGISTRATION:
+    if tournament.club is not None and tournament.registration_refusal() is None:
         registered = {e.member_id for e in entrants if e.member_id}
         roster = [m for m in tournament.club.members.filter(is_active=True).order_by("name") if m.pk not in registered]
     context.update({
@@ -323,9 +359,9 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         "next_sizes": next_sizes, "tied": tied,
         "screen_url": request.build_absolute_uri(reverse("tournaments:screen",
                                                          args=[tournament.code, tournament.screen_token])),
-        "can_start": tournament.status != Tournament.Status.FINISHED and (
-            current is None or current.status == TournamentRound.Status.DECIDED),
+        "can_start": tournament.start_refusal() is None,
         "can_practice": tournament.practice_refusal() is None,
+        "registration_open": tournament.registration_refusal() is None,
         "clock_open": current is not None and current.clock_refusal() is None,
         "paused": current is not None and current.is_paused,
     })
@@ -349,84 +385,82 @@ def _back(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     return redirect("tournaments:dashboard", code=tournament.code)
 
 
-def _director_step(request: HtmxHttpRequest, tournament: Tournament, step: Callable[[], object]) -> HttpResponse:
-    """Take one of the director's steps (an action, maybe after reading a form): the dashboard as
-    it now stands, or the step's refusal."""
-    try:
-        step()
-    except actions.TournamentError as error:
-        return refusal(request, error, back_to=tournament)
-    return _back(request, tournament)
-
-
 def _entrant_of(tournament: Tournament, entrant_id: int) -> Entrant:
     return get_object_or_404(tournament.entrants, pk=entrant_id)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_register(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     form = RegisterForm(request.POST)
-
-    def register() -> None:
-        if not form.is_valid():
-            raise _form_error(form, "Type the player's name.")
-        actions.register(tournament, form.cleaned_data["name"], seed_rank=form.cleaned_data["seed_rank"],
-                         checked_in=form.cleaned_data["checked_in"])
-
-    return _director_step(request, tournament, register)
+    if not form.is_valid():
+        raise _form_error(form, "Type the player's name.")
+    actions.register(tournament, form.cleaned_data["name"], seed_rank=form.cleaned_data["seed_rank"],
+                     checked_in=form.cleaned_data["checked_in"])
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_register_member(request: HtmxHttpRequest, code: str, member_id: int) -> HttpResponse:
     """A player from the club roster, one tap each."""
     tournament = _tournament_for_director(request, code)
     if tournament.club is None:
         raise Http404("This tournament has no club roster.")
     member = get_object_or_404(tournament.club.members, pk=member_id)
-    return _director_step(request, tournament, lambda: actions.register_member(tournament, member))
+    actions.register_member(tournament, member)
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_check_in(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     entrant = _entrant_of(tournament, entrant_id)
-    present = request.POST.get("present", "1") == "1"
-    return _director_step(request, tournament, lambda: actions.check_in(tournament, entrant, present=present))
+    actions.check_in(tournament, entrant, present=request.POST.get("present", "1") == "1")
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_seed(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Seeds from the club's season standings, for a seeded draw."""
     tournament = _tournament_for_director(request, code)
-    return _director_step(request, tournament, lambda: actions.seed_by_club_standings(tournament))
+    actions.seed_by_club_standings(tournament)
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
-    entrant = _entrant_of(tournament, entrant_id)
-    return _director_step(request, tournament, lambda: actions.drop_entrant(tournament, entrant))
+    actions.drop_entrant(tournament, _entrant_of(tournament, entrant_id))
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
-    return _director_step(request, tournament, lambda: actions.start_round(tournament))
+    actions.start_round(tournament)
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_practice(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The practice round, before round 1 (it counts for nothing)."""
     tournament = _tournament_for_director(request, code)
-    return _director_step(request, tournament, lambda: actions.start_practice_round(tournament))
+    actions.start_practice_round(tournament)
+    return _back(request, tournament)
 
 
 def _clock_step(request: HtmxHttpRequest, code: str, action: Callable[..., TournamentRound]) -> HttpResponse:
@@ -434,29 +468,29 @@ def _clock_step(request: HtmxHttpRequest, code: str, action: Callable[..., Tourn
     retried, it changes nothing the second time."""
     tournament = _tournament_for_director(request, code)
     form = RoundForm(request.POST)
-
-    def step() -> None:
-        if not form.is_valid():
-            raise _form_error(form, "That button lost its round: reload the dashboard.")
-        action(tournament, number=form.cleaned_data["round"])
-
-    return _director_step(request, tournament, step)
+    if not form.is_valid():
+        raise _form_error(form, "That button lost its round: reload the dashboard.")
+    action(tournament, number=form.cleaned_data["round"])
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_pause(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _clock_step(request, code, actions.pause_round)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _clock_step(request, code, actions.resume_round)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_end_now(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _clock_step(request, code, actions.end_round_now)
 
@@ -468,34 +502,30 @@ def _group_of(tournament: Tournament, group_id: int) -> Group:
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_extend(request: HtmxHttpRequest, code: str, group_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     group = _group_of(tournament, group_id)
     form = ExtendForm(request.POST)
-
-    def extend() -> None:
-        if not form.is_valid():
-            raise _form_error(form, "How many minutes?")
-        actions.extend_group(group=group, minutes=form.cleaned_data["minutes"])
-
-    return _director_step(request, tournament, extend)
+    if not form.is_valid():
+        raise _form_error(form, "How many minutes?")
+    actions.extend_group(group=group, minutes=form.cleaned_data["minutes"])
+    return _back(request, tournament)
 
 
 @login_required
 @require_POST
+@refused(Page.DASHBOARD)
 def director_decide(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     """The director's decision for players tied at the line: the order they are listed in, best first."""
     tournament = _tournament_for_director(request, code)
     round_ = get_object_or_404(tournament.rounds, number=number)
     by_name = {entrant.name: entrant for entrant in tournament.entrants.all()}
-
-    def decide() -> None:
-        names = request.POST.getlist("order")
-        if any(name not in by_name for name in names):
-            raise actions.BadEntry("Put the tied players in order.")
-        actions.decide_tie(round_=round_, order=[by_name[name] for name in names])
-
-    return _director_step(request, tournament, decide)
+    names = request.POST.getlist("order")
+    if any(name not in by_name for name in names):
+        raise actions.BadEntry("Put the tied players in order.")
+    actions.decide_tie(round_=round_, order=[by_name[name] for name in names])
+    return _back(request, tournament)
 
 
 @login_required
@@ -511,37 +541,34 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
     return render(request, "tournaments/director_group.html", {
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
         "correction_key": new_token(), "strike_key": new_token(),
+        "can_correct": group.correction_refusal() is None,
     })
 
 
 @login_required
 @require_POST
+@refused(Page.GROUP_SHEET)
 def director_strike(request: HtmxHttpRequest, code: str, turn_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     turn = get_object_or_404(Turn.objects.select_related("group"), pk=turn_id, tournament=tournament)
     form = KeyForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise actions.BadEntry("That strike was malformed: strike the entry again.")
-        actions.correct_turn(turn=turn, key=form.cleaned_data["key"] or None)
-    except actions.TournamentError as error:
-        messages.error(request, str(error))
+    if not form.is_valid():
+        raise actions.BadEntry("That strike was malformed: strike the entry again.")
+    actions.correct_turn(turn=turn, key=form.cleaned_data["key"] or None)
     return redirect("tournaments:director_group", code=tournament.code, group_id=turn.group_id)
 
 
 @login_required
 @require_POST
+@refused(Page.GROUP_SHEET)
 def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     group = _group_of(tournament, group_id)
     form = CorrectionForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise _form_error(form, "A correction needs a player and points.")
-        actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"],
-                               key=form.cleaned_data["key"] or None)
-    except actions.TournamentError as error:
-        messages.error(request, str(error))
+    if not form.is_valid():
+        raise _form_error(form, "A correction needs a player and points.")
+    actions.add_correction(group=group, entrant=_posted_entrant(group, form), points=form.cleaned_data["points"],
+                           key=form.cleaned_data["key"] or None)
     return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)
 
 
@@ -640,35 +667,31 @@ def group_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+@refused(Page.GROUP_PHONE)
 def group_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A turn entered on the group's phone: the player, the points banked, a Vengeance or not."""
     group = _group_for_phone(request, code)
     form = TurnForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise _form_error(form, "Enter the points banked (0 for a bust).")
-        points = form.banked()
-        if points is None:
-            raise actions.BadEntry("Enter the points banked, or tap Bust.")
-        actions.record_turn(group=group, entrant=_posted_entrant(group, form), points=points,
-                            vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None)
-    except actions.TournamentError as error:
-        return refusal(request, error, group=group)
+    if not form.is_valid():
+        raise _form_error(form, "Enter the points banked (0 for a bust).")
+    points = form.banked()
+    if points is None:
+        raise actions.BadEntry("Enter the points banked, or tap Bust.")
+    actions.record_turn(group=group, entrant=_posted_entrant(group, form), points=points,
+                        vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None)
     group.refresh_from_db()
     return render(request, "tournaments/group.html#group-state", group_context(group))
 
 
 @require_POST
+@refused(Page.GROUP_PHONE)
 def group_undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo the group's last entry; the same key undoes once."""
     group = _group_for_phone(request, code)
     form = KeyForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise actions.BadEntry("That undo was malformed: tap Undo again.")
-        actions.undo_last_turn(group=group, key=form.cleaned_data["key"] or None)
-    except actions.TournamentError as error:
-        return refusal(request, error, group=group)
+    if not form.is_valid():
+        raise actions.BadEntry("That undo was malformed: tap Undo again.")
+    actions.undo_last_turn(group=group, key=form.cleaned_data["key"] or None)
     group.refresh_from_db()
     return render(request, "tournaments/group.html#group-state", group_context(group))
 
