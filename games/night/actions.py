@@ -237,13 +237,13 @@ def release_seat(*, night: Night, player: Player) -> bool:
 def _seated_round_to_change(night: Night, round_number: int | None) -> Round:
     """The seated round, locked, if players may still be changed in it: between rounds (seated, not
     started), the night not over. `round_number` is the round the host's page showed."""
-    if night.status == Night.Status.FINISHED:
-        raise WrongState("The night is over.")
-    if round_number is not None and round_number != night.current_round:
+    stale = round_number is not None and round_number != night.current_round
+    if stale and night.status != Night.Status.FINISHED:
         raise WrongState(f"The night is at round {night.current_round} now, not {round_number}: reload the page.")
     current = _locked_round(night)
-    if current.status != Round.Status.READY:
-        raise WrongState(f"Round {current.number} is under way: seat players between rounds, when it is over.")
+    refusal = night.seat_change_refusal(current)  # the rule the host's page follows too
+    if refusal is not None:
+        raise WrongState(refusal)
     return current
 
 
@@ -565,10 +565,8 @@ def _check_bunco_player(table: TableRound, team: str, player: Player) -> None:
 
 def _roller_for(table: TableRound, player: Player) -> Player:
     """A ghost's Bunco goes to the partner who rolled for it (RULES.md §4.5)."""
-    if not player.is_ghost:
-        return player
-    seat = table.seats.get(player=player)
-    return table.seats.select_related("player").get(position=bunco.partner_seat(seat.position)).player
+    # A real player's own Bunco needs no look at the table (a tap's hot path).
+    return player if not player.is_ghost else table.bunco_credit(player)
 
 
 def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: taps.RecordedTally) -> None:

@@ -21,7 +21,7 @@ from bunco_club.models import Party
 from games.links import join_path, qr_svg
 from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
-from games.night.models import Night, Round
+from games.night.models import Night
 from games.night.views.shared import (
     message_response,
     named_roll_off,
@@ -317,7 +317,6 @@ def _players_card_context(night: Night) -> dict[str, object]:
     seats = round_.seats_in_order()
     return {
         "night": night, "round": round_, "key": secrets.token_hex(16),
-        "between_rounds": night.status != Night.Status.FINISHED and round_.status == Round.Status.READY,
         "ghost_seats": [seat for seat in seats if seat.player.is_ghost],
         "player_seats": sorted((seat for seat in seats if not seat.player.is_ghost), key=lambda s: s.player.name),
     }
