@@ -7,6 +7,7 @@ tests/conftest.py. Every draw and every played night is seeded, so a failure rep
 
 from __future__ import annotations
 
+import html
 import random
 import secrets
 from typing import Any
@@ -15,9 +16,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member
 from games import actions
-from games.links import join_path
+from games.links import join_path, join_token
 from games.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco
 from live.models import Event
@@ -28,14 +30,28 @@ NAMES = [
 ]  # fmt: skip
 
 PLAYERS_ALL_NIGHT = 6  # the whole night of `finished_night`: 2 tables, 2 ghosts
+PASSWORD = "bunco-night"  # every account `make_user` makes has it unless a test says otherwise
+WRONG_PASSWORD = "wrong"
 
 
 # --- Accounts and clubs -----------------------------------------------------------------------
 
 
-def make_user(username: str = "host", password: str = "bunco-night", **fields: Any):
+def make_user(username: str = "host", password: str = PASSWORD, **fields: Any):
     user = get_user_model().objects.create_user(username=username, password=password, **fields)
     return user
+
+
+def logged_in(user, **client_fields: Any) -> Client:
+    """A browser in which `user` is logged in (without the login form: see `log_in` for that)."""
+    client = Client(**client_fields)
+    client.force_login(user)
+    return client
+
+
+def log_in(client: Client, password: str, *, username: str = "host", address: str = "10.0.0.1"):
+    """`client` posts the login form from `address` (REMOTE_ADDR), as a person types it."""
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
 def make_club(**fields: Any):
@@ -52,6 +68,13 @@ def make_member(club, **fields: Any):
     return Member.objects.create(club=club, **fields)
 
 
+def member_phone(member: Member) -> Client:
+    """A club member's phone that opened their personal link."""
+    phone = Client()
+    assert phone.get(my_club_path(member.code)).status_code == 200
+    return phone
+
+
 # --- A Bunco night, through its actions -------------------------------------------------------
 
 
@@ -63,10 +86,10 @@ def make_night(players: int = 12, *, seed: int = 1, **fields) -> Night:
 
 
 def started_night(players: int = 12, **fields) -> Night:
-    """A night whose head table has started round 1."""
+    """A night whose head table has started round 1, read back afresh."""
     night = make_night(players, **fields)
     actions.start_round(night)
-    return night
+    return fresh(night)
 
 
 def played_night(players: int = 12, *, seed: int = 1, **fields) -> Night:
@@ -102,8 +125,10 @@ def seated(night: Night, table_number: int, position: int, round_number: int = 1
     ).player
 
 
-def real_seat(night: Night, table_number: int, team: str, round_number: int = 1) -> Player:
-    """A real player of `team` at the table (a ghost's partner is always real)."""
+def real_seat(night: Night, table_number: int, team: str, round_number: int | None = None) -> Player:
+    """A real player of `team` at the table in round `round_number` (by default the night's current
+    round), the first in seat order (a ghost's partner is always real)."""
+    round_number = round_number or fresh(night).current_round
     positions = (0, 2) if team == "A" else (1, 3)
     for position in positions:
         player = seated(night, table_number, position, round_number)
@@ -218,14 +243,32 @@ def night_host_browser(night: Night) -> Client:
     return host
 
 
-def phone_of(night: Night, name: str) -> Client:
-    """A phone that scanned the night's code and tapped `name`."""
+def night_host_page(night: Night) -> str:
+    """The night's host page, as the browser that created the night reads it."""
+    response = night_host_browser(night).get(reverse("games:night_host", args=[night.code]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def phone_of(night: Night, who: str | Player) -> Client:
+    """A phone that scanned the night's code and tapped `who` (a player or a player's name)."""
     phone = Client()
     assert phone.get(join_path(night.code)).status_code == 200
-    player = night.players.get(name=name)
+    player = night.players.get(name=who) if isinstance(who, str) else who
     response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
     assert response.status_code == 302
     return phone
+
+
+def forged_path(code: str) -> str:
+    """A join link for the night `code` whose signature was tampered with."""
+    token = join_token(code)
+    return reverse("games:join", args=[token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")])
+
+
+def text(response) -> str:
+    """A page as a person reads it (entities such as &#x27; unescaped)."""
+    return html.unescape(response.content.decode())
 
 
 def seat_of(night: Night, name: str) -> Seat:
@@ -243,3 +286,13 @@ def someone_at(night: Night, table: int) -> str:
 def tap(phone: Client, night: Night, **data: object):
     """A phone's tap on a scoring button, as the page posts it."""
     return phone.post(reverse("games:tally", args=[night.code]), data, headers={"HX-Request": "true"})
+
+
+def undo(phone: Client, night: Night, **data: object):
+    """A phone's Undo, as the page posts it."""
+    return phone.post(reverse("games:undo", args=[night.code]), data, headers={"HX-Request": "true"})
+
+
+def seated_names(night: Night, number: int) -> set[str]:
+    """Everyone seated in round `number` (ghosts included)."""
+    return {name for seats in seating_of(night, number) for name in seats}

@@ -4,7 +4,6 @@ its night (capped at days), and once the night is over it admits no new phone an
 
 from __future__ import annotations
 
-import html
 import random
 import zlib
 from datetime import timedelta
@@ -19,7 +18,7 @@ from django.utils import timezone
 from games import actions
 from games.links import SALT, join_path, join_token, read_join_token
 from games.models import Night
-from tests.builders import NAMES, make_night, phone_of, play_round
+from tests.builders import NAMES, make_night, phone_of, play_round, text
 
 pytestmark = pytest.mark.django_db
 
@@ -38,10 +37,6 @@ def with_payload(token: str, payload: dict) -> str:
     """The same signature over another payload: what someone editing a readable link sends."""
     data = signing.b64_encode(signing.JSONSerializer().dumps(payload)).decode()
     return ":".join([data, *token.split(":")[1:]])
-
-
-def text(response) -> str:
-    return html.unescape(response.content.decode())
 
 
 def joined(client: Client, night: Night) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.builders import make_user
+from tests.builders import logged_in, make_user
 from tournaments import actions
 from tournaments.models import Entrant, Group, Tournament
 
@@ -43,9 +43,7 @@ def director(db):
 
 @pytest.fixture
 def director_client(director) -> Client:
-    client = Client()
-    client.force_login(director)
-    return client
+    return logged_in(director)
 
 
 @pytest.fixture
