@@ -22,14 +22,11 @@ from tests.builders import (
     night_host_browser,
     play_rounds,
     played_night,
+    seated_names,
     seating_of,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def seated_names(night: Night, number: int) -> set[str]:
-    return {name for seats in seating_of(night, number) for name in seats}
 
 
 def test_a_late_arrival_takes_a_ghosts_seat_in_the_seated_round_and_plays_on_from_there() -> None:
