@@ -75,7 +75,7 @@ def test_an_outsider_reaches_no_director_page_and_a_visitor_is_sent_to_log_in(to
     group_id = 1
     for url in (dashboard_url(tournament), reverse("tournaments:codes", args=[tournament.code]),
                 reverse("tournaments:director_group", args=[tournament.code, group_id])):
-        assert outsider.get(url).status_code in (403, 404)
+        assert outsider.get(url).status_code == 403, url
     assert outsider.post(reverse("tournaments:start", args=[tournament.code])).status_code == 403
     assert outsider.post(reverse("tournaments:register", args=[tournament.code]), {"name": "Eve"}).status_code == 403
     assert outsider.post(reverse("tournaments:seed", args=[tournament.code])).status_code == 403
