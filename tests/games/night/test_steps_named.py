@@ -173,5 +173,6 @@ def test_a_bad_step_number_is_refused_with_400_and_a_message_and_changes_nothing
         data[field] = "1000"  # 25 roll-offs is a lot, but a number of them
     response = post(host, "host_roll_off_done", night, **data)
     assert response.status_code == 400
-    assert "round" in response.text or "roll-off" in response.text
+    named = "round" if field == "round" else "roll-off"
+    assert f"The {named} this button ends must be a whole number" in response.text
     assert (table(night, 2).status, table(night, 2).roll_off) == (TableRound.Status.ROLL_OFF, 1)
