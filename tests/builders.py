@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import random
 import secrets
+from html.parser import HTMLParser
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -296,3 +297,49 @@ def undo(phone: Client, night: Night, **data: object):
 def seated_names(night: Night, number: int) -> set[str]:
     """Everyone seated in round `number` (ghosts included)."""
     return {name for seats in seating_of(night, number) for name in seats}
+
+
+# --- Reading a page's parts -----------------------------------------------------------------------
+
+
+class _ElementText(HTMLParser):
+    """The text inside the first element whose attributes include all of `wanted`."""
+
+    def __init__(self, wanted: dict[str, str]) -> None:
+        super().__init__()
+        self.wanted = wanted
+        self.depth = 0  # inside the element: how many of its tags are open
+        self.found: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.depth:
+            self.depth += tag not in VOID_TAGS
+        elif self.found is None and all(dict(attrs).get(key) == value for key, value in self.wanted.items()):
+            self.found, self.depth = [], 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth and self.found is not None:
+            self.found.append(data)
+
+
+VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def element_text(page: str, **wanted: str) -> str:
+    """The text (whitespace collapsed) of the first element of `page` with these attributes, e.g.
+    element_text(page, id="host-state") or element_text(page, role="alert"); fails if none has."""
+    parser = _ElementText({key.rstrip("_"): value for key, value in wanted.items()})
+    parser.feed(page)
+    assert parser.found is not None, f"no element with {wanted} in the page"
+    return " ".join("".join(parser.found).split())
+
+
+def alert_of(response) -> str:
+    """The message of a refused request: the page's alert (role="alert"), or a phone's JSON error."""
+    if response["Content-Type"].startswith("application/json"):
+        return response.json()["error"]
+    return element_text(response.content.decode(), role="alert")

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import actions
 from games.links import join_path, join_token
 from games.models import Night, Tally
-from tests.builders import forged_path, phone_of, seat_of, someone_at, started_night, tap
+from tests.builders import alert_of, forged_path, phone_of, seat_of, someone_at, started_night, tap
 
 pytestmark = pytest.mark.django_db
 
@@ -131,7 +131,7 @@ def test_an_expired_join_link_is_refused_with_403(night, client, settings):
     with time_machine.travel("2026-11-22 19:05 +0000", tick=False):
         response = client.get(path)
     assert response.status_code == 403
-    assert "expired" in response.content.decode()
+    assert alert_of(response) == "This join link has expired. Ask the host for tonight's QR code."
 
 
 def test_claiming_a_name_needs_a_scanned_code(night, client):

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.builders import make_club, make_user
+from tests.builders import alert_of, make_club, make_user
 from tests.tournaments.conftest import groups_of, make_tournament
 from tournaments import actions
 from tournaments.links import group_path, group_token
@@ -307,7 +307,7 @@ def test_a_phone_cannot_post_after_its_scores_are_final(tournament):
         response = phone.post(turn_url(group), {"entrant": group.players()[0].pk, "points": "50"},
                               HTTP_HX_REQUEST="true")
     assert response.status_code == 409
-    assert "final" in response.content.decode()
+    assert alert_of(response) == "Time is up: Table 1's scores are final. That turn was not added."
     assert not Turn.objects.exists()
 
 
