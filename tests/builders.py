@@ -8,6 +8,7 @@ tests/conftest.py. Every draw and every played night is seeded, so a failure rep
 from __future__ import annotations
 
 import html
+import json
 import random
 import secrets
 from html.parser import HTMLParser
@@ -341,5 +342,5 @@ def element_text(page: str, **wanted: str) -> str:
 def alert_of(response) -> str:
     """The message of a refused request: the page's alert (role="alert"), or a phone's JSON error."""
     if response["Content-Type"].startswith("application/json"):
-        return response.json()["error"]
+        return json.loads(response.content)["error"]
     return element_text(response.content.decode(), role="alert")
