@@ -11,6 +11,7 @@ import html
 import json
 import random
 import secrets
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from typing import Any
 
@@ -25,6 +26,8 @@ from games.links import join_path, join_token
 from games.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco
 from live.models import Event
+from tournaments import actions as tournament_actions
+from tournaments.models import Entrant, Group, Tournament
 
 NAMES = [
     "Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal",
@@ -298,6 +301,32 @@ def undo(phone: Client, night: Night, **data: object):
 def seated_names(night: Night, number: int) -> set[str]:
     """Everyone seated in round `number` (ghosts included)."""
     return {name for seats in seating_of(night, number) for name in seats}
+
+
+# --- Tournaments ------------------------------------------------------------------------------
+
+START = datetime(2026, 11, 21, 14, 0, tzinfo=UTC)  # when a tournament test's clock reads "now"
+
+
+def make_tournament(director: Any, players: int = 12, **fields: Any) -> Tournament:
+    """A tournament with `players` registered and checked in ("Ann 01", "Ann 02", ...)."""
+    fields.setdefault("name", "Autumn Open")
+    fields.setdefault("seed", 7)
+    tournament = tournament_actions.create_tournament(director=director, **fields)
+    width = len(str(players))
+    for number in range(1, players + 1):
+        tournament_actions.register(tournament, f"Ann {number:0{width}d}", seed_rank=number, checked_in=True)
+    return tournament
+
+
+def entrant(tournament: Tournament, name: str) -> Entrant:
+    return tournament.entrants.get(name=name)
+
+
+def groups_of(tournament: Tournament) -> list[Group]:
+    current = tournament.current_round()
+    assert current is not None
+    return list(current.groups.filter(play_off=0).order_by("number"))
 
 
 # --- Reading a page's parts -----------------------------------------------------------------------

@@ -13,8 +13,7 @@ from django.utils import timezone
 from bunco_club.actions import NightSheet, record_night_results
 from bunco_club.models import Party, Season
 from live.models import Event
-from tests.builders import make_club, make_member
-from tests.tournaments.conftest import START, entrant, groups_of, make_tournament
+from tests.builders import START, entrant, groups_of, make_club, make_member, make_tournament
 from tournaments import actions, brackets
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
 

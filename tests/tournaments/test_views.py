@@ -11,8 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.builders import alert_of, element_text, make_club, make_user
-from tests.tournaments.conftest import groups_of, make_tournament
+from tests.builders import alert_of, element_text, groups_of, logged_in, make_club, make_tournament, make_user
 from tournaments import actions
 from tournaments.links import group_path, group_token
 from tournaments.models import Entrant, Group, Tournament, Turn
@@ -70,8 +69,7 @@ def test_a_round_length_written_oddly_is_refused_with_a_message(director_client)
 
 
 def test_an_outsider_reaches_no_director_page_and_a_visitor_is_sent_to_log_in(tournament):
-    outsider = Client()
-    outsider.force_login(make_user("outsider"))
+    outsider = logged_in(make_user("outsider"))
     group_id = 1
     for url in (dashboard_url(tournament), reverse("tournaments:codes", args=[tournament.code]),
                 reverse("tournaments:director_group", args=[tournament.code, group_id])):
@@ -366,8 +364,7 @@ def test_the_director_exports_every_rounds_results_as_csv(director_client, direc
     assert rows[0] == ["round", "kind", "group", "player", "score", "result"]
     results = {row[3]: row[5] for row in rows[1:]}
     assert sorted(results.values()) == ["eliminated", "through", "through"]
-    outsider = Client()
-    outsider.force_login(make_user("outsider"))
+    outsider = logged_in(make_user("outsider"))
     assert outsider.get(reverse("tournaments:results_csv", args=[tournament.code])).status_code == 403
 
 
