@@ -11,14 +11,16 @@ import html
 import json
 import random
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from html.parser import HTMLParser
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from bunco_club import actions as club_actions
 from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member
 from games import actions
@@ -78,6 +80,29 @@ def member_phone(member: Member) -> Client:
     phone = Client()
     assert phone.get(my_club_path(member.code)).status_code == 200
     return phone
+
+
+# --- A club's roster and dates -------------------------------------------------------------------
+
+REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
+ALTERNATES = ["Sam", "Tia", "Uma"]
+
+
+def email(name: str) -> str:
+    return f"{name.lower()}@example.com"
+
+
+def fill_roster(club: Club, regulars: list[str] = REGULARS, alternates: list[str] = ALTERNATES) -> None:
+    for name in regulars:
+        club_actions.add_member(club, name=name, email=email(name))
+    for name in alternates:
+        club_actions.add_member(club, name=name, email=email(name), alternate=True)
+
+
+def soon(days: int = 10, hour: int = 19) -> datetime:
+    """`hour` o'clock, `days` from today (the site's time zone)."""
+    day = timezone.localdate() + timedelta(days=days)
+    return timezone.make_aware(datetime.combine(day, time(hour, 0)))
 
 
 # --- A Bunco night, through its actions -------------------------------------------------------

@@ -3,35 +3,14 @@ personal link), an outsider with an account, and the host of another club."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterator
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from bunco_club import actions
 from bunco_club.models import Club, Member, Party
-from tests.builders import logged_in, make_club, make_user, member_phone
-
-REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
-ALTERNATES = ["Sam", "Tia", "Uma"]
-
-
-def email(name: str) -> str:
-    return f"{name.lower()}@example.com"
-
-
-def fill_roster(club: Club, regulars: list[str] = REGULARS, alternates: list[str] = ALTERNATES) -> None:
-    for name in regulars:
-        actions.add_member(club, name=name, email=email(name))
-    for name in alternates:
-        actions.add_member(club, name=name, email=email(name), alternate=True)
-
-
-def soon(days: int = 10, hour: int = 19) -> datetime.datetime:
-    day = timezone.localdate() + datetime.timedelta(days=days)
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour, 0)))
+from tests.builders import fill_roster, logged_in, make_club, make_user, member_phone, soon
 
 
 @pytest.fixture(autouse=True)

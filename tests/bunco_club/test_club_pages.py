@@ -15,8 +15,7 @@ from django.urls import reverse
 from bunco_club import actions
 from bunco_club.links import member_token, my_club_path
 from bunco_club.models import RSVP, Club, Member, Party, Season, SubInvitation
-from tests.builders import element_text, make_user, member_phone, text
-from tests.bunco_club.conftest import REGULARS, soon
+from tests.builders import REGULARS, element_text, make_user, member_phone, soon, text
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from icalendar import Calendar
 from bunco_club import actions
 from bunco_club.ical import party_uid
 from bunco_club.links import member_token
-from tests.bunco_club.conftest import soon
+from tests.builders import soon
 
 pytestmark = pytest.mark.django_db
 
