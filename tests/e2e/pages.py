@@ -4,12 +4,12 @@ turn. Each step waits until the page has taken it (Playwright's expect), never a
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games.links import join_path
 from tests.builders import PASSWORD
 
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 VENGEANCE = "Played a Vengeance"
 
 
