@@ -50,14 +50,15 @@ def make_user(username: str = "host", password: str = PASSWORD, **fields: Any):
 
 
 def logged_in(user, **client_fields: Any) -> Client:
-    """A browser in which `user` is logged in (without the login form: see `log_in` for that)."""
+    """A browser in which `user` is logged in (without the login form: see `post_login` for that)."""
     client = Client(**client_fields)
     client.force_login(user)
     return client
 
 
-def log_in(client: Client, password: str, *, username: str = "host", address: str = "10.0.0.1"):
-    """`client` posts the login form from `address` (REMOTE_ADDR), as a person types it."""
+def post_login(client: Client, password: str, *, username: str = "host", address: str = "10.0.0.1"):
+    """`client` posts the login form from `address` (REMOTE_ADDR), as a person types it (a browser
+    test logs in through the page with tests/e2e/pages.py's `log_in`)."""
     return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
