@@ -4,6 +4,7 @@ turn. Each step waits until the page has taken it (Playwright's expect), never a
 
 from __future__ import annotations
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games.links import join_path
@@ -57,3 +58,10 @@ def enter_turn(phone: Page, name: str, points: int | None, *, vengeance: bool = 
     else:
         phone.fill("#t-points", str(points))
         phone.get_by_role("button", name="Bank").click()
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds serious or critical on the page as it is now, one line each."""
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}" for v in violations
+            if v["impact"] in ("serious", "critical")]

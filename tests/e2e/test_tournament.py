@@ -11,12 +11,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
-from tests.e2e.pages import desk, enter_turn, log_in
+from tests.e2e.pages import desk, enter_turn, log_in, serious_violations
 from tournaments import actions
 from tournaments.links import group_path
 
@@ -87,12 +86,6 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
     assert round_.status == "play_off"
     expect(projector.locator("#screen-state")).to_contain_text("Tied at the line")
     assert projector.evaluate("() => window.__sameLoad") is True
-
-
-def serious_violations(page: Page) -> list[str]:
-    violations = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}" for v in violations
-            if v["impact"] in ("serious", "critical")]
 
 
 def test_the_tournament_pages_pass_axe_and_fit_a_phone(night_site: ServerProcess, browser: Browser, new_phone):

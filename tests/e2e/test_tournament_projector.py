@@ -19,7 +19,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
-from tests.e2e.test_tournament import PASSWORD, log_in_as_director, serious_violations
+from tests.e2e.pages import serious_violations
+from tests.e2e.test_tournament import PASSWORD, log_in_as_director
 from tests.tournaments.playing import play_rounds
 from tournaments import actions
 from tournaments.links import group_path
