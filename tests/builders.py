@@ -7,20 +7,29 @@ tests/conftest.py. Every draw and every played night is seeded, so a failure rep
 
 from __future__ import annotations
 
+import html
+import json
 import random
 import secrets
+from datetime import UTC, datetime, time, timedelta
+from html.parser import HTMLParser
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from bunco_club import actions as club_actions
+from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member
-from games.links import join_path
+from games.links import join_path, join_token
 from games.night import actions
 from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco
 from live.models import Event
+from tournaments import actions as tournament_actions
+from tournaments.models import Entrant, Group, Tournament
 
 NAMES = [
     "Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal",
@@ -28,14 +37,29 @@ NAMES = [
 ]  # fmt: skip
 
 PLAYERS_ALL_NIGHT = 6  # the whole night of `finished_night`: 2 tables, 2 ghosts
+PASSWORD = "bunco-night"  # every account `make_user` makes has it unless a test says otherwise
+WRONG_PASSWORD = "wrong"
 
 
 # --- Accounts and clubs -----------------------------------------------------------------------
 
 
-def make_user(username: str = "host", password: str = "bunco-night", **fields: Any):
+def make_user(username: str = "host", password: str = PASSWORD, **fields: Any):
     user = get_user_model().objects.create_user(username=username, password=password, **fields)
     return user
+
+
+def logged_in(user, **client_fields: Any) -> Client:
+    """A browser in which `user` is logged in (without the login form: see `post_login` for that)."""
+    client = Client(**client_fields)
+    client.force_login(user)
+    return client
+
+
+def post_login(client: Client, password: str, *, username: str = "host", address: str = "10.0.0.1"):
+    """`client` posts the login form from `address` (REMOTE_ADDR), as a person types it (a browser
+    test logs in through the page with tests/e2e/pages.py's `log_in`)."""
+    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
 def make_club(**fields: Any):
@@ -52,6 +76,36 @@ def make_member(club, **fields: Any):
     return Member.objects.create(club=club, **fields)
 
 
+def member_phone(member: Member) -> Client:
+    """A club member's phone that opened their personal link."""
+    phone = Client()
+    assert phone.get(my_club_path(member.code)).status_code == 200
+    return phone
+
+
+# --- A club's roster and dates -------------------------------------------------------------------
+
+REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
+ALTERNATES = ["Sam", "Tia", "Uma"]
+
+
+def email(name: str) -> str:
+    return f"{name.lower()}@example.com"
+
+
+def fill_roster(club: Club, regulars: list[str] = REGULARS, alternates: list[str] = ALTERNATES) -> None:
+    for name in regulars:
+        club_actions.add_member(club, name=name, email=email(name))
+    for name in alternates:
+        club_actions.add_member(club, name=name, email=email(name), alternate=True)
+
+
+def soon(days: int = 10, hour: int = 19) -> datetime:
+    """`hour` o'clock, `days` from today (the site's time zone)."""
+    day = timezone.localdate() + timedelta(days=days)
+    return timezone.make_aware(datetime.combine(day, time(hour, 0)))
+
+
 # --- A Bunco night, through its actions -------------------------------------------------------
 
 
@@ -63,10 +117,10 @@ def make_night(players: int = 12, *, seed: int = 1, **fields) -> Night:
 
 
 def started_night(players: int = 12, **fields) -> Night:
-    """A night whose head table has started round 1."""
+    """A night whose head table has started round 1, read back afresh."""
     night = make_night(players, **fields)
     actions.start_round(night)
-    return night
+    return fresh(night)
 
 
 def played_night(players: int = 12, *, seed: int = 1, **fields) -> Night:
@@ -102,8 +156,10 @@ def seated(night: Night, table_number: int, position: int, round_number: int = 1
     ).player
 
 
-def real_seat(night: Night, table_number: int, team: str, round_number: int = 1) -> Player:
-    """A real player of `team` at the table (a ghost's partner is always real)."""
+def real_seat(night: Night, table_number: int, team: str, round_number: int | None = None) -> Player:
+    """A real player of `team` at the table in round `round_number` (by default the night's current
+    round), the first in seat order (a ghost's partner is always real)."""
+    round_number = round_number or fresh(night).current_round
     positions = (0, 2) if team == "A" else (1, 3)
     for position in positions:
         player = seated(night, table_number, position, round_number)
@@ -218,14 +274,32 @@ def night_host_browser(night: Night) -> Client:
     return host
 
 
-def phone_of(night: Night, name: str) -> Client:
-    """A phone that scanned the night's code and tapped `name`."""
+def night_host_page(night: Night) -> str:
+    """The night's host page, as the browser that created the night reads it."""
+    response = night_host_browser(night).get(reverse("games:night_host", args=[night.code]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def phone_of(night: Night, who: str | Player) -> Client:
+    """A phone that scanned the night's code and tapped `who` (a player or a player's name)."""
     phone = Client()
     assert phone.get(join_path(night.code)).status_code == 200
-    player = night.players.get(name=name)
+    player = night.players.get(name=who) if isinstance(who, str) else who
     response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
     assert response.status_code == 302
     return phone
+
+
+def forged_path(code: str) -> str:
+    """A join link for the night `code` whose signature was tampered with."""
+    token = join_token(code)
+    return reverse("games:join", args=[token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")])
+
+
+def text(response) -> str:
+    """A page as a person reads it (entities such as &#x27; unescaped)."""
+    return html.unescape(response.content.decode())
 
 
 def seat_of(night: Night, name: str) -> Seat:
@@ -243,3 +317,85 @@ def someone_at(night: Night, table: int) -> str:
 def tap(phone: Client, night: Night, **data: object):
     """A phone's tap on a scoring button, as the page posts it."""
     return phone.post(reverse("games:tally", args=[night.code]), data, headers={"HX-Request": "true"})
+
+
+def undo(phone: Client, night: Night, **data: object):
+    """A phone's Undo, as the page posts it."""
+    return phone.post(reverse("games:undo", args=[night.code]), data, headers={"HX-Request": "true"})
+
+
+def seated_names(night: Night, number: int) -> set[str]:
+    """Everyone seated in round `number` (ghosts included)."""
+    return {name for seats in seating_of(night, number) for name in seats}
+
+
+# --- Tournaments ------------------------------------------------------------------------------
+
+START = datetime(2026, 11, 21, 14, 0, tzinfo=UTC)  # when a tournament test's clock reads "now"
+
+
+def make_tournament(director: Any, players: int = 12, **fields: Any) -> Tournament:
+    """A tournament with `players` registered and checked in ("Ann 01", "Ann 02", ...)."""
+    fields.setdefault("name", "Autumn Open")
+    fields.setdefault("seed", 7)
+    tournament = tournament_actions.create_tournament(director=director, **fields)
+    width = len(str(players))
+    for number in range(1, players + 1):
+        tournament_actions.register(tournament, f"Ann {number:0{width}d}", seed_rank=number, checked_in=True)
+    return tournament
+
+
+def entrant(tournament: Tournament, name: str) -> Entrant:
+    return tournament.entrants.get(name=name)
+
+
+def groups_of(tournament: Tournament) -> list[Group]:
+    current = tournament.current_round()
+    assert current is not None
+    return list(current.groups.filter(play_off=0).order_by("number"))
+
+
+# --- Reading a page's parts -----------------------------------------------------------------------
+
+
+class _ElementText(HTMLParser):
+    """The text inside the first element whose attributes include all of `wanted`."""
+
+    def __init__(self, wanted: dict[str, str]) -> None:
+        super().__init__()
+        self.wanted = wanted
+        self.depth = 0  # inside the element: how many of its tags are open
+        self.found: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.depth:
+            self.depth += tag not in VOID_TAGS
+        elif self.found is None and all(dict(attrs).get(key) == value for key, value in self.wanted.items()):
+            self.found, self.depth = [], 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth and self.found is not None:
+            self.found.append(data)
+
+
+VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def element_text(page: str, **wanted: str) -> str:
+    """The text (whitespace collapsed) of the first element of `page` with these attributes, e.g.
+    element_text(page, id="host-state") or element_text(page, role="alert"); fails if none has."""
+    parser = _ElementText({key.rstrip("_"): value for key, value in wanted.items()})
+    parser.feed(page)
+    assert parser.found is not None, f"no element with {wanted} in the page"
+    return " ".join("".join(parser.found).split())
+
+
+def alert_of(response) -> str:
+    """The message of a refused request: the page's alert (role="alert"), or a phone's JSON error."""
+    if response["Content-Type"].startswith("application/json"):
+        return json.loads(response.content)["error"]
+    return element_text(response.content.decode(), role="alert")

@@ -3,43 +3,14 @@ personal link), an outsider with an account, and the host of another club."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterator
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from bunco_club import actions
-from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member, Party
-from tests.builders import make_club, make_user
-
-REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
-ALTERNATES = ["Sam", "Tia", "Uma"]
-
-
-def email(name: str) -> str:
-    return f"{name.lower()}@example.com"
-
-
-def fill_roster(club: Club, regulars: list[str] = REGULARS, alternates: list[str] = ALTERNATES) -> None:
-    for name in regulars:
-        actions.add_member(club, name=name, email=email(name))
-    for name in alternates:
-        actions.add_member(club, name=name, email=email(name), alternate=True)
-
-
-def soon(days: int = 10, hour: int = 19) -> datetime.datetime:
-    day = timezone.localdate() + datetime.timedelta(days=days)
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time(hour, 0)))
-
-
-def phone_of(member: Member) -> Client:
-    """A member's phone that opened their personal link."""
-    phone = Client()
-    assert phone.get(my_club_path(member.code)).status_code == 200
-    return phone
+from tests.builders import fill_roster, logged_in, make_club, make_user, member_phone, soon
 
 
 @pytest.fixture(autouse=True)
@@ -85,15 +56,13 @@ def member(club) -> Member:
 
 @pytest.fixture
 def member_client(member) -> Client:
-    return phone_of(member)
+    return member_phone(member)
 
 
 @pytest.fixture
 def stranger_client(outsider) -> Client:
     """Someone logged in with an account and no club."""
-    client = Client()
-    client.force_login(outsider)
-    return client
+    return logged_in(outsider)
 
 
 @pytest.fixture
@@ -102,6 +71,4 @@ def other_host_client(db) -> Client:
     user = make_user("other-host")
     other = make_club(name="Elm Road Bunco", hosts=[user])
     actions.add_member(other, name="Zed", email="zed@example.com")
-    client = Client()
-    client.force_login(user)
-    return client
+    return logged_in(user)

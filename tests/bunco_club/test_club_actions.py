@@ -11,8 +11,7 @@ from django.core import mail
 
 from bunco_club import actions
 from bunco_club.models import RSVP, Blackout, Club, Member, NightRecord, Party, SubInvitation, SwapRequest
-from tests.builders import make_user
-from tests.bunco_club.conftest import REGULARS, soon
+from tests.builders import REGULARS, make_user, soon
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import make_user
+from tests.builders import PASSWORD, WRONG_PASSWORD, make_user, post_login
 
 pytestmark = pytest.mark.django_db
 
@@ -18,16 +18,12 @@ def small_limits(settings) -> None:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": "3/d"}
 
 
-def log_in(client: Client, username: str = "host", password: str = "wrong", address: str = "10.0.0.1"):
-    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
-
-
 def test_it_refuses_a_fourth_try_in_a_minute_even_with_the_right_password():
     make_user()
     client = Client()
     for _ in range(3):
-        assert log_in(client).status_code == 200  # the form again, "Please enter a correct…"
-    response = log_in(client, password="bunco-night")
+        assert post_login(client, WRONG_PASSWORD).status_code == 200  # the form again, "Please enter a correct…"
+    response = post_login(client, PASSWORD)
     assert response.status_code == 429
     assert "Too many attempts to log in" in response.content.decode()
     assert "_auth_user_id" not in client.session
@@ -36,16 +32,16 @@ def test_it_refuses_a_fourth_try_in_a_minute_even_with_the_right_password():
 def test_the_refusal_keeps_the_username_typed():
     client = Client()
     for _ in range(3):
-        log_in(client, username="dana")
-    assert 'value="dana"' in log_in(client, username="dana").content.decode()
+        post_login(client, WRONG_PASSWORD, username="dana")
+    assert 'value="dana"' in post_login(client, WRONG_PASSWORD, username="dana").content.decode()
 
 
 def test_another_address_still_logs_in():
     make_user()
     for _ in range(4):
-        log_in(Client())
+        post_login(Client(), WRONG_PASSWORD)
     client = Client()
-    response = log_in(client, password="bunco-night", address="10.0.0.2")
+    response = post_login(client, PASSWORD, address="10.0.0.2")
     assert response.status_code == 302
     assert client.session["_auth_user_id"]
 
@@ -54,9 +50,9 @@ def test_guesses_at_one_username_from_many_addresses_do_not_lock_the_user_out_el
     make_user()
     for number in range(5):
         for _ in range(3):
-            log_in(Client(), address=f"10.0.1.{number}")
-    assert log_in(Client(), password="bunco-night", address="10.0.2.1").status_code == 302
-    assert log_in(Client(), password="bunco-night", address="10.0.1.0").status_code == 429
+            post_login(Client(), WRONG_PASSWORD, address=f"10.0.1.{number}")
+    assert post_login(Client(), PASSWORD, address="10.0.2.1").status_code == 302
+    assert post_login(Client(), PASSWORD, address="10.0.1.0").status_code == 429
 
 
 def test_looking_at_the_form_is_not_a_try():
@@ -64,7 +60,7 @@ def test_looking_at_the_form_is_not_a_try():
     for _ in range(10):
         assert client.get(reverse("login"), REMOTE_ADDR="10.0.0.1").status_code == 200
     make_user()
-    assert log_in(client, password="bunco-night").status_code == 302
+    assert post_login(client, PASSWORD).status_code == 302
 
 
 def test_the_admin_log_in_is_limited_the_same_way():
@@ -92,7 +88,7 @@ def test_behind_the_proxy_the_client_is_the_real_ip_header(settings):
 def test_without_trusting_the_proxy_a_forged_header_changes_nothing():
     make_user()
     for _ in range(3):
-        log_in(Client())
+        post_login(Client(), WRONG_PASSWORD)
     response = Client().post(reverse("login"), {"username": "host", "password": "bunco-night"},
                              REMOTE_ADDR="10.0.0.1", headers={"X-Real-IP": "203.0.113.9"})
     assert response.status_code == 429

@@ -7,24 +7,13 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
-from games.links import join_path, join_token
-from tests.builders import make_night
-from tests.conftest import make_user
+from games.links import join_path
+from tests.builders import PASSWORD, WRONG_PASSWORD, forged_path, make_night, make_user, post_login
 
 pytestmark = pytest.mark.django_db
 
 HALL = "203.0.113.10"  # the public address every phone in the hall shares
-
-
-def forged_path(code: str) -> str:
-    token = join_token(code)
-    return reverse("games:join", args=[token[:-3] + ("aaa" if not token.endswith("aaa") else "bbb")])
-
-
-def log_in(client: Client, address: str, username: str = "host", password: str = "wrong"):
-    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
 
 
 # Join links
@@ -61,13 +50,13 @@ def test_genuine_links_are_never_counted_against_their_address():
 def test_ten_wrong_passwords_for_a_user_from_one_address_do_not_block_that_user_from_another_address():
     make_user("host", "bunco-night")
     for _ in range(10):
-        assert log_in(Client(), "198.51.100.1").status_code == 200  # the form again
+        assert post_login(Client(), WRONG_PASSWORD, address="198.51.100.1").status_code == 200  # the form again
     elsewhere = Client()
-    assert log_in(elsewhere, "198.51.100.2", password="bunco-night").status_code == 302
+    assert post_login(elsewhere, PASSWORD, address="198.51.100.2").status_code == 302
     assert elsewhere.session["_auth_user_id"]
     # The pair that guessed is locked out, even with the right password.
     locked = Client()
-    response = log_in(locked, "198.51.100.1", password="bunco-night")
+    response = post_login(locked, PASSWORD, address="198.51.100.1")
     assert response.status_code == 429
     assert "Too many attempts to log in" in response.content.decode()
     assert "_auth_user_id" not in locked.session
@@ -77,18 +66,18 @@ def test_wrong_passwords_for_one_user_do_not_lock_out_another_user_at_the_same_a
     make_user("host", "bunco-night")
     make_user("dana", "bunco-night")
     for _ in range(10):
-        log_in(Client(), HALL, username="host")
-    assert log_in(Client(), HALL, username="dana", password="bunco-night").status_code == 302
+        post_login(Client(), WRONG_PASSWORD, address=HALL, username="host")
+    assert post_login(Client(), PASSWORD, address=HALL, username="dana").status_code == 302
 
 
 def test_logging_in_successfully_is_not_counted_as_a_wrong_password():
     make_user("host", "bunco-night")
     for _ in range(12):
-        assert log_in(Client(), HALL, password="bunco-night").status_code == 302
+        assert post_login(Client(), PASSWORD, address=HALL).status_code == 302
 
 
 def test_the_username_is_one_pair_whatever_its_case_and_spaces():
     make_user("host", "bunco-night")
     for username in ["host", "Host", " HOST "] * 4:
-        log_in(Client(), HALL, username=username)
-    assert log_in(Client(), HALL, password="bunco-night").status_code == 429
+        post_login(Client(), WRONG_PASSWORD, address=HALL, username=username)
+    assert post_login(Client(), PASSWORD, address=HALL).status_code == 429

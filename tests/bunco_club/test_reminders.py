@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from bunco_club import actions, tasks
 from bunco_club.models import SentReminder, SubInvitation
-from tests.bunco_club.conftest import soon
+from tests.builders import soon
 
 pytestmark = pytest.mark.django_db
 

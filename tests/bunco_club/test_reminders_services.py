@@ -20,8 +20,7 @@ from django.conf import settings
 
 from bunco_club import actions
 from bunco_club.models import SentReminder
-from tests.builders import make_club, make_user
-from tests.bunco_club.conftest import fill_roster, soon
+from tests.builders import fill_roster, make_club, make_user, soon
 from tests.conftest import ROOT, database_env, services_enabled
 
 pytestmark = [

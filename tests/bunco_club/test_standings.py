@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from bunco_club import actions
 from bunco_club.standings import Line, season_standings
-from tests.bunco_club.conftest import REGULARS, soon
+from tests.builders import REGULARS, soon
 
 pytestmark = pytest.mark.django_db
 

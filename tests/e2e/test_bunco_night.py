@@ -30,15 +30,15 @@ from games.night import actions
 from games.night.models import Night, Player, Round, Seat, TableRound
 from games.rules import bunco, prizes
 from games.templatetags.bunco import dollars, prize_name
-from tests.builders import make_night, make_user, seating_of
+from tests.builders import PASSWORD, make_night, make_user, seating_of
 from tests.conftest import ServerProcess
+from tests.e2e.pages import desk, join_night, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou"]
 SEED = 2024
 BELL_DEADLINE_MS = 2000
-HOST_PASSWORD = "bunco-night"
 
 # Records, in the page, the moment the bell banner first appears (by SSE push or a re-fetch).
 WATCH_FOR_BELL = """() => {
@@ -127,13 +127,8 @@ class Bots:
 
 
 def log_in_as_host(browser: Browser, url: str, night: Night, round_label: str = "Round 1 of 24") -> Page:
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    host_path = f"/n/{night.code}/host/"
-    page.goto(f"{url}/accounts/login/?next={host_path}")
-    page.fill("#id_username", "host")
-    page.fill("#id_password", HOST_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(url + host_path)
+    """The night's host logs in on a laptop and lands on the night's host page."""
+    page = log_in(desk(browser), url, then=f"/n/{night.code}/host/")
     expect(page.locator("#host-state .round-label")).to_contain_text(round_label)
     return page
 
@@ -160,7 +155,7 @@ def test_a_twelve_player_night_rings_the_bell_everywhere_moves_everyone_and_pays
 ) -> None:
     started = time.monotonic()
     url = night_site.url
-    user = make_user("host", password=HOST_PASSWORD)
+    user = make_user("host", password=PASSWORD)
     night = make_night(names=NAMES, seed=SEED, host_user=user, title="Maple Street night")
     round_one = seating_of(night, 1)
     assert [len(table) for table in round_one] == [4, 4, 4]
@@ -394,11 +389,7 @@ def test_a_phone_whose_refresh_comes_back_late_still_shows_the_newest_scores_and
     head, second, _ = seating_of(night, 1)
 
     def join(name: str, table: int) -> Page:
-        page = new_phone(device_scale_factor=1)
-        page.goto(night_site.url + join_path(night.code, table))
-        page.get_by_role("button", name=name, exact=True).click()
-        expect(page.locator("[data-live-badge]")).to_have_text("Live")
-        return page
+        return join_night(new_phone(device_scale_factor=1), night_site.url, night.code, name, table=table)
 
     starter, watcher, tapper = join(head[0], 1), join(second[0], 2), join(second[1], 2)
     starter.get_by_role("button", name="Start round 1").click()
@@ -504,9 +495,7 @@ def test_two_phones_tapping_every_seat_has_rolled_off_at_once_end_one_roll_off_w
 
     pages = []
     for name in third[:2]:
-        page = new_phone(device_scale_factor=1)
-        page.goto(night_site.url + join_path(night.code, 3))
-        page.get_by_role("button", name=name, exact=True).click()
+        page = join_night(new_phone(device_scale_factor=1), night_site.url, night.code, name, table=3)
         expect(page.locator(".roll-off")).to_contain_text("Tie! Roll-off 1.")
         pages.append(page)
     buttons = [page.get_by_role("button", name="Every seat has rolled off") for page in pages]
@@ -547,9 +536,7 @@ def test_a_refused_tap_shows_what_happened_and_what_to_do(night_site: ServerProc
     night = make_night(names=NAMES, seed=SEED)
     _, second, _ = seating_of(night, 1)
     actions.start_round(night)
-    page = new_phone(device_scale_factor=1)
-    page.goto(night_site.url + join_path(night.code, 2))
-    page.get_by_role("button", name=second[0], exact=True).click()
+    page = join_night(new_phone(device_scale_factor=1), night_site.url, night.code, second[0], table=2)
     expect(page.locator("#tally-form")).to_be_visible()
     status = page.locator("#tap-status")
 
@@ -571,7 +558,7 @@ def test_the_host_reopens_one_table_of_the_last_round_and_the_others_keep_their_
     night_site: ServerProcess, browser: Browser
 ) -> None:
     """Fault 5: "Re-open last round" re-opens the table the host picks, nothing else."""
-    user = make_user("host", password=HOST_PASSWORD)
+    user = make_user("host", password=PASSWORD)
     night = make_night(names=NAMES, seed=SEED, host_user=user)
     actions.start_round(night)
     for number in (2, 3):  # both tie 1-1, then roll off: table 2 for B, table 3 for A

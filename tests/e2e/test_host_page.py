@@ -14,6 +14,7 @@ from games.night import actions
 from games.night.models import Night
 from tests.builders import play_rounds, real_seat, seating_of, someone_at, tally
 from tests.conftest import ServerProcess
+from tests.e2e.pages import start_night_from_form
 from tests.e2e.test_bunco_night import NAMES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -24,10 +25,7 @@ PHONE = {"width": 390, "height": 844}
 def start_night(browser: Browser, url: str, *, width: int = 1280, height: int = 900,
                 names: list[str] = NAMES) -> Page:
     host = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1).new_page()
-    host.goto(url + "/nights/new/")
-    host.fill("#id_names", "\n".join(names))
-    host.get_by_role("button", name="Draw the seats and start").click()
-    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    start_night_from_form(host, url, names)
     expect(host.locator("[data-live-badge]")).to_have_text("Live")
     return host
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import FloatRect, Page, expect
 
-from games.links import join_path
 from games.night import actions
 from games.night.models import Night, Tally
 from tests.builders import add, seating_of, started_night
 from tests.conftest import ServerProcess
+from tests.e2e.pages import join_night
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,15 +32,7 @@ SCORE_BUTTONS = {
 def phone_at_table_2(night_site: ServerProcess, new_phone) -> tuple[Page, Night]:
     """A phone at table 2 of an eight-player night whose round 1 has started (seat 1's player)."""
     night = started_night(names=EIGHT, seed=3)
-    return join(night_site, new_phone, night, 2, seating_of(night, 1)[1][0]), night
-
-
-def join(site: ServerProcess, new_phone, night: Night, table: int, name: str) -> Page:
-    phone = new_phone()
-    phone.goto(site.url + join_path(night.code, table))
-    phone.get_by_role("button", name=name, exact=True).click()
-    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
-    return phone
+    return join_night(new_phone(), night_site.url, night.code, seating_of(night, 1)[1][0], table=2), night
 
 
 def boxes(phone: Page) -> dict[str, tuple[float, float, float, float]]:
@@ -74,7 +66,7 @@ def point_tallies(night: Night) -> list[int]:
 def test_the_score_buttons_stay_put_through_the_bell_and_a_roll_off(night_site: ServerProcess, new_phone) -> None:
     night = started_night(names=EIGHT, seed=3)
     second = seating_of(night, 1)[1]
-    phone = join(night_site, new_phone, night, 2, second[0])
+    phone = join_night(new_phone(), night_site.url, night.code, second[0], table=2)
     expect(phone.locator(".hint")).to_be_visible()
     playing = boxes(phone)
 
@@ -124,7 +116,7 @@ def test_a_taps_answer_shows_by_the_scores_without_moving_the_buttons_and_outliv
 def test_who_rolled_the_bunco_stays_open_through_a_refresh_of_the_page(night_site: ServerProcess, new_phone) -> None:
     night = started_night(names=EIGHT, seed=3)
     roller = seating_of(night, 1)[1][0]
-    phone = join(night_site, new_phone, night, 2, roller)
+    phone = join_night(new_phone(), night_site.url, night.code, roller, table=2)
     phone.locator(SCORE_BUTTONS["BUNCO"]).click()
     chooser = phone.locator("#bunco-chooser")
     expect(chooser).to_be_visible()
@@ -251,7 +243,7 @@ def test_a_head_table_phone_shows_one_line_of_the_bell(phone_at_table_2: tuple[P
     """Issue 16, N10: the head table is decided at the bell, and its phones said both "Head table:
     stop now" and "Your table is done: waiting for the other tables"."""
     _, night = phone_at_table_2
-    head = join(night_site, new_phone, night, 1, seating_of(night, 1)[0][0])
+    head = join_night(new_phone(), night_site.url, night.code, seating_of(night, 1)[0][0], table=1)
     add(night, 1, "A", 21)  # the bell
     expect(head.locator(".bell-banner")).to_be_visible()
     lines = head.locator(".bell-banner .bell-line:visible")
@@ -269,8 +261,8 @@ def test_the_bell_banner_says_what_is_true_for_each_table_now(night_site: Server
     add(night, 3, "A", 2)
     add(night, 3, "B", 2)  # table 3 is tied: a roll-off
     add(night, 1, "A", 21)  # the bell
-    finisher = join(night_site, new_phone, night, 2, second[0])
-    tied = join(night_site, new_phone, night, 3, third[0])
+    finisher = join_night(new_phone(), night_site.url, night.code, second[0], table=2)
+    tied = join_night(new_phone(), night_site.url, night.code, third[0], table=3)
     finish_your_turn = "Finish the turn you're in"
     for phone in (finisher, tied):
         expect(phone.locator(".bell-banner")).to_contain_text("Bell! Round 1 is over.")
@@ -330,7 +322,7 @@ def test_a_phone_that_tapped_the_wrong_name_picks_again(night_site: ServerProces
     night = started_night(names=EIGHT, seed=3)
     second = seating_of(night, 1)[1]
     wrong, right = second[0], second[1]
-    phone = join(night_site, new_phone, night, 2, wrong)
+    phone = join_night(new_phone(), night_site.url, night.code, wrong, table=2)
     expect(phone.locator(".phone-topline")).to_contain_text(wrong)
 
     phone.get_by_text("That's not me").click()
@@ -361,7 +353,7 @@ def test_thats_not_me_lands_on_the_names_of_the_table_the_player_sits_at_now(nig
     the phone's channel that the seat is free) wins the race against the form's answer."""
     night = started_night(names=EIGHT, seed=3)
     name = seating_of(night, 1)[1][0]
-    phone = join(night_site, new_phone, night, 2, name)
+    phone = join_night(new_phone(), night_site.url, night.code, name, table=2)
     round_one_won_at_table_2_by(night, name)
     expect(phone.locator(".go-to-line")).to_contain_text("Table 1")
 
@@ -382,7 +374,7 @@ def test_the_phone_of_a_player_who_leaves_says_she_has_left_and_shows_her_score_
     """Issue 16, N7: the leaver's phone was told the host "handed her seat over" and to scan again."""
     night = started_night(names=EIGHT, seed=3)
     name = seating_of(night, 1)[1][0]
-    phone = join(night_site, new_phone, night, 2, name)
+    phone = join_night(new_phone(), night_site.url, night.code, name, table=2)
     round_one_won_at_table_2_by(night, name)
     expect(phone.locator(".go-to-line")).to_contain_text("Table 1")
 

@@ -17,6 +17,7 @@ from games.links import read_join_token
 from games.night.models import Night
 from games.rules import bunco
 from tests.conftest import ServerProcess
+from tests.e2e.pages import start_night_from_form
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -28,10 +29,7 @@ RENDER_DPI = 150
 def host_page(live_site: ServerProcess, browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(live_site.url + "/nights/new/")
-    page.fill("#id_names", "\n".join(f"Player {number}" for number in range(1, PLAYERS + 1)))
-    page.get_by_role("button", name="Draw the seats and start").click()
-    expect(page.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    start_night_from_form(page, live_site.url, [f"Player {number}" for number in range(1, PLAYERS + 1)])
     yield page
     context.close()
 

@@ -13,6 +13,7 @@ from games.night.models import Night
 from games.rules import bunco
 from tests.builders import add, make_night
 from tests.conftest import ServerProcess
+from tests.e2e.pages import desk, start_night_from_form
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -20,12 +21,8 @@ PROJECTOR: ViewportSize = {"width": 1920, "height": 1080}
 
 
 def start_night(browser: Browser, url: str, players: int) -> Page:
-    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    host.goto(url + "/nights/new/")
-    host.fill("#id_names", "\n".join(f"Player {number}" for number in range(1, players + 1)))
-    host.get_by_role("button", name="Draw the seats and start").click()
-    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
-    return host
+    names = [f"Player {number}" for number in range(1, players + 1)]
+    return start_night_from_form(desk(browser), url, names)
 
 
 def open_projector(browser: Browser, host: Page) -> Page:

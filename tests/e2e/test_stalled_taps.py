@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from games.links import join_path
 from games.night.models import Night, Tally
 from tests.builders import started_night
 from tests.conftest import ServerProcess
+from tests.e2e.pages import join_night
 from tests.e2e.test_undo_retry import NAMES, _key_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -42,11 +42,8 @@ class StalledLine:
 def phone_at_table_2(night_site: ServerProcess, new_phone) -> Iterator[tuple[Page, Night]]:
     night = started_night(names=NAMES, seed=3)
     name = night.round_obj().seating()[1][0]
-    phone = new_phone(device_scale_factor=1)
-    phone.goto(night_site.url + join_path(night.code, 2))
-    phone.get_by_role("button", name=name, exact=True).click()
+    phone = join_night(new_phone(device_scale_factor=1), night_site.url, night.code, name, table=2)
     expect(phone.locator("#tally-form")).to_be_visible()
-    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
     phone.evaluate(f"document.getElementById('tally-form').setAttribute('data-try-timeout-ms', '{TRY_TIMEOUT_MS}')")
     yield phone, night
 

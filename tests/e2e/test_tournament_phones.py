@@ -16,16 +16,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.builders import make_user
+from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
-from tests.tournaments.conftest import groups_of, make_tournament
+from tests.e2e.pages import VENGEANCE, enter_turn
 from tournaments import actions, brackets
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-VENGEANCE = "Played a Vengeance"
 BUST_VENGEANCE_REFUSED = "A Vengeance bites only when the turn fills"
 
 
@@ -39,19 +38,6 @@ def open_group(new_phone: Any, url: str, group: Group) -> Page:
 
 def score(phone: Page, group: Group, entrant: Entrant):
     return phone.locator(f"#tg{group.pk}-e{entrant.pk}")
-
-
-def enter_turn(phone: Page, name: str, points: int | None, *, vengeance: bool = False) -> None:
-    """What a person does: pick the player, type the points (or tap Bust), tick the box if asked.
-    Each step waits until the form takes it (it is locked while the previous turn is sent)."""
-    phone.get_by_label(name, exact=True).check()
-    if vengeance:
-        phone.get_by_label(VENGEANCE, exact=False).check()
-    if points is None:
-        phone.get_by_role("button", name="Bust (0)").click()
-    else:
-        phone.fill("#t-points", str(points))
-        phone.get_by_role("button", name="Bank").click()
 
 
 def one_group_round(players: int = 4, **fields: Any) -> tuple[Tournament, Group, list[Entrant]]:

@@ -17,10 +17,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tests.builders import make_user
+from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
-from tests.e2e.test_tournament import PASSWORD, log_in_as_director, serious_violations
-from tests.tournaments.conftest import groups_of, make_tournament
+from tests.e2e.pages import serious_violations
+from tests.e2e.test_tournament import PASSWORD, log_in_as_director
 from tests.tournaments.playing import play_rounds
 from tournaments import actions
 from tournaments.links import group_path

@@ -13,12 +13,12 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from games.links import join_path
 from games.night.models import Night, Player, Round
 from games.rules import bunco
+from games.templatetags.bunco import dollars
 from tests.builders import make_user
 from tests.conftest import ServerProcess
-from tests.e2e.test_bunco_night import HOST_PASSWORD
+from tests.e2e.pages import desk, join_night, log_in, start_night_from_form
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -36,14 +36,9 @@ class PlayedNight:
         in whole dollars); everyone joins by the night's QR code and taps their name."""
         self.url = site.url
         self.new_phone = new_phone
-        make_user("host", password=HOST_PASSWORD)
-        self.host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        self.host.goto(f"{self.url}/accounts/login/?next=/nights/new/")
-        self.host.fill("#id_username", "host")
-        self.host.fill("#id_password", HOST_PASSWORD)
-        self.host.get_by_role("button", name="Log in").click()
-        self.host.fill("#id_names", "\n".join(names))
-        self.host.get_by_role("button", name="Draw the seats and start").click()
+        make_user("host")
+        self.host = log_in(desk(browser), self.url, then="/nights/new/")
+        start_night_from_form(self.host, self.url, names)
         expect(self.host.locator("#host-state .round-label")).to_contain_text("Round 1 of 24")
         self.night = Night.objects.get()
         self.host.on("dialog", lambda dialog: dialog.accept())
@@ -53,9 +48,7 @@ class PlayedNight:
             self.join(player.name)
 
     def join(self, name: str) -> None:
-        phone = self.new_phone(device_scale_factor=1)
-        phone.goto(self.url + join_path(self.night.code))
-        phone.get_by_role("button", name=name, exact=True).click()
+        phone = join_night(self.new_phone(device_scale_factor=1), self.url, self.night.code, name)
         expect(phone.locator(".go-to-line")).to_be_visible()
         self.phones[name] = phone
 
@@ -139,8 +132,9 @@ def check_whole_dollar_prizes(night: Night, page: Page, pot_cents: int) -> None:
     assert night.pot_cents() == pot_cents
     assert awards and sum(award.amount_cents for award in awards) == pot_cents
     assert all(award.amount_cents % 100 == 0 for award in awards), [a.amount_cents for a in awards]
-    for award in awards:
-        expect(page.locator("main")).to_contain_text(f"${award.amount_cents // 100}")
+    # Each prize's own line, in the page's order (the same as the night's awards).
+    expect(page.locator(".awards .award-winner")).to_have_text(
+        [f"{award.player.name} · {dollars(award.amount_cents)}" for award in awards])
 
 
 def test_five_players_play_a_whole_night_on_their_phones_and_the_prizes_are_whole_dollars(

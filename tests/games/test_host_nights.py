@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.night import actions
 from games.night.models import Night
-from tests.builders import make_night, make_user, play_round
+from tests.builders import alert_of, make_night, make_user, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +74,7 @@ def test_older_nights_are_a_page_further_not_lost(host_client, host):
 def test_a_bad_page_number_is_a_400_with_a_message(host_client):
     response = host_client.get(NIGHTS, {"page": "²"})
     assert response.status_code == 400
-    assert "page" in response.content.decode()
+    assert alert_of(response) == "The page number must be a whole number, written with the digits 0 to 9."
 
 
 def test_the_home_page_links_to_the_nights_page(host_client):

@@ -4,18 +4,18 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.links import join_path
 from games.night import actions
 from games.night.actions import BadTally, RoundClosed, WrongState
-from games.night.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night.models import Night, Round, TableRound, Tally
 from games.rules import bunco
+from tests import builders
+from tests.builders import add, fresh, night_host_page, phone_of, real_seat, table, tally, tap
 
 pytestmark = pytest.mark.django_db
 
@@ -25,45 +25,12 @@ WIPEOUT = bunco.Rules(wipeout=True)
 TALLY_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "tally.js"
 
 
-# --- Builders ---------------------------------------------------------------------------------
+# --- Builders (the shared ones are in tests/builders.py) --------------------------------------
 
 
 def started_night(rules: bunco.Rules = bunco.OFFICIAL) -> Night:
-    night = actions.start_night(names=NAMES, rng=random.Random(3), rules=rules)
-    actions.start_round(night)
-    return fresh(night)
-
-
-def fresh(night: Night) -> Night:
-    return Night.objects.get(pk=night.pk)
-
-
-def tally(night: Night, table_number: int, team: str, points: int = 1, **fields) -> Tally:
-    return actions.record_tally(night=night, table_number=table_number, team=team, points=points, **fields)
-
-
-def add(night: Night, table_number: int, team: str, total: int) -> None:
-    while total:
-        points = 5 if total >= 5 else 1
-        tally(night, table_number, team, points)
-        total -= points
-
-
-def table(night: Night, number: int, round_number: int | None = None) -> TableRound:
-    """A table of the round `round_number` (by default the night's current round)."""
-    round_number = round_number or fresh(night).current_round
-    return TableRound.objects.get(round__night=night, round__number=round_number, number=number)
-
-
-def player_at(night: Night, table_number: int, team: str) -> Player:
-    """A real player of `team` at the table this round."""
-    seat = (
-        Seat.objects.filter(round__night=night, round__number=fresh(night).current_round,
-                            table_round__number=table_number, team=team, player__is_ghost=False)
-        .select_related("player").first()
-    )
-    assert seat is not None
-    return seat.player
+    """Round 1 under way at two tables (8 players, no ghost), under `rules`."""
+    return builders.started_night(names=NAMES, seed=3, rules=rules)
 
 
 def tied_at_table_2(rules: bunco.Rules) -> Night:
@@ -88,30 +55,10 @@ def in_round_2(rules: bunco.Rules) -> Night:
     return fresh(night)
 
 
-def phone_of(night: Night, player: Player) -> Client:
-    """A phone that scanned the night's code and tapped `player`'s name."""
-    phone = Client()
-    assert phone.get(join_path(night.code)).status_code == 200
-    assert phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk}).status_code == 302
-    return phone
-
-
-def tap(phone: Client, night: Night, **data: object):
-    return phone.post(reverse("games:tally", args=[night.code]), data, headers={"HX-Request": "true"})
-
-
 def phone_page(phone: Client, night: Night) -> str:
     response = phone.get(reverse("games:play", args=[night.code]))
     assert response.status_code == 200
     return response.content.decode()
-
-
-def host_client(night: Night) -> Client:
-    host = Client()
-    session = host.session
-    session[f"host:{night.pk}"] = night.host_key
-    session.save()
-    return host
 
 
 # --- Sudden death -----------------------------------------------------------------------------
@@ -159,7 +106,7 @@ def test_a_sudden_death_roll_off_has_no_every_seat_has_rolled_off_step():
 
 def test_a_phones_tap_ends_a_sudden_death_roll_off():
     night = tied_at_table_2(SUDDEN_DEATH)
-    player = player_at(night, 2, "B")
+    player = real_seat(night, 2, "B")
     response = tap(phone_of(night, player), night, table=2, team="B", points=1, key="sd-1")
     assert response.status_code == 200
     assert (table(night, 2, 1).status, table(night, 2, 1).winner) == (TableRound.Status.DONE, "B")
@@ -167,20 +114,20 @@ def test_a_phones_tap_ends_a_sudden_death_roll_off():
 
 def test_the_phone_says_sudden_death_and_offers_no_roll_off_done_button():
     sudden = tied_at_table_2(SUDDEN_DEATH)
-    page = phone_page(phone_of(sudden, player_at(sudden, 2, "A")), sudden)
+    page = phone_page(phone_of(sudden, real_seat(sudden, 2, "A")), sudden)
     assert "Sudden death: the first team to score wins" in page
     assert "Every seat has rolled off" not in page
     assert 'id="tally-form"' in page
 
     full_turns = tied_at_table_2(bunco.OFFICIAL)
-    page = phone_page(phone_of(full_turns, player_at(full_turns, 2, "A")), full_turns)
+    page = phone_page(phone_of(full_turns, real_seat(full_turns, 2, "A")), full_turns)
     assert "Sudden death" not in page
     assert "Every seat has rolled off" in page
 
 
 def test_the_host_page_offers_no_roll_off_done_button_under_sudden_death():
     night = tied_at_table_2(SUDDEN_DEATH)
-    page = host_client(night).get(reverse("games:night_host", args=[night.code])).content.decode()
+    page = night_host_page(night)
     assert "Tie: sudden death" in page
     assert "Roll-off done" not in page
 
@@ -247,19 +194,19 @@ def test_a_wipeout_clears_the_teams_points_for_the_round():
     tally(night, 2, "B", 1)
     entry = tally(night, 2, "A", 0, wipeout=True)
     assert (entry.kind, entry.points, entry.team) == (Tally.Kind.WIPEOUT, -7, "A")
-    assert table(night, 2).totals() == {"A": 0, "B": 1}
+    assert table(night, 2, 2).totals() == {"A": 0, "B": 1}
     tally(night, 2, "A", 2)
-    assert table(night, 2).totals() == {"A": 2, "B": 1}
+    assert table(night, 2, 2).totals() == {"A": 2, "B": 1}
 
 
 def test_undoing_a_wipeout_gives_the_team_its_points_back():
     night = in_round_2(WIPEOUT)
-    roller = player_at(night, 2, "A")
+    roller = real_seat(night, 2, "A")
     tally(night, 2, "A", 5, entered_by=roller)
     tally(night, 2, "A", 0, wipeout=True, entered_by=roller)
     undo = actions.undo_tally(night=night, table_number=2, entered_by=roller)
     assert undo.points == 5
-    assert table(night, 2).totals()["A"] == 5
+    assert table(night, 2, 2).totals()["A"] == 5
 
 
 def test_a_wipeout_is_refused_when_ones_are_up():
@@ -275,7 +222,7 @@ def test_a_wipeout_is_refused_when_the_rule_is_off():
     tally(night, 2, "A", 5)
     with pytest.raises(BadTally, match="no wipeout"):
         tally(night, 2, "A", 0, wipeout=True)
-    assert table(night, 2).totals()["A"] == 5
+    assert table(night, 2, 2).totals()["A"] == 5
 
 
 def test_a_wipeout_comes_with_no_points_or_bunco():
@@ -283,7 +230,7 @@ def test_a_wipeout_comes_with_no_points_or_bunco():
     with pytest.raises(BadTally, match="its own tap"):
         tally(night, 2, "A", 2, wipeout=True)
     with pytest.raises(BadTally, match="its own tap"):
-        tally(night, 2, "A", 0, wipeout=True, bunco_player=player_at(night, 2, "A"))
+        tally(night, 2, "A", 0, wipeout=True, bunco_player=real_seat(night, 2, "A"))
     assert not Tally.objects.filter(kind=Tally.Kind.WIPEOUT).exists()
 
 
@@ -292,7 +239,7 @@ def test_a_wipeout_at_the_head_table_does_not_ring_the_bell():
     add(night, 1, "A", 20)
     tally(night, 1, "A", 0, wipeout=True)
     assert Round.objects.get(night=night, number=2).status == Round.Status.PLAYING
-    assert table(night, 1).totals()["A"] == 0
+    assert table(night, 1, 2).totals()["A"] == 0
 
 
 def test_a_wipeout_in_a_roll_off_clears_the_teams_points_in_the_roll_off():
@@ -304,13 +251,13 @@ def test_a_wipeout_in_a_roll_off_clears_the_teams_points_in_the_roll_off():
     tally(night, 2, "A", 2)
     entry = tally(night, 2, "A", 0, wipeout=True)
     assert (entry.roll_off, entry.points) == (1, -2)
-    assert table(night, 2).totals() == {"A": 3, "B": 3}
-    assert table(night, 2).totals(1) == {"A": 0, "B": 0}
+    assert table(night, 2, 2).totals() == {"A": 3, "B": 3}
+    assert table(night, 2, 2).totals(1) == {"A": 0, "B": 0}
 
 
 def test_a_phone_records_a_wipeout_through_the_tally_endpoint():
     night = in_round_2(WIPEOUT)
-    player = player_at(night, 2, "B")
+    player = real_seat(night, 2, "B")
     phone = phone_of(night, player)
     assert tap(phone, night, table=2, team="B", points=5, key="w-0").status_code == 200
     response = tap(phone, night, table=2, team="B", wipeout="1", key="w-1")
@@ -319,12 +266,12 @@ def test_a_phone_records_a_wipeout_through_the_tally_endpoint():
     retried = tap(phone, night, table=2, team="B", wipeout="1", key="w-1")
     assert retried.status_code == 200
     assert Tally.objects.filter(kind=Tally.Kind.WIPEOUT).count() == 1
-    assert table(night, 2).totals()["B"] == 0
+    assert table(night, 2, 2).totals()["B"] == 0
 
 
 def test_a_phones_wipeout_is_refused_with_409_when_ones_are_up():
     night = started_night(WIPEOUT)
-    player = player_at(night, 2, "A")
+    player = real_seat(night, 2, "A")
     response = tap(phone_of(night, player), night, table=2, team="A", wipeout="1", key="w-1")
     assert response.status_code == 409
     assert "1s are up" in response.json()["error"]
@@ -333,7 +280,7 @@ def test_a_phones_wipeout_is_refused_with_409_when_ones_are_up():
 
 def test_a_phones_wipeout_is_refused_with_400_when_the_rule_is_off():
     night = in_round_2(bunco.OFFICIAL)
-    player = player_at(night, 2, "A")
+    player = real_seat(night, 2, "A")
     response = tap(phone_of(night, player), night, table=2, team="A", wipeout="1", key="w-1")
     assert response.status_code == 400
     assert "no wipeout" in response.json()["error"]
@@ -343,11 +290,11 @@ def test_a_phones_wipeout_is_refused_with_400_when_the_rule_is_off():
 def test_the_phone_offers_the_wipeout_button_only_when_the_rule_is_on_and_ones_are_not_up():
     button = "Wipeout (three 1s)"
     on = in_round_2(WIPEOUT)
-    assert button in phone_page(phone_of(on, player_at(on, 2, "A")), on)
+    assert button in phone_page(phone_of(on, real_seat(on, 2, "A")), on)
     off = in_round_2(bunco.OFFICIAL)
-    assert button not in phone_page(phone_of(off, player_at(off, 2, "A")), off)
+    assert button not in phone_page(phone_of(off, real_seat(off, 2, "A")), off)
     ones_up = started_night(WIPEOUT)
-    page = phone_page(phone_of(ones_up, player_at(ones_up, 2, "A")), ones_up)
+    page = phone_page(phone_of(ones_up, real_seat(ones_up, 2, "A")), ones_up)
     assert 'id="tally-form"' in page
     assert button not in page
 
@@ -355,7 +302,7 @@ def test_the_phone_offers_the_wipeout_button_only_when_the_rule_is_on_and_ones_a
 def test_the_wipeout_button_posts_the_wipeout_flag_through_the_tally_script():
     """The button carries `data-wipeout`; the phone's script sends it as `wipeout=1` with a key."""
     night = in_round_2(WIPEOUT)
-    page = phone_page(phone_of(night, player_at(night, 2, "A")), night)
+    page = phone_page(phone_of(night, real_seat(night, 2, "A")), night)
     assert "data-wipeout" in page
     script = TALLY_JS.read_text()
     assert 'hasAttribute("data-wipeout")' in script

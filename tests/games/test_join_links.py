@@ -4,7 +4,6 @@ its night (capped at days), and once the night is over it admits no new phone an
 
 from __future__ import annotations
 
-import html
 import random
 import zlib
 from datetime import timedelta
@@ -19,7 +18,7 @@ from django.utils import timezone
 from games.links import SALT, join_path, join_token, read_join_token
 from games.night import actions
 from games.night.models import Night
-from tests.builders import NAMES, make_night, phone_of, play_round
+from tests.builders import NAMES, alert_of, make_night, phone_of, play_round, text
 
 pytestmark = pytest.mark.django_db
 
@@ -38,10 +37,6 @@ def with_payload(token: str, payload: dict) -> str:
     """The same signature over another payload: what someone editing a readable link sends."""
     data = signing.b64_encode(signing.JSONSerializer().dumps(payload)).decode()
     return ":".join([data, *token.split(":")[1:]])
-
-
-def text(response) -> str:
-    return html.unescape(response.content.decode())
 
 
 def joined(client: Client, night: Night) -> bool:
@@ -113,7 +108,7 @@ def test_a_link_still_expires_after_the_cap_for_a_night_nobody_ended(night, clie
     with time_machine.travel(timezone.now() + timedelta(seconds=settings.JOIN_LINK_MAX_AGE_SECONDS + 60), tick=False):
         response = client.get(path)
     assert response.status_code == 403
-    assert "expired" in text(response)
+    assert alert_of(response) == "This join link has expired. Ask the host for tonight's QR code."
     assert settings.JOIN_LINK_MAX_AGE_SECONDS >= 2 * 24 * 60 * 60  # days, not the hours of a night
 
 
@@ -149,7 +144,7 @@ def test_a_phone_that_scanned_before_the_end_cannot_claim_a_name_after_it(night)
     player = night.players.real().first()
     response = phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk})
     assert response.status_code == 403
-    assert "over" in text(response)
+    assert alert_of(response) == "Tonight's game is over. See the prizes on the host's screen."
     player.refresh_from_db()
     assert player.claimed_by == ""
     assert f"player:{night.code}" not in phone.session

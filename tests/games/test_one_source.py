@@ -11,18 +11,17 @@ import re
 from pathlib import Path
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from bunco_club.forms import ClubForm
 from bunco_club.models import Club
-from games.links import join_path
 from games.night import actions
 from games.night.actions import WrongState
 from games.night.forms import NewNightForm, plural, shape_of
 from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco, prizes
 from games.templatetags.bunco import bunco_numbers
+from tests.builders import add, fresh, make_night, night_host_page, phone_of, someone_at
 
 pytestmark = pytest.mark.django_db
 
@@ -34,18 +33,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
 
 
 def new_night(names: list[str] = NAMES) -> Night:
-    return actions.start_night(names=names, rng=random.Random(5))
-
-
-def fresh(night: Night) -> Night:
-    return Night.objects.get(pk=night.pk)
-
-
-def add(night: Night, table_number: int, team: str, total: int) -> None:
-    while total:
-        points = 5 if total >= 5 else 1
-        actions.record_tally(night=night, table_number=table_number, team=team, points=points)
-        total -= points
+    return make_night(names=names, seed=5)
 
 
 def play_round_1(night: Night) -> Night:
@@ -57,33 +45,6 @@ def play_round_1(night: Night) -> Night:
     night = fresh(night)
     assert (night.current_round, night.round_obj().status) == (2, Round.Status.READY)
     return night
-
-
-def real_player_at(night: Night, table_number: int) -> Player:
-    seat = (
-        Seat.objects.filter(round__night=night, round__number=night.current_round,
-                            table_round__number=table_number, player__is_ghost=False)
-        .select_related("player").order_by("position").first()
-    )
-    assert seat is not None
-    return seat.player
-
-
-def phone_of(night: Night, player: Player) -> Client:
-    phone = Client()
-    assert phone.get(join_path(night.code)).status_code == 200
-    assert phone.post(reverse("games:claim", args=[night.code]), {"player": player.pk}).status_code == 302
-    return phone
-
-
-def host_page(night: Night) -> str:
-    host = Client()
-    session = host.session
-    session[f"host:{night.pk}"] = night.host_key
-    session.save()
-    response = host.get(reverse("games:night_host", args=[night.code]))
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 # --- Whether a table takes tallies: one predicate, asked by the action and by the phone ----------
@@ -114,7 +75,7 @@ def test_the_phone_offers_the_buttons_exactly_when_the_tally_action_takes_a_tall
     refusal = table.tally_refusal()
     assert (refusal is None) == takes
 
-    player = real_player_at(night, number)
+    player = night.players.get(name=someone_at(night, number))
     phone = phone_of(night, player)
     page = phone.get(reverse("games:play", args=[night.code])).content.decode()
     assert ('id="tally-form"' in page) == takes
@@ -159,7 +120,7 @@ def test_the_host_page_hides_end_night_and_reopen_when_the_night_cannot_end():
     night = fresh(night)
     assert not night.can_end()
     assert not night.can_reopen_last_round()
-    page = host_page(night)
+    page = night_host_page(night)
     assert "End the night now" not in page
     assert "Re-open last round" not in page
 
@@ -168,7 +129,7 @@ def test_the_host_page_offers_end_night_and_reopen_between_rounds():
     night = play_round_1(new_night())
     assert night.can_end()
     assert night.can_reopen_last_round()
-    page = host_page(night)
+    page = night_host_page(night)
     assert "End the night now" in page
     assert "Re-open last round" in page
 
@@ -179,7 +140,7 @@ def test_after_the_night_the_host_page_offers_reopen_but_not_end():
     night = fresh(night)
     assert not night.can_end()
     assert night.can_reopen_last_round()
-    page = host_page(night)
+    page = night_host_page(night)
     assert "End the night now" not in page
     assert "Re-open last round" in page
     assert "The night ended after round 1." in page
@@ -245,8 +206,8 @@ def test_the_pages_show_the_engines_numbers():
     night = new_night()
     actions.start_round(night)
     night = fresh(night)
-    assert f"Round 1 of {bunco.ROUNDS}" in host_page(night)
-    phone = phone_of(night, real_player_at(night, 2))
+    assert f"Round 1 of {bunco.ROUNDS}" in night_host_page(night)
+    phone = phone_of(night, someone_at(night, 2))
     page = phone.get(reverse("games:play", args=[night.code])).content.decode()
     assert f"round 1 of {bunco.ROUNDS_PER_SET}" in page
     assert f"rings the bell at {bunco.BELL_POINTS}" in page
@@ -284,7 +245,7 @@ def test_the_standings_are_a_queryset_of_the_real_players_most_wins_first():
 
 def test_a_score_sheet_has_a_row_per_round_with_the_mark_and_the_break():
     night = play_round_1(new_night())
-    player = real_player_at(fresh(night), 1)
+    player = night.players.get(name=someone_at(fresh(night), 1))
     seat = Seat.objects.select_related("table_round").get(round__night=night, round__number=1, player=player)
     rows = player.score_sheet_rows()
     assert [row["number"] for row in rows] == list(range(1, bunco.ROUNDS + 1))
@@ -389,7 +350,7 @@ def test_the_headcount_counts_any_number_of_people_but_a_night_needs_three():
 
 
 def players_card(night: Night) -> str:
-    return host_page(night).split('id="players-card"', 1)[1].split("</section>", 1)[0]
+    return night_host_page(night).split('id="players-card"', 1)[1].split("</section>", 1)[0]
 
 
 def night_at(moment: str) -> Night:
@@ -457,7 +418,7 @@ def ghost_table(night: Night) -> tuple[TableRound, Player]:
 
 def bunco_buttons(night: Night, table: TableRound) -> dict[str, str]:
     """The phone's "Who rolled it?" buttons at `table`: {player id: the button's words}."""
-    phone = phone_of(night, real_player_at(night, table.number))
+    phone = phone_of(night, someone_at(night, table.number))
     page = phone.get(reverse("games:play", args=[night.code])).content.decode()
     chooser = page.split('id="bunco-chooser"', 1)[1].split("data-bunco-cancel", 1)[0]
     return dict(re.findall(r'data-bunco-player="(\d+)">([^<]*)</button>', chooser))

@@ -11,17 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 from games.night import actions
-from games.night.models import Night
-from tests.builders import add, joined_phone, make_night, seated, started_night, tap
+from tests.builders import add, joined_phone, make_night, seated, started_night, tap, undo
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 TALLY_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "tally.js"
-
-
-def undo(phone: Client, night: Night, **data: object):
-    return phone.post(reverse("games:undo", args=[night.code]), {"key": "u-1", **data}, headers=HTMX)
 
 
 def refusal_of(response) -> str:
@@ -34,7 +29,7 @@ def test_an_undo_after_the_bell_at_the_head_table_says_the_undo_was_not_made_and
     roller = seated(night, 1, 0)
     phone = joined_phone(night, roller)
     add(night, 1, "A", 21, entered_by=roller)  # the bell: the head table stops
-    response = undo(phone, night, table="1")
+    response = undo(phone, night, table="1", key="u-1")
     assert response.status_code == 409
     message = refusal_of(response)
     assert "tally was not added" not in message
@@ -49,7 +44,7 @@ def test_an_undo_at_a_decided_table_says_the_entry_stands_and_whom_to_ask():
     add(night, 2, "A", 2, entered_by=player)
     add(night, 1, "A", 21)
     actions.finish_turn(night=night, table_number=2)
-    message = refusal_of(undo(phone, night, table="2"))
+    message = refusal_of(undo(phone, night, table="2", key="u-1"))
     assert "tally was not added" not in message
     assert "host" in message
 
@@ -57,7 +52,7 @@ def test_an_undo_at_a_decided_table_says_the_entry_stands_and_whom_to_ask():
 def test_an_undo_before_the_round_starts_says_there_is_nothing_to_undo_yet():
     night = make_night()
     phone = joined_phone(night, seated(night, 2, 0))
-    message = refusal_of(undo(phone, night, table="2"))
+    message = refusal_of(undo(phone, night, table="2", key="u-1"))
     assert "tally was not added" not in message
     assert "nothing to undo" in message
 

@@ -4,8 +4,6 @@ only that table's names this round; a tap's key is bound to the table it was rec
 
 from __future__ import annotations
 
-import html
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -14,7 +12,7 @@ from games.links import join_path
 from games.night import actions
 from games.night.models import Night, Player, Tally
 from live.models import Event
-from tests.builders import night_host_browser, phone_of, seat_of, someone_at, started_night, tap
+from tests.builders import night_host_browser, phone_of, seat_of, someone_at, started_night, tap, text
 
 pytestmark = pytest.mark.django_db
 
@@ -22,13 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def night() -> Night:
     """A 12-player night (3 tables) whose round 1 is under way: phones can score."""
-    night = started_night()
-    night.refresh_from_db()
-    return night
-
-
-def text(response) -> str:
-    return html.unescape(response.content.decode())
+    return started_night()
 
 
 def claim(phone: Client, night: Night, player: Player):

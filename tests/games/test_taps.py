@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.utils import timezone
 
-from games.night import actions, taps
+from games.night import taps
 from games.night.models import Night, Player, Seat, TableRound, Tally
 from live.models import Event
+from tests import builders
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +16,7 @@ NAMES = [f"Player {number}" for number in range(1, 14)]  # 13: four tables, thre
 
 
 def started_night() -> Night:
-    night = actions.start_night(names=NAMES, rng=random.Random(3))
-    actions.start_round(night)
-    return Night.objects.get(pk=night.pk)
+    return builders.started_night(names=NAMES, seed=3)
 
 
 def test_it_finds_a_phones_player_and_current_table_in_one_statement(django_assert_num_queries):

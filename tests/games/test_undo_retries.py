@@ -4,10 +4,9 @@ sends it again takes back one entry, not two (DESIGN.md §3)."""
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from games.night.models import Night, Tally
-from tests.builders import phone_of, seat_of, someone_at, started_night, tap
+from tests.builders import phone_of, seat_of, someone_at, started_night, tap, undo
 
 pytestmark = pytest.mark.django_db
 
@@ -16,10 +15,6 @@ pytestmark = pytest.mark.django_db
 def night() -> Night:
     """The shared 12-player night with round 1 under way."""
     return started_night()
-
-
-def undo(phone, night, **data):
-    return phone.post(reverse("games:undo", args=[night.code]), data, headers={"HX-Request": "true"})
 
 
 def test_a_retried_undo_whose_answer_was_lost_takes_back_one_entry(night):

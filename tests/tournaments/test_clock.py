@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from bunco_club.clock import clock_tickers, tick_once
-from tests.tournaments.conftest import START, groups_of
+from tests.builders import START, groups_of
 from tournaments import actions, tasks
 from tournaments.models import Group, TournamentRound
 

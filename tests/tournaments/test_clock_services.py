@@ -20,9 +20,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.builders import make_user
+from tests.builders import make_tournament, make_user
 from tests.conftest import ROOT, database_env, services_enabled
-from tests.tournaments.conftest import make_tournament
 from tournaments import actions
 from tournaments.models import Group, TournamentRound
 

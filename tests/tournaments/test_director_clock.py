@@ -5,6 +5,7 @@ that no longer applies is refused with a message and changes nothing."""
 
 from __future__ import annotations
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -12,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from live.models import Event
-from tests.tournaments.conftest import START, groups_of, make_tournament
+from tests.builders import START, groups_of, make_tournament
 from tournaments import actions
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
@@ -170,10 +171,14 @@ def test_the_dashboard_buttons_pause_resume_and_end_and_refuse_with_a_message(di
     response = director_client.post(resume, {"round": "1"}, HTTP_HX_REQUEST="true")
     assert "Pause the clock" in response.content.decode()
 
-    for bad in ({}, {"round": "x"}, {"round": "7"}):
+    for bad, status, message in (
+        ({}, 400, "That button lost its round: reload the dashboard."),
+        ({"round": "x"}, 400, "The round must be a whole number, written with the digits 0 to 9."),
+        ({"round": "7"}, 409, "That button was for round 7: Round 1 is the current round."),
+    ):
         response = director_client.post(pause, bad, HTTP_HX_REQUEST="true")
-        assert response.status_code in (400, 409)
-        assert "round" in response.content.decode()
+        assert response.status_code == status, bad
+        assert message in html.unescape(response.content.decode()), bad
     assert tournament.current_round().paused_at is None
 
     response = director_client.post(end_now, {"round": "1"}, HTTP_HX_REQUEST="true")

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from live.models import Event
-from tests.tournaments.conftest import START, groups_of, make_tournament
+from tests.builders import START, groups_of, make_tournament
 from tournaments import actions
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn

@@ -115,7 +115,7 @@ def test_it_plays_unharmed_beside_a_running_site_whose_real_clock_sweeps_between
     clock's sweep now runs before every simulated entry (both the in-process ticker and beat's
     task): the tournament is the one the same seed plays alone, and a real tournament under way
     beside it is closed by the real clock only, when it is due."""
-    from tests.tournaments.conftest import make_tournament
+    from tests.builders import make_tournament
     from tournaments import actions, tasks
 
     alone = simulate(9, "double", seed=4)

@@ -8,9 +8,8 @@ import pytest
 from django.test import AsyncClient
 from django.urls import reverse
 
-from tests.builders import make_user
+from tests.builders import groups_of, make_tournament, make_user
 from tests.live.test_events import in_a_thread, read_frames, run_async
-from tests.tournaments.conftest import groups_of, make_tournament
 from tournaments import actions
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]

@@ -12,7 +12,16 @@ from django.urls import reverse
 from games.night import actions
 from games.night.models import Night, Tally
 from games.rules import bunco
-from tests.builders import fresh, make_night, night_host_browser, play_round, play_rounds, seating_of, table
+from tests.builders import (
+    alert_of,
+    fresh,
+    make_night,
+    night_host_browser,
+    play_round,
+    play_rounds,
+    seating_of,
+    table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +127,7 @@ def test_the_check_of_a_bad_correction_says_why_with_a_4xx() -> None:
     response = host.post(reverse("games:host_correct_check", args=[night.code]),
                          {"round": "1", "table": "2", "team": "A", "points": "²"}, headers={"HX-Request": "true"})
     assert response.status_code == 400
-    assert "points" in response.text
+    assert alert_of(response) == "The points must be a whole number, written with the digits 0 to 9."
 
 
 def test_the_host_strikes_out_an_entry_of_an_earlier_round_from_that_round_s_entries() -> None:
@@ -144,4 +153,4 @@ def test_the_entries_of_a_round_that_is_not_there_are_refused_plainly(bad: str) 
     play_rounds(night, random.Random(8), 1)
     response = night_host_browser(night).get(reverse("games:night_table", args=[night.code, 2]) + f"?round={bad}")
     assert response.status_code == 400
-    assert "round" in response.text
+    assert alert_of(response).startswith("The round must be a whole number")  # 1 to 2, or in digits

@@ -10,13 +10,9 @@ import pytest
 
 from games.night import actions
 from games.night.models import Night
-from tests.builders import fresh, make_night, play_rounds, seating_of, someone_at, table
+from tests.builders import fresh, make_night, play_rounds, seated_names, seating_of, someone_at, table
 
 pytestmark = pytest.mark.django_db
-
-
-def seated_names(night: Night, number: int) -> set[str]:
-    return {name for seats in seating_of(night, number) for name in seats}
 
 
 def night_with_a_leaver_and_an_arrival() -> tuple[Night, str, str]:

@@ -13,6 +13,7 @@ from games.night.actions import StepAlreadyEnded
 from games.night.models import Night, Round, TableRound
 from tests.builders import (
     add,
+    alert_of,
     fresh,
     joined_phone,
     make_night,
@@ -120,7 +121,7 @@ def test_a_step_ending_button_that_names_no_round_is_refused_with_400_and_change
     phone = joined_phone(night, seated(night, 2, 0))
     response = post(phone, "table_roll_off_done", night)
     assert response.status_code == 400
-    assert "round" in response.text
+    assert alert_of(response) == "The round this button ends is missing. Reload the page and tap again."
     assert table(night, 2).roll_off == 1
 
 
@@ -173,5 +174,6 @@ def test_a_bad_step_number_is_refused_with_400_and_a_message_and_changes_nothing
         data[field] = "1000"  # 25 roll-offs is a lot, but a number of them
     response = post(host, "host_roll_off_done", night, **data)
     assert response.status_code == 400
-    assert "round" in response.text or "roll-off" in response.text
+    named = "round" if field == "round" else "roll-off"
+    assert f"The {named} this button ends must be a whole number" in response.text
     assert (table(night, 2).status, table(night, 2).roll_off) == (TableRound.Status.ROLL_OFF, 1)

@@ -67,11 +67,9 @@ def test_a_ghosts_bunco_is_credited_to_its_partner_who_takes_the_traveler():
     night = started_night(7, seed=3)  # 2 tables, 1 ghost
     ghost_seat = Seat.objects.get(round__number=1, round__night=night, player__is_ghost=True)
     number, position = ghost_seat.table_round.number, ghost_seat.position
+    assert (number, position) == (2, 1)  # seed 3 seats the ghost at table 2, team B
     partner = seated(night, number, (position + 2) % 4)
-    if number == 2:  # a Bunco elsewhere first, so the traveler has to move
-        tally(night, 1, "A", 1, bunco_player=real_seat(night, 1, "A"))
-    else:
-        tally(night, 2, "A", 1, bunco_player=real_seat(night, 2, "A"))
+    tally(night, 1, "A", 1, bunco_player=real_seat(night, 1, "A"))  # a Bunco elsewhere first: the traveler moves
     entry = tally(night, number, ghost_seat.team, 1, bunco_player=ghost_seat.player)
     assert entry.bunco_player == partner and entry.points == 21
     assert table(night, number).totals()[ghost_seat.team] == 21

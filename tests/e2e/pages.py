@@ -1,0 +1,67 @@
+"""What a person does in a browser, once for every browser test: log in through the login page,
+join a night from its code and tap a name, start a night from the host's form, enter a tournament
+turn. Each step waits until the page has taken it (Playwright's expect), never a sleep."""
+
+from __future__ import annotations
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from games.links import join_path
+from tests.builders import PASSWORD
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+VENGEANCE = "Played a Vengeance"
+
+
+def log_in(page: Page, url: str, *, username: str = "host", password: str = PASSWORD, then: str = "/") -> Page:
+    """`page` logs in through the login page and lands on `then` (a path)."""
+    page.goto(f"{url}/accounts/login/?next={then}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(url + then)
+    return page
+
+
+def desk(browser: Browser) -> Page:
+    """A new page in a desktop-sized browser of its own (a host's or a director's laptop)."""
+    return browser.new_context(viewport=DESKTOP).new_page()
+
+
+def join_night(phone: Page, url: str, code: str, name: str, *, table: int | None = None) -> Page:
+    """`phone` scans the night's code (a table's, given `table`), taps `name`, and is live."""
+    phone.goto(url + join_path(code, table))
+    phone.get_by_role("button", name=name, exact=True).click()
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    return phone
+
+
+def start_night_from_form(host: Page, url: str, names: list[str]) -> Page:
+    """`host` fills the new-night form with `names` and draws the seats: the host page of round 1."""
+    host.goto(url + "/nights/new/")
+    host.fill("#id_names", "\n".join(names))
+    host.get_by_role("button", name="Draw the seats and start").click()
+    expect(host.locator("#host-state .round-label")).to_contain_text("Round 1 of")
+    return host
+
+
+def enter_turn(phone: Page, name: str, points: int | None, *, vengeance: bool = False) -> None:
+    """A tournament group's phone: pick the player, type the points (or tap Bust for None), tick the
+    Vengeance box if asked. Each step waits until the form takes it (it is locked while the previous
+    turn is sent)."""
+    phone.get_by_label(name, exact=True).check()
+    if vengeance:
+        phone.get_by_label(VENGEANCE, exact=False).check()
+    if points is None:
+        phone.get_by_role("button", name="Bust (0)").click()
+    else:
+        phone.fill("#t-points", str(points))
+        phone.get_by_role("button", name="Bank").click()
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds serious or critical on the page as it is now, one line each."""
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}" for v in violations
+            if v["impact"] in ("serious", "critical")]
