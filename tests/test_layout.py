@@ -508,3 +508,10 @@ def test_the_checker_reads_every_project_package_of_the_real_tree() -> None:
 def test_the_real_tree_follows_the_import_directions(package: str) -> None:
     violations = [v for v in layout_violations(ROOT) if v.startswith(package + "/")]
     assert violations == [], "\n".join(violations)
+
+
+def test_the_real_tree_has_no_import_circles() -> None:
+    """What a Celery task calls sits one floor below the actions that enqueue it (bunco_club/mail.py,
+    tournaments/deciding.py): actions -> tasks -> the lower module, never back."""
+    circles = import_circles(ROOT)
+    assert circles == [], "\n".join(circles)
