@@ -23,10 +23,11 @@ from bunco_club.limits import limited, too_many, used_up
 from bunco_club.models import Party
 from games import actions, taps
 from games.forms import CorrectionForm, NewNightForm, TallyForm, UndoForm, names_in, shape_of
-from games.links import BadJoinLink, join_path, join_token, qr_svg, read_join_token
+from games.links import BadJoinLink, join_path, join_token, read_join_token
 from games.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally, max_tables
 from games.rules import bunco
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
+from live.qr import qr_svg
 from live.streams import event_stream_response, read_for_a_stream
 
 # --- A Bunco night ----------------------------------------------------------------------------

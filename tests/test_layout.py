@@ -515,3 +515,47 @@ def test_the_real_tree_has_no_import_circles() -> None:
     tournaments/deciding.py): actions -> tasks -> the lower module, never back."""
     circles = import_circles(ROOT)
     assert circles == [], "\n".join(circles)
+
+
+# --- One of each: the QR helper and the signing of links --------------------------------------------
+
+
+def importers_of(root: Path, target: str) -> list[str]:
+    """The project modules that import `target` (a module, `from x import target`'s `x.target`
+    included, wherever the import is written)."""
+    found = set()
+    for path in project_modules(root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            if any(within(name, target) for name in names):
+                found.add(module_name(path.relative_to(root)))
+    return sorted(found)
+
+
+def test_the_checker_finds_who_imports_a_module_however_it_is_written(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "games/a.py": "import segno\n",
+            "games/b.py": "def f():\n    from django.core import signing\n",
+            "live/c.py": "from django.core.signing import TimestampSigner\n",
+            "live/d.py": "from django.core import mail\n",
+        },
+    )
+    assert importers_of(root, "segno") == ["games.a"]
+    assert importers_of(root, "django.core.signing") == ["games.b", "live.c"]
+
+
+def test_one_module_draws_qr_codes() -> None:
+    assert importers_of(ROOT, "segno") == ["live.qr"]
+
+
+def test_one_module_signs_and_reads_tokens() -> None:
+    """Join links, group links, members' links and check rooms keep their own salts and messages,
+    and share live/signing.py's mechanics: refusing forged, expired and future-dated tokens."""
+    assert importers_of(ROOT, "django.core.signing") == ["live.signing"]
