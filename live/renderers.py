@@ -9,7 +9,7 @@ from live.broadcasters import Message
 from live.rendering import Frame, renders
 
 
-@renders("ping")
+@renders("check", "ping")
 def render_ping(message: Message) -> list[Frame]:
     ping = ping_from_message(message)
     html = render_to_string("live/connection_check.html#ping-upsert", {"ping": ping})
