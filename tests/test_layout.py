@@ -9,8 +9,8 @@ The layers:
 - pure rules   games/rules/ and tournaments/brackets.py: the standard library and games.rules
 - pure club    bunco_club/rotation.py, bunco_club/standings.py: the standard library only
 - live         live/: Django, other third-party packages and the standard library; no domain app
-- club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, ical, limits,
-               admin, apps, migrations, ...): never games or tournaments, never the wiring
+- club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, mail, headcount,
+               ical, limits, admin, apps, migrations, ...): never games or tournaments, never the wiring
 - games        games/: live and the club domain; never tournaments, never the wiring
 - tournaments  tournaments/: games, live and the club domain; never the wiring
 - wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, site_views, static, its
@@ -18,6 +18,11 @@ The layers:
 
 A bunco_club file that is not named as wiring is club domain: a new file gets the stricter rules
 until it is listed here (and in DESIGN.md) as wiring.
+
+`import_circles(root)` reports every circle of project modules importing each other: what a Celery
+task calls sits one floor below the actions that enqueue it (bunco_club/mail.py,
+tournaments/deciding.py). `importers_of(root, module)` shows that segno (QR codes) and
+django.core.signing each have one importer in the project: live/qr.py and live/signing.py.
 """
 
 from __future__ import annotations
