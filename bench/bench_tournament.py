@@ -71,7 +71,7 @@ def measure() -> dict[str, Any]:
     from django.core.management import call_command
     from django.db import connection
 
-    from tournaments import actions
+    from tournaments import actions, deciding
     from tournaments.models import Entrant, Group, GroupSeat, TournamentRound
 
     call_command("migrate", "--noinput", verbosity=0)
@@ -122,7 +122,7 @@ def measure() -> dict[str, Any]:
             turns_s = time.perf_counter() - began
 
             due = round_.ends_at + timedelta(seconds=tournament.grace_seconds, minutes=1)
-            closed, close_s, close_statements = timed(lambda d=due: actions.close_round_if_due(d))
+            closed, close_s, close_statements = timed(lambda d=due: deciding.close_round_if_due(d))
             round_ = TournamentRound.objects.get(pk=round_.pk)
             runs.append({
                 "setup_s": round(setup_s, 2),

@@ -2,8 +2,8 @@
 personal calendar feed, all without a password.
 
 A link carries the member's code (`Member.code`, random), never their id: ids are counters a
-stranger could walk through. It is signed with the site's secret (django.core.signing), so an
-altered link is refused. It does not expire (a club lasts years, and a calendar subscription must
+stranger could walk through. It is signed by live.signing with the site's secret and this
+module's salt, so an altered link is refused. It carries no date and does not expire (a club lasts years, and a calendar subscription must
 keep working); the host revokes a leaked link by giving the member a new code
 (`actions.reset_member_link`), which makes every link signed for the old code stop working.
 """
@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core import signing
 from django.urls import reverse
+
+from live import signing
 
 SALT = "bunco-club.member"
 
@@ -29,14 +30,14 @@ def member_token(code: str) -> str:
     """The signed token of the member whose code (`Member.code`) this is."""
     if not isinstance(code, str) or not code:  # an id passed by mistake would sign nobody's link
         raise TypeError(f"A personal link carries the member's code, not {code!r}.")
-    return signing.Signer(salt=SALT).sign_object({"m": code}, compress=True)
+    return signing.sign({"m": code}, salt=SALT, dated=False)
 
 
 def read_member_token(token: str) -> str:
     """The member code a token was signed for; BadMemberLink if it was not signed by this site."""
     try:
-        payload = signing.Signer(salt=SALT).unsign_object(token)
-    except (signing.BadSignature, ValueError) as error:
+        payload = signing.read(token, salt=SALT, dated=False)
+    except signing.BadToken as error:
         raise BadMemberLink(INVALID) from error
     code = payload.get("m") if isinstance(payload, dict) else None
     if not isinstance(code, str) or not code:

@@ -381,7 +381,7 @@ CELERY_BEAT_SCHEDULE["close-tournament-rounds"] = {"task": "tournaments.tasks.cl
 
 # --- Club reminders (issue 10) ----------------------------------------------------------------
 # RSVP nudges, hosts' reminders, substitute invitations and swap requests: each sent once
-# (bunco_club.actions.send_due_reminders records what went). Every few minutes by the in-process
+# (bunco_club.mail.send_due_reminders records what went). Every few minutes by the in-process
 # clock, every 15 minutes by Celery beat when scaled, or `python manage.py send_reminders` from cron.
 REMINDERS_INTERVAL_SECONDS = 300
 # The site's address as members reach it: links in club emails and calendar entries start with it.

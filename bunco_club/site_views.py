@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
-from bunco_club import actions as club_actions
+from bunco_club.headcount import headcount
 from bunco_club.limits import address_and_username, too_many, used_up
 from bunco_club.models import Club, Party
 from games.night.models import Night
@@ -38,7 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
         for club in clubs:
             party = club.parties.upcoming().select_related("host", "cohost").first()
             dashboard.append({"club": club, "party": party,
-                              "summary": club_actions.headcount(party).summary() if party else ""})
+                              "summary": headcount(party).summary() if party else ""})
     return render(request, "bunco_club/home.html",
                   {"clubs": clubs, "upcoming": upcoming, "nights": nights, "dashboard": dashboard})
 

@@ -1,11 +1,12 @@
-"""Background jobs of clubs: thin, each calls an action (DESIGN.md §3).
+"""Background jobs of clubs: thin, each calls bunco_club.mail (DESIGN.md §2, §3).
 
 The substitute invitation and the swap request are enqueued by their actions once the transaction
 commits. `send_due_reminders` (RSVP nudges, the host's reminder, and any invitation or swap whose
 email an enqueue lost) runs from Celery beat in the scaled layout (settings.CELERY_BEAT_SCHEDULE),
 from the in-process clock of the embedded default (settings.CLOCK_TICKERS: the clock ticks every
 second, so its ticker keeps its own time) and from cron with `python manage.py send_reminders`.
-Every email is recorded as it goes (`actions.send_once`): however often these run, each goes once.
+Every email is recorded as it goes (`mail.send_once`): however often these run, each goes once.
+The actions import this module to enqueue; it imports only bunco_club.mail, one floor down.
 """
 
 from __future__ import annotations
@@ -17,34 +18,34 @@ import time
 from celery import shared_task
 from django.conf import settings
 
-from bunco_club import actions
+from bunco_club import mail
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
 def send_sub_invitation(invitation_id: int) -> bool:
-    return actions.send_sub_invitation(invitation_id)
+    return mail.send_sub_invitation(invitation_id)
 
 
 @shared_task(ignore_result=True)
 def send_swap_request(swap_id: int) -> bool:
-    return actions.send_swap_request(swap_id)
+    return mail.send_swap_request(swap_id)
 
 
 @shared_task(ignore_result=True)
 def send_party_cancelled(party_id: int) -> int:
-    return actions.send_party_cancelled(party_id)
+    return mail.send_party_cancelled(party_id)
 
 
 @shared_task(ignore_result=True)
 def send_party_changed(party_id: int) -> int:
-    return actions.send_party_changed(party_id)
+    return mail.send_party_changed(party_id)
 
 
 @shared_task(ignore_result=True)
 def send_due_reminders() -> int:
-    sent = actions.send_due_reminders()
+    sent = mail.send_due_reminders()
     if sent:
         logger.info("Sent %d club reminder(s)", sent)
     return sent

@@ -43,6 +43,7 @@ from bunco_club.forms import (
     SeasonByRuleForm,
     SwapForm,
 )
+from bunco_club.headcount import headcount
 from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
@@ -238,7 +239,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     next_party = upcoming[0] if upcoming else None
     context = {
         "club": club, "member": member, "is_host": is_host, "upcoming": upcoming, "past": past,
-        "next_party": next_party, "next_count": actions.headcount(next_party) if next_party else None,
+        "next_party": next_party, "next_count": headcount(next_party) if next_party else None,
         "seasons": club.seasons.all(), "hosts": club.hosts.all(),
         "feed_url": request.build_absolute_uri(reverse("clubs:club_feed", args=[club.feed_code])),
         "cohost_form": CohostForm(),
@@ -543,7 +544,7 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     party = _party_of(club, pk)
     mine = party.rsvps.filter(member=member).first() if member else None
     context = {
-        "club": club, "party": party, "member": member, "is_host": is_host, "count": actions.headcount(party),
+        "club": club, "party": party, "member": member, "is_host": is_host, "count": headcount(party),
         "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
         "rsvp_key": secrets.token_hex(16),
         "rsvps": party.rsvps.select_related("member").order_by("member__name") if is_host else [],

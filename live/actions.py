@@ -4,9 +4,9 @@ A check is a ROOM: whoever opens the check page gets a fresh one, and the others
 join it by its link (or its QR code). A ping lights up the screens in that room and no other;
 before rooms, every ping reached every check page open anywhere on the site.
 
-A room is not stored: its link carries a random id signed with the site's secret
-(django.core.signing, with the time it was opened). The signature makes a forged or garbled link
-a plain "not found" instead of a room anyone can name, and the time lets a link expire
+A room is not stored: its link carries a random id signed with the site's secret (live.signing,
+with the time it was opened). The signature makes a forged or garbled link (or one dated in the
+future) a plain "not found" instead of a room anyone can name, and the time lets a link expire
 (`ROOM_MAX_AGE`): an old link says so and offers a new room.
 """
 
@@ -17,10 +17,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 
+from live import signing
 from live.log import log_event
 from live.models import Event
 
@@ -44,11 +44,6 @@ class RoomExpired(Exception):
     """A room link the site signed, older than ROOM_MAX_AGE."""
 
 
-def _signer() -> signing.TimestampSigner:
-    # "." rather than ":": the token sits in a URL path.
-    return signing.TimestampSigner(salt=SALT, sep=".")
-
-
 @dataclass(frozen=True)
 class CheckRoom:
     """One connection check: its id names its channel; its token is what its link carries."""
@@ -64,19 +59,19 @@ class CheckRoom:
 def open_room() -> CheckRoom:
     """A fresh room (nothing is stored: the signed token is the room)."""
     room_id = secrets.token_urlsafe(12)
-    return CheckRoom(id=room_id, token=_signer().sign(room_id))
+    return CheckRoom(id=room_id, token=signing.sign(room_id, salt=SALT, text=True))
 
 
 def find_room(token: str) -> CheckRoom:
-    """The room a link's token names; RoomNotFound for one the site did not sign, RoomExpired for
-    one older than ROOM_MAX_AGE."""
+    """The room a link's token names; RoomNotFound for one the site did not sign (or dated in the
+    future), RoomExpired for one older than ROOM_MAX_AGE."""
     if len(token) > TOKEN_MAX_LENGTH:
         raise RoomNotFound(token[:20])
     try:
-        room_id = _signer().unsign(token, max_age=ROOM_MAX_AGE)
-    except signing.SignatureExpired as error:
+        room_id = signing.read(token, salt=SALT, max_age=ROOM_MAX_AGE, text=True)
+    except signing.ExpiredToken as error:
         raise RoomExpired(token) from error
-    except (signing.BadSignature, ValueError) as error:  # ValueError: a timestamp that doesn't decode
+    except signing.BadToken as error:  # forged, garbled, or dated in the future
         raise RoomNotFound(token) from error
     if not _ROOM_ID.fullmatch(room_id):
         raise RoomNotFound(token)

@@ -1,7 +1,12 @@
 """Turning events into Server-Sent Events frames, once per event per process.
 
-Each app registers a renderer per event kind with `@renders(kind)`; a renderer works from the
-event's data alone (no query), so a bell to a thousand phones is rendered once.
+Each app registers a renderer per event kind of its channels with `@renders(namespace, kind)`: the
+namespace is its channels' prefix ("night" for `night:<id>` and `night:<id>:player:<pk>`,
+"tournament", "check", "table", ...), so two apps may each have a kind of the same bare name, and
+the events already stored keep their kind strings (an event's renderer is found by its channel's
+prefix and its kind). A second renderer for a namespace and kind already registered is an error
+at start-up (ImproperlyConfigured), never a silent replacement. A renderer works from the event's
+data alone (no query), so a bell to a thousand phones is rendered once.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+
+from django.core.exceptions import ImproperlyConfigured
 
 from live.broadcasters import Message
 
@@ -20,21 +27,45 @@ Frame = tuple[str | None, str]
 Renderer = Callable[[Message], Iterable[Frame]]
 
 
-_renderers: dict[str, Renderer] = {}
+_renderers: dict[tuple[str, str], Renderer] = {}
 
 
-def renders(kind: str) -> Callable[[Renderer], Renderer]:
-    """Register the function that turns events of `kind` into SSE frames.
+def namespace_of(channel: str) -> str:
+    """The app's part of a channel's name: "night" for `night:12` and `night:12:player:3`."""
+    return channel.split(":", 1)[0]
+
+
+def _name_of(function: Renderer) -> str:
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+def renders(namespace: str, kind: str) -> Callable[[Renderer], Renderer]:
+    """Register the function that turns events of `kind` on the channels of `namespace` (their
+    prefix before the first ":") into SSE frames. ImproperlyConfigured if another renderer is
+    registered for them already (the same function registered again, a module reloaded, is not
+    another).
 
     A renderer must not query the database: it runs on the event loop, once per event per
     process, from the event's data alone.
     """
+    if not namespace or ":" in namespace or not kind:
+        raise ImproperlyConfigured(f"A renderer is registered for a channel prefix and a kind, not {namespace!r}, {kind!r}.")
 
     def register(function: Renderer) -> Renderer:
-        _renderers[kind] = function
+        existing = _renderers.get((namespace, kind))
+        if existing is not None and _name_of(existing) != _name_of(function):
+            raise ImproperlyConfigured(
+                f"Two renderers for {kind!r} events on {namespace!r} channels: {_name_of(existing)} and "
+                f"{_name_of(function)}. Give one of them another kind, or remove one.")
+        _renderers[(namespace, kind)] = function
         return function
 
     return register
+
+
+def renderer_for(channel: str, kind: str) -> Renderer | None:
+    """The renderer registered for events of `kind` on `channel`, if any."""
+    return _renderers.get((namespace_of(channel), kind))
 
 
 class _RenderCache:
@@ -64,7 +95,7 @@ _render_cache = _RenderCache()
 
 
 def encode_event(message: Message) -> bytes:
-    renderer = _renderers.get(message["kind"])
+    renderer = renderer_for(message.get("channel", ""), message["kind"])
     frames: Iterable[Frame] = renderer(message) if renderer else [(message["kind"], json.dumps(message["data"]))]
     return b"".join(encode_frame(data, event=name, event_id=message["id"]) for name, data in frames)
 

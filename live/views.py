@@ -20,7 +20,8 @@ from live.actions import CheckRoom, RoomExpired, RoomNotFound, find_room, open_r
 from live.forms import PingForm
 from live.http import HtmxHttpRequest
 from live.models import Event
-from live.renderers import ping_from_message, qr_svg
+from live.qr import qr_svg
+from live.renderers import ping_from_message
 from live.streams import event_stream_response
 
 logger = logging.getLogger(__name__)

@@ -85,7 +85,7 @@ def seed() -> Seeded:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from tournaments import actions
+    from tournaments import actions, deciding
     from tournaments.models import TournamentRound
 
     rng = random.Random(SEED)
@@ -104,7 +104,7 @@ def seed() -> Seeded:
         decided = actions.start_round(tournament, now=start)
         for index, group in enumerate(decided.groups.order_by("number")):
             play(group, rng, turns=12, start=start, vengeance_at=9 if index % 3 == 0 else None)
-        actions.close_round_if_due(now=start + timedelta(minutes=25))
+        deciding.close_round_if_due(now=start + timedelta(minutes=25))
         decided.refresh_from_db()
         if decided.status != TournamentRound.Status.DECIDED:
             raise SystemExit(f"{decided} is {decided.status}, not decided: change SEED for a round with no tie")

@@ -9,9 +9,9 @@ The layers:
 - pure rules   games/rules/ and tournaments/brackets.py: the standard library and games.rules
 - pure club    bunco_club/rotation.py, bunco_club/standings.py: the standard library only
 - live         live/: Django, other third-party packages and the standard library; no domain app
-- club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, ical, limits,
-               admin, apps, migrations, ...): never games or tournaments, never the wiring; but the
-               pure games.rules, the ground floor, so a house rule lives once, in its engine
+- club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, mail, headcount,
+               ical, limits, admin, apps, migrations, ...): never games or tournaments, never the wiring;
+               but the pure games.rules, the ground floor, so a house rule lives once, in its engine
 - games        games/: live and the club domain; never tournaments, never the wiring
 - tournaments  tournaments/: games, live and the club domain; never the wiring
 - wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, site_views, static, its
@@ -19,6 +19,11 @@ The layers:
 
 A bunco_club file that is not named as wiring is club domain: a new file gets the stricter rules
 until it is listed here (and in DESIGN.md) as wiring.
+
+`import_circles(root)` reports every circle of project modules importing each other: what a Celery
+task calls sits one floor below the actions that enqueue it (bunco_club/mail.py,
+tournaments/deciding.py). `importers_of(root, module)` shows that segno (QR codes) and
+django.core.signing each have one importer in the project: live/qr.py and live/signing.py.
 """
 
 from __future__ import annotations
@@ -528,3 +533,54 @@ def test_the_checker_reads_every_project_package_of_the_real_tree() -> None:
 def test_the_real_tree_follows_the_import_directions(package: str) -> None:
     violations = [v for v in layout_violations(ROOT) if v.startswith(package + "/")]
     assert violations == [], "\n".join(violations)
+
+
+def test_the_real_tree_has_no_import_circles() -> None:
+    """What a Celery task calls sits one floor below the actions that enqueue it (bunco_club/mail.py,
+    tournaments/deciding.py): actions -> tasks -> the lower module, never back."""
+    circles = import_circles(ROOT)
+    assert circles == [], "\n".join(circles)
+
+
+# --- One of each: the QR helper and the signing of links --------------------------------------------
+
+
+def importers_of(root: Path, target: str) -> list[str]:
+    """The project modules that import `target` (a module, `from x import target`'s `x.target`
+    included, wherever the import is written)."""
+    found = set()
+    for path in project_modules(root):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            if any(within(name, target) for name in names):
+                found.add(module_name(path.relative_to(root)))
+    return sorted(found)
+
+
+def test_the_checker_finds_who_imports_a_module_however_it_is_written(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path,
+        {
+            "games/a.py": "import segno\n",
+            "games/b.py": "def f():\n    from django.core import signing\n",
+            "live/c.py": "from django.core.signing import TimestampSigner\n",
+            "live/d.py": "from django.core import mail\n",
+        },
+    )
+    assert importers_of(root, "segno") == ["games.a"]
+    assert importers_of(root, "django.core.signing") == ["games.b", "live.c"]
+
+
+def test_one_module_draws_qr_codes() -> None:
+    assert importers_of(ROOT, "segno") == ["live.qr"]
+
+
+def test_one_module_signs_and_reads_tokens() -> None:
+    """Join links, group links, members' links and check rooms keep their own salts and messages,
+    and share live/signing.py's mechanics: refusing forged, expired and future-dated tokens."""
+    assert importers_of(ROOT, "django.core.signing") == ["live.signing"]

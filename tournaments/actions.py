@@ -9,7 +9,8 @@ face-off; then a champion and everyone's final place.
 
 Every function takes `now` where time matters, so the simulation and the tests run on a clock of
 their own. Errors are `TournamentError`s carrying the HTTP status a view answers with; they change
-nothing.
+nothing. Closing and deciding rounds, which the clock calls too, is in tournaments.deciding, one
+floor down (DESIGN.md §2): these actions import it and the tasks, the tasks only it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bunco_club.models import NightRecord
 from live import refusals
 from live.log import log_event
 from live.refusals import Refusal
-from tournaments import brackets
+from tournaments import brackets, deciding, tasks
 from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound, Turn, round_length
 
 MAX_POINTS = 1_000_000  # far beyond any Fill or Bust turn: a typo, not a score
@@ -58,6 +59,7 @@ class KeyReused(TournamentError, refusals.KeyReused):
     """An entry's key that already stands for another entry: never taken for a retry."""
 
     status = 409
+
 
 
 # --- Setting up -----------------------------------------------------------------------------------
@@ -208,7 +210,7 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
     entrant = Entrant.objects.get(pk=entrant.pk)
     if tournament.status == Tournament.Status.FINISHED:
         raise WrongMoment("The tournament is over.")
-    if entrant.status not in (Entrant.Status.REGISTERED, Entrant.Status.IN):
+    if not entrant.is_in_play:  # what the dashboard's Drop button asks too
         raise WrongMoment(f"{entrant.name} is already out of the tournament.")
     if not tournament.takes_drops():
         raise WrongMoment(f"{tournament.round_under_way()} is under way: {entrant.name} can drop once it is decided.")
@@ -219,7 +221,7 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
     log_event(tournament.channel, "tournament_state", {"what": "dropped"})
     left = list(tournament.players_in()) if tournament.status == Tournament.Status.PLAYING else []
     if len(left) == 1:  # everyone else has gone: the last player standing wins
-        _finish(tournament, left[0], None, timezone.now())
+        deciding.finish(tournament, left[0], None, timezone.now())
     return entrant
 
 
@@ -244,22 +246,17 @@ def start_round(
     """
     now = now or timezone.now()
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status == Tournament.Status.FINISHED:
-        raise WrongMoment("The tournament is over.")
+    refusal = tournament.start_refusal()  # the rule the dashboard's Start button follows too
+    if refusal is not None:
+        raise WrongMoment(refusal)
     current = tournament.current_round()
-    if current is not None and current.status != TournamentRound.Status.DECIDED:
-        raise WrongMoment(f"{current} is still under way.")
     if tournament.status == Tournament.Status.REGISTRATION:
-        if tournament.entrants.filter(checked_in=True).count() < 2:
-            raise WrongMoment("Check in at least two players first.")
         tournament.entrants.filter(status=Entrant.Status.REGISTERED, checked_in=True).update(status=Entrant.Status.IN)
         tournament.entrants.filter(status=Entrant.Status.REGISTERED).update(status=Entrant.Status.NO_SHOW)
         tournament.status = Tournament.Status.PLAYING
         tournament.save(update_fields=["status"])
     players = list(tournament.players_in().order_by("seed_rank", "name"))
     number = current.number + 1 if current else 1
-    if len(players) < 2:  # (a drop that leaves one player finishes the tournament)
-        raise WrongMoment("Fewer than two players are left.")
     by_name = {entrant.name: entrant for entrant in players}
     names = list(by_name)
     face_off = len(players) == 2
@@ -387,7 +384,7 @@ def end_round_now(tournament: Tournament, *, number: int, now: datetime | None =
     round_.paused_at = None
     round_.save(update_fields=["paused_at"])
     log_event(round_.tournament.channel, "tournament_state", {"what": "ended_now", "round": round_.number})
-    close_round_if_due(now)
+    deciding.close_round_if_due(now)
     round_.refresh_from_db()
     return round_
 
@@ -397,10 +394,8 @@ def _schedule_close(round_: TournamentRound) -> None:
     sweep covers a lost task). The embedded default's in-process clock needs nothing queued."""
     if not settings.REDIS_URL or round_.tournament.simulated:  # a simulation closes its own rounds
         return
-    from tournaments.tasks import close_round_at  # the task module imports these actions
-
     eta = round_.ends_at + timedelta(seconds=round_.tournament.grace_seconds)
-    transaction.on_commit(lambda: close_round_at.apply_async(eta=eta))
+    transaction.on_commit(lambda: tasks.close_round_at.apply_async(eta=eta))
 
 
 def _locked_group(group: Group) -> Group:
@@ -485,7 +480,10 @@ def record_turn(
     _log_totals(group, players, after)
     overtime = group.ends_at is not None and now >= group.ends_at
     if overtime or (group.play_off and group.turn_refusal(now) is not None):
-        _make_final(group, now)
+        try:
+            deciding.make_final(group, now)
+        except ValueError as error:  # a play-off's scores brackets cannot settle
+            raise BadEntry(str(error)) from error
     return turn
 
 
@@ -604,176 +602,6 @@ def _log_totals(group: Group, players: list[Entrant], scores: dict[str, int] | N
     })
 
 
-def _make_final(group: Group, now: datetime) -> bool:
-    """The group's scores are final: once, whoever gets here first (a conditional update)."""
-    made = Group.objects.filter(pk=group.pk, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
-    if not made:
-        return False
-    group.status = Group.Status.FINAL
-    log_event(group.round.tournament.channel, "tournament_state",
-              {"what": "group_final", "round": group.round.number, "groups": [group.number]})
-    if group.play_off:
-        _play_off_final(group.round_id, group, now)
-    else:
-        _decide_round_if_final(group.round_id, now)
-    return True
-
-
-# --- The clock ------------------------------------------------------------------------------------
-
-
-def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | None = None) -> int:
-    """Make final every group whose time and grace period are over, and decide every round whose
-    groups are all final. The one function every trigger calls (the in-process clock, Celery's
-    ETA task and beat's sweep): idempotent, duplicates harmless. Returns how many groups it closed.
-
-    The real clock (no `tournament`) leaves simulated tournaments alone: their times are a clock
-    of their own, long past, and a simulation running beside the site closes its rounds itself
-    (`tournament=` its own, at its simulated `now`), never a real tournament's.
-    """
-    now = now or timezone.now()
-    closed = 0
-    due: dict[int, list[int]] = {}
-    for round_id, group_id in Group.objects.due(now, tournament).values_list("round_id", "pk"):
-        due.setdefault(round_id, []).append(group_id)
-    for round_id, group_ids in due.items():
-        with transaction.atomic():
-            closed += _make_final_together(round_id, group_ids, now)
-    # A round whose groups were all made final but that was not decided (a crash in between).
-    stuck = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING).exclude(
-        groups__status=Group.Status.PLAYING)
-    stuck = stuck.filter(tournament=tournament) if tournament is not None else stuck.filter(
-        tournament__simulated=False)
-    for round_id in list(stuck.values_list("pk", flat=True)):
-        with transaction.atomic():
-            _decide_round_if_final(round_id, now)
-    return closed
-
-
-def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> int:
-    """The clock makes a round's due tables final at once: one statement and one event for them
-    all, then the round is decided. The groups are locked before the round, in id order, as
-    `record_turn` locks its group before the round: neither waits for the other in a circle."""
-    locked = list(Group.objects.select_for_update().filter(pk__in=group_ids, status=Group.Status.PLAYING)
-                  .order_by("pk").values_list("pk", "number"))
-    if not locked:
-        return 0
-    Group.objects.filter(pk__in=[pk for pk, _ in locked]).update(status=Group.Status.FINAL)
-    round_ = TournamentRound.objects.select_related("tournament").get(pk=round_id)
-    log_event(round_.tournament.channel, "tournament_state",
-              {"what": "group_final", "round": round_.number, "groups": sorted(number for _, number in locked)})
-    _decide_round_if_final(round_id, now)
-    return len(locked)
-
-
-# --- Deciding a round -----------------------------------------------------------------------------
-
-
-def _strikes_before(round_: TournamentRound) -> dict[str, int]:
-    """Strikes carried into this round: those the last decided round left."""
-    previous = (TournamentRound.objects.filter(tournament_id=round_.tournament_id, number__lt=round_.number,
-                                               status=TournamentRound.Status.DECIDED)
-                .order_by("-number").first())
-    if previous is None:
-        return {}
-    return {name: count for name, count in previous.outcome.get("strikes", {}).items() if count < brackets.MAX_STRIKES}
-
-
-def _decide_round_if_final(round_id: int, now: datetime) -> None:
-    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
-    if round_.status != TournamentRound.Status.PLAYING:
-        return
-    if round_.groups.filter(play_off=0, status=Group.Status.PLAYING).exists():
-        return
-    scores = round_.table_scores()
-    # Ranked across groups: names in score order, ties kept in table order (brackets.rank).
-    round_.scores = scores
-    tournament = round_.tournament
-    if round_.is_practice:  # counts for nothing: no cut, no strikes, nothing carried
-        round_.outcome = {"practice": True}
-        round_.status = TournamentRound.Status.DECIDED
-        round_.decided_at = now
-        round_.save(update_fields=["scores", "outcome", "status", "decided_at"])
-        log_event(tournament.channel, "tournament_state", {"what": "round_decided", "round": round_.number})
-        return
-    if round_.is_face_off:
-        winner = brackets.face_off_winner(scores)
-        outcome: dict[str, Any] = {"tied": [] if winner else list(scores), "winner": winner}
-    elif tournament.format == Tournament.Format.SINGLE:
-        advance = brackets.advance_count(len(scores))
-        cut = brackets.cut(scores, advance)
-        outcome = {"advancing": cut.advancing, "eliminated": cut.eliminated, "tied": cut.tied, "advance": advance}
-    else:
-        before = _strikes_before(round_)
-        struck = brackets.double_elimination(scores, before)
-        outcome = {"strikes": struck.strikes, "eliminated": struck.eliminated, "tied": struck.tied,
-                   "strikes_before": {name: before.get(name, 0) for name in scores}}
-    round_.outcome = outcome
-    round_.save(update_fields=["scores", "outcome"])
-    _settle(round_, now)
-
-
-def _settle(round_: TournamentRound, now: datetime) -> None:
-    """Apply the round's outcome, or open a play-off (or wait for the director) while tied."""
-    tournament = round_.tournament
-    if round_.outcome.get("tied"):
-        round_.status = TournamentRound.Status.PLAY_OFF
-        round_.save(update_fields=["status", "outcome", "scores"])
-        if tournament.ties == Tournament.Ties.PLAY_OFF:
-            _open_play_off(round_)
-        log_event(tournament.channel, "tournament_state", {"what": "tied", "round": round_.number})
-        return
-    round_.status = TournamentRound.Status.DECIDED
-    round_.decided_at = now
-    round_.save(update_fields=["status", "decided_at", "outcome", "scores"])
-    entrants = {entrant.name: entrant for entrant in tournament.players_in()}
-    if round_.is_face_off:
-        winner = entrants[round_.outcome["winner"]]
-        loser = next(entrant for name, entrant in entrants.items() if name != winner.name)
-        _finish(tournament, winner, loser, now, round_)
-        return
-    out = [entrants[name].pk for name in round_.outcome["eliminated"]]
-    Entrant.objects.filter(pk__in=out).update(status=Entrant.Status.ELIMINATED, out_in_round=round_.number)
-    log_event(tournament.channel, "tournament_state", {"what": "round_decided", "round": round_.number})
-
-
-def _open_play_off(round_: TournamentRound) -> Group:
-    """A play-off group of the players tied at the line: one turn each, untimed."""
-    tied = round_.tied()
-    cycle = round_.groups.filter(play_off__gt=0).count() + 1
-    number = (round_.groups.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    group = Group.objects.create(round=round_, number=number, play_off=cycle)
-    by_name = {entrant.name: entrant for entrant in round_.tournament.players_in().filter(name__in=tied)}
-    GroupSeat.objects.bulk_create(
-        [GroupSeat(group=group, entrant=by_name[name], position=position) for position, name in enumerate(tied)]
-    )
-    return group
-
-
-def _resolve(round_: TournamentRound, playoff: dict[str, int], now: datetime) -> None:
-    """Apply play-off scores (or the director's order) among the tied players (brackets)."""
-    outcome = dict(round_.outcome)
-    try:
-        if round_.is_face_off:
-            winner = brackets.face_off_winner(playoff)
-            outcome.update(tied=[] if winner else list(playoff), winner=winner)
-        elif round_.tournament.format == Tournament.Format.SINGLE:
-            cut = brackets.resolve_cut(
-                brackets.Cut(outcome["advancing"], outcome["eliminated"], outcome["tied"]), playoff, outcome["advance"])
-            outcome.update(advancing=cut.advancing, eliminated=cut.eliminated, tied=cut.tied)
-        else:
-            struck = brackets.resolve_strikes(
-                brackets.Strikes(outcome["strikes"], outcome["eliminated"], outcome["tied"]), playoff,
-                outcome["strikes_before"])
-            outcome.update(strikes=struck.strikes, eliminated=struck.eliminated, tied=struck.tied)
-    except ValueError as error:
-        raise BadEntry(str(error)) from error
-    outcome.setdefault("play_offs", []).append(playoff)
-    round_.outcome = outcome
-    round_.status = TournamentRound.Status.PLAYING  # _settle decides it, or opens the next play-off
-    _settle(round_, now)
-
-
 @transaction.atomic
 def decide_tie(*, round_: TournamentRound, order: Sequence[Entrant], now: datetime | None = None) -> TournamentRound:
     """The director decides the players tied at the line: `order` lists exactly them, best first."""
@@ -789,31 +617,8 @@ def decide_tie(*, round_: TournamentRound, order: Sequence[Entrant], now: dateti
     # Close any play-off group still open: the director's decision replaces it. (Its rows were
     # locked before the round's, as record_turn locks them.)
     round_.groups.filter(play_off__gt=0, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
-    _resolve(round_, {name: len(names) - index for index, name in enumerate(names)}, now)
+    try:
+        deciding.resolve(round_, {name: len(names) - index for index, name in enumerate(names)}, now)
+    except ValueError as error:
+        raise BadEntry(str(error)) from error
     return round_
-
-
-def _play_off_final(round_id: int, group: Group, now: datetime) -> None:
-    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
-    if round_.status != TournamentRound.Status.PLAY_OFF:
-        return
-    group.round = round_
-    _resolve(round_, group.scores(), now)
-
-
-def _finish(tournament: Tournament, winner: Entrant, loser: Entrant | None, now: datetime,
-            face_off: TournamentRound | None = None) -> None:
-    """A champion, and a final place for everyone who played: the face-off's loser second, then
-    by the round each was eliminated in (later is better) and their rank in it."""
-    places = [winner.pk] + ([loser.pk] if loser else [])
-    by_name = {entrant.name: entrant.pk for entrant in tournament.entrants.all()}
-    for decided in tournament.rounds.filter(kind=TournamentRound.Kind.ROUND).order_by("-number"):
-        places.extend(by_name[name] for name in decided.outcome.get("eliminated", []) if by_name[name] not in places)
-    for place, entrant_id in enumerate(places, 1):
-        Entrant.objects.filter(pk=entrant_id).update(final_place=place)
-    if loser is not None:
-        Entrant.objects.filter(pk=loser.pk).update(status=Entrant.Status.ELIMINATED,
-                                                   out_in_round=face_off.number if face_off else None)
-    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED, finished_at=now)
-    tournament.status = Tournament.Status.FINISHED
-    log_event(tournament.channel, "tournament_state", {"what": "finished", "champion": winner.name})

@@ -1,30 +1,34 @@
 """Signed links to a group's page (shown as a QR code on its table), as the night's join links.
 
-A link carries the group's unguessable code (never its id) and is signed with the site's secret
-(django.core.signing, its own salt), so a forged or altered link gets a clear refusal. It lives as
-long as the group plays: once its scores are final the page shows them and takes no turn.
+A link carries the group's unguessable code (never its id) and is signed by live.signing with the
+site's secret and this module's salt, so a forged or altered link gets a clear refusal, and so does
+one dated in the future. It lives as long as the group plays: once its scores are final the page
+shows them and takes no turn.
 """
 
 from __future__ import annotations
 
-from django.core import signing
 from django.urls import reverse
+
+from live import signing
 
 SALT = "bunco-club.tournament-group"
 MAX_AGE_SECONDS = 60 * 60 * 24 * 2  # a tournament day, and then some
 
 INVALID = "This group link isn't valid. Scan the QR code on your table again."
 EXPIRED = "This group link has expired. Ask the director for your table's QR code."
+FROM_THE_FUTURE = "This group link isn't valid yet. Ask the director for your table's QR code."
 
 
 class BadGroupLink(Exception):
-    """A group link that was altered or has expired; the message says which, for people."""
+    """A group link that was altered, has expired or is dated in the future; the message says
+    which, for people."""
 
 
 def group_token(code: str) -> str:
     if not isinstance(code, str):  # an id passed by mistake would sign a link to no group
         raise TypeError(f"A group link carries the group's code, not {code!r}.")
-    return signing.TimestampSigner(salt=SALT).sign_object({"g": code}, compress=True)
+    return signing.sign({"g": code}, salt=SALT)
 
 
 def group_path(code: str) -> str:
@@ -34,10 +38,12 @@ def group_path(code: str) -> str:
 def read_group_token(token: str) -> str:
     """The group code a link carries; BadGroupLink otherwise."""
     try:
-        payload = signing.TimestampSigner(salt=SALT).unsign_object(token, max_age=MAX_AGE_SECONDS)
-    except signing.SignatureExpired as error:
+        payload = signing.read(token, salt=SALT, max_age=MAX_AGE_SECONDS)
+    except signing.ExpiredToken as error:
         raise BadGroupLink(EXPIRED) from error
-    except (signing.BadSignature, ValueError) as error:
+    except signing.FutureToken as error:
+        raise BadGroupLink(FROM_THE_FUTURE) from error
+    except signing.BadToken as error:
         raise BadGroupLink(INVALID) from error
     code = payload.get("g") if isinstance(payload, dict) else None
     if not isinstance(code, str) or not code:

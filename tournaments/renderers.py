@@ -14,12 +14,12 @@ from live.broadcasters import Message
 from live.rendering import Frame, renders
 
 
-@renders("tournament_turn")
+@renders("tournament", "tournament_turn")
 def render_turn(message: Message) -> list[Frame]:
     data = message["data"]
     return [(None, render_to_string("tournaments/_live.html#totals", {"group": data["group"], "totals": data["totals"]}))]
 
 
-@renders("tournament_state")
+@renders("tournament", "tournament_state")
 def render_state(message: Message) -> list[Frame]:
     return [("changed", json.dumps(message["data"]))]

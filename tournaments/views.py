@@ -28,8 +28,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club.limits import too_many
-from games.links import qr_svg
 from live.http import HtmxHttpRequest
+from live.qr import qr_svg
 from live.refusals import Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream
 from tournaments import actions, brackets

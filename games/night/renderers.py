@@ -16,13 +16,13 @@ from live.broadcasters import Message
 from live.rendering import Frame, renders
 
 
-@renders("tally")
+@renders("night", "tally")
 def render_tally(message: Message) -> list[Frame]:
     """A table's new team totals, into every page that shows that table this round."""
     return [(None, render_to_string("games/_live.html#tally", message["data"]))]
 
 
-@renders("bell")
+@renders("night", "bell")
 def render_bell(message: Message) -> list[Frame]:
     """The bell banner on every phone at once, then each page refreshes its own panel."""
     return [
@@ -31,6 +31,6 @@ def render_bell(message: Message) -> list[Frame]:
     ]
 
 
-@renders("state")
+@renders("night", "state")
 def render_state(message: Message) -> list[Frame]:
     return [("changed", json.dumps(message["data"]))]

@@ -10,6 +10,7 @@ import pytest
 from django.core import mail
 
 from bunco_club import actions
+from bunco_club.headcount import headcount
 from bunco_club.models import RSVP, Blackout, Club, Member, NightRecord, Party, SubInvitation, SwapRequest
 from tests.builders import REGULARS, make_user, soon
 
@@ -275,7 +276,7 @@ def test_a_member_can_only_offer_a_date_they_host(club):
 
 
 def test_every_regular_coming_makes_three_tables_and_no_ghosts(party):
-    count = actions.headcount(party)
+    count = headcount(party)
     assert len(count.coming) == 12 and count.tables == 3 and count.ghosts == 0
     assert count.summary() == "12 coming, 0 ghosts"
 
@@ -287,7 +288,7 @@ def test_a_no_after_a_yes_invites_the_first_alternate(party, member, django_capt
     assert invitation.member.name == "Sam"
     assert [message.to for message in mail.outbox] == [["sam@example.com"]]
     assert "A seat has opened" in mail.outbox[0].body
-    count = actions.headcount(party)
+    count = headcount(party)
     assert names(count.subs_invited) == ["Sam"] and count.ghosts == 1
     assert count.summary() == "11 coming, 1 sub invited, 1 ghost"
 
@@ -365,7 +366,7 @@ def test_the_first_alternate_to_accept_takes_the_seat_and_a_later_one_is_told_it
     assert late.status == SubInvitation.Status.TOO_LATE
     assert RSVP.objects.get(party=party, member__name="Tia").answer == "yes"
     assert not RSVP.objects.filter(party=party, member__name="Sam").exists()
-    count = actions.headcount(party)
+    count = headcount(party)
     assert len(count.coming) == 12 and count.ghosts == 0 and not count.subs_invited
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bunco_club.actions import Headcount
 from bunco_club.forms import ClubForm
+from bunco_club.headcount import Headcount
 from bunco_club.models import Club, Member
 from games.rules import bunco, prizes
 

@@ -12,6 +12,7 @@ from django.core import mail
 from django.core.management import call_command
 
 from bunco_club import actions, tasks
+from bunco_club.mail import send_due_reminders
 from bunco_club.models import SentReminder, SubInvitation
 from tests.builders import soon
 
@@ -31,13 +32,13 @@ def upcoming(club):
 
 
 def test_nothing_is_due_before_the_nudge_days(upcoming):
-    assert actions.send_due_reminders() == 0
+    assert send_due_reminders() == 0
     assert mail.outbox == []
 
 
 def test_members_who_havent_answered_get_a_nudge_and_the_host_a_reminder(upcoming):
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=2), tick=False):
-        sent = actions.send_due_reminders()
+        sent = send_due_reminders()
     nudged = sorted(message.to[0] for message in mail.outbox if "are you coming" in message.subject)
     # Ada hosts and hasn't answered: she is nudged too; Bea, Cal, Dot and Eve answered.
     assert nudged == [f"{name}@example.com" for name in ("ada", "fay", "gus", "hal", "ivy", "jo", "kit", "lou")]
@@ -50,8 +51,8 @@ def test_members_who_havent_answered_get_a_nudge_and_the_host_a_reminder(upcomin
 
 def test_running_the_job_twice_sends_each_reminder_once(upcoming):
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=2), tick=False):
-        first = actions.send_due_reminders()
-        second = actions.send_due_reminders()
+        first = send_due_reminders()
+        second = send_due_reminders()
     assert first == 9 and second == 0
     assert len(mail.outbox) == 9
     assert SentReminder.objects.count() == 9
@@ -75,21 +76,21 @@ def test_a_members_nudge_days_are_the_clubs(upcoming, club):
     club.rsvp_nudge_days = 7
     club.save()
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=6), tick=False):
-        assert actions.send_due_reminders() == 9
+        assert send_due_reminders() == 9
 
 
 def test_a_party_that_has_started_gets_no_reminders(upcoming):
     with time_machine.travel(upcoming.starts_at + datetime.timedelta(minutes=5), tick=False):
-        assert actions.send_due_reminders() == 0
+        assert send_due_reminders() == 0
 
 
 def test_a_sub_invitation_whose_task_was_lost_is_sent_by_the_sweep_once(upcoming, club):
     # The yes turned no outside on-commit callbacks: the invitation's own task never ran.
     actions.answer_rsvp(upcoming, club.members.get(name="Bea"), "no")
     assert mail.outbox == []
-    assert actions.send_due_reminders() == 1
+    assert send_due_reminders() == 1
     assert mail.outbox[0].to == ["sam@example.com"]
-    assert actions.send_due_reminders() == 0
+    assert send_due_reminders() == 0
 
 
 def test_a_sub_invitation_sent_by_its_task_is_not_sent_again_by_the_sweep(upcoming, club,
@@ -97,7 +98,7 @@ def test_a_sub_invitation_sent_by_its_task_is_not_sent_again_by_the_sweep(upcomi
     with django_capture_on_commit_callbacks(execute=True):
         actions.answer_rsvp(upcoming, club.members.get(name="Bea"), "no")
     assert len(mail.outbox) == 1
-    assert actions.send_due_reminders() == 0
+    assert send_due_reminders() == 0
     assert SubInvitation.objects.get().member.name == "Sam"
 
 
@@ -110,7 +111,7 @@ def test_the_clock_and_beat_run_the_reminders():
 def test_a_member_without_an_email_is_skipped(upcoming, club):
     club.members.filter(name="Fay").update(email="")
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=1), tick=False):
-        actions.send_due_reminders()
+        send_due_reminders()
     assert len(mail.outbox) == 8
     assert not any("fay" in message.to[0] for message in mail.outbox)
 
@@ -119,5 +120,5 @@ def test_a_cancelled_party_sends_no_reminders(upcoming):
     actions.cancel_party(upcoming)
     mail.outbox.clear()
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=2), tick=False):
-        assert actions.send_due_reminders() == 0
+        assert send_due_reminders() == 0
     assert [message.subject for message in mail.outbox] == []

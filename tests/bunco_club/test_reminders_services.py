@@ -19,6 +19,7 @@ import pytest
 from django.conf import settings
 
 from bunco_club import actions
+from bunco_club.mail import send_due_reminders
 from bunco_club.models import SentReminder
 from tests.builders import fill_roster, make_club, make_user, soon
 from tests.conftest import ROOT, database_env, services_enabled
@@ -67,6 +68,6 @@ def test_a_real_worker_invites_the_first_alternate_once(worker):
     log = log_path.read_text(errors="replace")
     assert "sam@example.com" in log and "A seat has opened" in log
     # The sweep, run twice, sends nothing more.
-    assert actions.send_due_reminders() == 0
-    assert actions.send_due_reminders() == 0
+    assert send_due_reminders() == 0
+    assert send_due_reminders() == 0
     assert SentReminder.objects.filter(kind="sub").count() == 1

@@ -19,7 +19,7 @@ from playwright.sync_api import Page, Route, expect
 from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
 from tests.e2e.pages import VENGEANCE, enter_turn
-from tournaments import actions, brackets
+from tournaments import actions, brackets, deciding
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
 
@@ -260,7 +260,7 @@ def test_four_group_phones_entering_turns_a_third_of_a_second_apart_score_every_
     assert Turn.objects.filter(tournament=tournament, vengeance=True).count() == 1
 
     # The round's time and grace are over: the clock decides it.
-    actions.close_round_if_due(round_.ends_at + timedelta(seconds=6))
+    deciding.close_round_if_due(round_.ends_at + timedelta(seconds=6))
     round_.refresh_from_db()
     struck = brackets.double_elimination(expected, {})
     assert round_.status == TournamentRound.Status.DECIDED

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from tournaments import actions
+from tournaments import actions, deciding
 from tournaments.models import Tournament, TournamentRound
 
 POINTS = [0, 300, 450, 500, 650, 750, 900, 1000, 1250, 1500, 1750, 2000, 2350, 2500, 3000, 3550]
@@ -23,7 +23,7 @@ def play_round(tournament: Tournament, rng: random.Random, start: datetime) -> T
         for index, player in enumerate(group.players()):
             actions.record_turn(group=group, entrant=player, points=rng.choice(POINTS) + 50 * index,
                                 now=start + timedelta(minutes=1 + index))
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=10))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=10))
     round_.refresh_from_db()
     if round_.status == TournamentRound.Status.PLAY_OFF:
         by_name = {entrant.name: entrant for entrant in tournament.entrants.all()}

@@ -14,7 +14,7 @@ from bunco_club.actions import NightSheet, record_night_results
 from bunco_club.models import Party, Season
 from live.models import Event
 from tests.builders import START, entrant, groups_of, make_club, make_member, make_tournament
-from tournaments import actions, brackets
+from tournaments import actions, brackets, deciding
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def play(group: Group, points: dict[str, int], at=START) -> None:
 def close_all(tournament: Tournament, at=None) -> None:
     current = tournament.current_round()
     assert current is not None
-    actions.close_round_if_due(at or current.ends_at + timedelta(minutes=3))
+    deciding.close_round_if_due(at or current.ends_at + timedelta(minutes=3))
 
 
 # --- Registration ---------------------------------------------------------------------------------
@@ -285,9 +285,9 @@ def test_after_the_grace_period_no_turn_is_taken_even_before_the_clock_ticks(tou
 
 def test_it_ends_the_round_on_time_by_itself_and_twice_is_once(tournament):
     round_ = actions.start_round(tournament, now=START)
-    assert actions.close_round_if_due(START + timedelta(minutes=21)) == 0
-    assert actions.close_round_if_due(START + timedelta(minutes=22)) == 2
-    assert actions.close_round_if_due(START + timedelta(minutes=22)) == 0
+    assert deciding.close_round_if_due(START + timedelta(minutes=21)) == 0
+    assert deciding.close_round_if_due(START + timedelta(minutes=22)) == 2
+    assert deciding.close_round_if_due(START + timedelta(minutes=22)) == 0
     round_.refresh_from_db()
     finals = Event.objects.filter(channel=tournament.channel, data__what="group_final")
     assert [event.data["groups"] for event in finals] == [[1, 2]]
@@ -298,7 +298,7 @@ def test_it_ends_the_round_on_time_by_itself_and_twice_is_once(tournament):
 def test_the_sweep_costs_one_query_when_nothing_is_due(tournament):
     actions.start_round(tournament, now=START)
     with CaptureQueriesContext(connection) as queries:
-        actions.close_round_if_due(START + MINUTE)
+        deciding.close_round_if_due(START + MINUTE)
     assert len(queries) <= 2
 
 
@@ -308,7 +308,7 @@ def test_the_director_extends_a_groups_time(tournament):
     actions.extend_group(group=group, minutes=5, now=START + MINUTE)
     group.refresh_from_db()
     assert group.ends_at == START + timedelta(minutes=25)
-    actions.close_round_if_due(START + timedelta(minutes=23))
+    deciding.close_round_if_due(START + timedelta(minutes=23))
     group.refresh_from_db()
     assert group.status == Group.Status.PLAYING
 
@@ -393,7 +393,7 @@ def test_two_players_play_the_face_off_and_the_winner_is_champion_with_places_fo
     assert face_off.ends_at - face_off.started_at == timedelta(minutes=15)
     group = face_off.groups.get()
     play(group, {"Ann 2": 1000, "Ann 3": 500}, at=face_off.started_at)
-    actions.close_round_if_due(face_off.ends_at + timedelta(minutes=2))
+    deciding.close_round_if_due(face_off.ends_at + timedelta(minutes=2))
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.champion() == entrant(tournament, "Ann 2")
@@ -405,7 +405,7 @@ def test_a_tied_face_off_plays_off_turn_by_turn(director):
     tournament = make_tournament(director, 2)
     face_off = actions.start_round(tournament, now=START)
     assert face_off.is_face_off
-    actions.close_round_if_due(face_off.ends_at + timedelta(minutes=2))
+    deciding.close_round_if_due(face_off.ends_at + timedelta(minutes=2))
     face_off.refresh_from_db()
     assert face_off.status == TournamentRound.Status.PLAY_OFF
     play(face_off.groups.get(play_off=1), {"Ann 1": 50, "Ann 2": 300})

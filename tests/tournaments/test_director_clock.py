@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from live.models import Event
 from tests.builders import START, groups_of, make_tournament
-from tournaments import actions
+from tournaments import actions, deciding
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 
@@ -44,7 +44,7 @@ def test_a_practice_round_counts_for_nothing(director):
     late = actions.register(tournament, "Late Lou", checked_in=True)
     for group in groups_of(tournament):
         actions.record_turn(group=group, entrant=group.players()[0], points=3000, now=START + MINUTE)
-    actions.close_round_if_due(START + 10 * MINUTE)
+    deciding.close_round_if_due(START + 10 * MINUTE)
     practice.refresh_from_db()
     assert practice.status == TournamentRound.Status.DECIDED
     assert practice.outcome == {"practice": True}  # no cut, no strikes
@@ -57,7 +57,7 @@ def test_a_practice_round_counts_for_nothing(director):
     assert tournament.players_in().count() == 13 and late in tournament.players_in()
     groups = groups_of(tournament)
     assert all(score == 0 for group in groups for score in group.scores().values())  # nothing carried
-    actions.close_round_if_due(round_one.ends_at + 3 * MINUTE)
+    deciding.close_round_if_due(round_one.ends_at + 3 * MINUTE)
     round_one.refresh_from_db()
     # Everyone scored 0: the whole field is tied, and nobody carries a strike from the practice.
     assert set(round_one.outcome["strikes_before"].values()) == {0}
@@ -88,7 +88,7 @@ def test_pausing_stops_the_clock_and_resuming_moves_every_end_by_the_pause(tourn
     with pytest.raises(actions.WrongMoment, match="paused the clock"):
         actions.record_turn(group=group, entrant=group.players()[0], points=500, now=START + 7 * MINUTE)
     # Past every end and grace while paused: the clock closes nothing.
-    assert actions.close_round_if_due(START + 60 * MINUTE) == 0
+    assert deciding.close_round_if_due(START + 60 * MINUTE) == 0
     assert not Group.objects.filter(round=round_, status=Group.Status.FINAL).exists()
 
     actions.resume_round(tournament, number=1, now=START + 65 * MINUTE)
@@ -98,8 +98,8 @@ def test_pausing_stops_the_clock_and_resuming_moves_every_end_by_the_pause(tourn
     round_.refresh_from_db()
     assert round_.paused_at is None and round_.ends_at == START + 80 * MINUTE
     actions.record_turn(group=group, entrant=group.players()[0], points=500, now=START + 66 * MINUTE)
-    assert actions.close_round_if_due(START + 79 * MINUTE) == 0
-    assert actions.close_round_if_due(START + 83 * MINUTE) == len(groups)
+    assert deciding.close_round_if_due(START + 79 * MINUTE) == 0
+    assert deciding.close_round_if_due(START + 83 * MINUTE) == len(groups)
     kinds = [event.data.get("what") for event in Event.objects.filter(channel=tournament.channel)]
     assert kinds.count("paused") == 1 and kinds.count("resumed") == 1
 
@@ -147,7 +147,7 @@ def test_the_clock_buttons_refuse_a_round_that_is_not_under_way_and_change_nothi
     round_ = actions.start_round(tournament, now=START)
     with pytest.raises(actions.WrongMoment, match="for round 2: Round 1 is the current round"):
         actions.end_round_now(tournament, number=2, now=START)
-    actions.close_round_if_due(round_.ends_at + 3 * MINUTE)
+    deciding.close_round_if_due(round_.ends_at + 3 * MINUTE)
     round_.refresh_from_db()
     assert round_.status != TournamentRound.Status.PLAYING
     for press in (actions.pause_round, actions.resume_round):

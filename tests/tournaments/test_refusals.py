@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from live.models import Event
 from tests.builders import START, groups_of, make_tournament
-from tournaments import actions
+from tournaments import actions, deciding
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
 
@@ -139,7 +139,7 @@ def round_decided(director) -> Tournament:
     for group in round_.groups.all():
         for index, player in enumerate(group.players()):
             actions.record_turn(group=group, entrant=player, points=100 * (index + 1), now=START)
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=10))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=10))
     return tournament
 
 
@@ -196,7 +196,7 @@ def test_a_ranked_rounds_table_offers_no_strike_nor_correction_during_its_play_o
     for group in round_.groups.all():
         for player in group.players():  # everyone ties: the line falls among equals
             actions.record_turn(group=group, entrant=player, points=500, now=START)
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=10))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=10))
     round_.refresh_from_db()
     assert round_.status == TournamentRound.Status.PLAY_OFF
     table = round_.groups.filter(play_off=0).first()

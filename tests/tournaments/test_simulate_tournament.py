@@ -116,7 +116,7 @@ def test_it_plays_unharmed_beside_a_running_site_whose_real_clock_sweeps_between
     task): the tournament is the one the same seed plays alone, and a real tournament under way
     beside it is closed by the real clock only, when it is due."""
     from tests.builders import make_tournament
-    from tournaments import actions, tasks
+    from tournaments import actions, deciding, tasks
 
     alone = simulate(9, "double", seed=4)
     check_invariants(alone, 9, "double")
@@ -141,6 +141,6 @@ def test_it_plays_unharmed_beside_a_running_site_whose_real_clock_sweeps_between
     # still closes it once it is due.
     real_round.refresh_from_db()
     assert real_round.status == TournamentRound.Status.PLAYING
-    assert actions.close_round_if_due(real_round.ends_at + timedelta(minutes=5)) > 0
+    assert deciding.close_round_if_due(real_round.ends_at + timedelta(minutes=5)) > 0
     real_round.refresh_from_db()
     assert real_round.status != TournamentRound.Status.PLAYING

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.builders import alert_of, element_text, groups_of, logged_in, make_club, make_tournament, make_user
-from tournaments import actions
+from tournaments import actions, deciding
 from tournaments.links import group_path, group_token
 from tournaments.models import Entrant, Group, Tournament, Turn
 
@@ -137,7 +137,7 @@ def test_the_dashboard_offers_drop_only_between_rounds(director_client, tourname
         for player in group.players():
             points += 50  # everyone's score differs: no play-off at the cut
             actions.record_turn(group=group, entrant=player, points=points)
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=10))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=10))
     tournament.refresh_from_db()
     assert tournament.round_under_way() is None
     assert drop in director_client.get(dashboard_url(tournament)).content.decode()  # decided
@@ -189,7 +189,7 @@ def test_the_director_extends_a_group_and_strikes_out_an_entry(director_client, 
 def test_the_director_decides_a_tie_from_the_dashboard(director_client, director):
     tournament = make_tournament(director, 4, ties=Tournament.Ties.DIRECTOR)
     round_ = actions.start_round(tournament)
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
     round_.refresh_from_db()
     assert round_.status == "play_off"
     page = director_client.get(dashboard_url(tournament)).content.decode()
@@ -301,7 +301,7 @@ def test_a_phone_cannot_post_after_its_scores_are_final(tournament):
     phone = phone_for(group)
     assert group.final_at is not None
     with time_machine.travel(group.final_at + timedelta(seconds=1), tick=False):
-        actions.close_round_if_due(timezone.now())
+        deciding.close_round_if_due(timezone.now())
         response = phone.post(turn_url(group), {"entrant": group.players()[0].pk, "points": "50"},
                               HTTP_HX_REQUEST="true")
     assert response.status_code == 409
@@ -357,7 +357,7 @@ def test_the_director_exports_every_rounds_results_as_csv(director_client, direc
     group = groups_of(tournament)[0]
     for player, points in zip(group.players(), (500, 1000, 1500), strict=True):
         actions.record_turn(group=group, entrant=player, points=points)
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
     response = director_client.get(reverse("tournaments:results_csv", args=[tournament.code]))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
@@ -405,7 +405,7 @@ def test_a_phone_on_last_rounds_group_is_told_to_scan_its_new_table(tournament):
             actions.record_turn(group=group, entrant=player, points=(n + 1) * 100 + group.number * 1000)
     round_ = tournament.current_round()
     assert round_ is not None
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
     actions.start_round(tournament)
     page = phone.get(reverse("tournaments:group", args=[groups[0].code])).content.decode()
     assert "scan the QR code of your new table" in page
@@ -414,7 +414,7 @@ def test_a_phone_on_last_rounds_group_is_told_to_scan_its_new_table(tournament):
 def test_the_director_enters_a_play_off_from_the_dashboard(director_client, director):
     tournament = make_tournament(director, 3)
     round_ = actions.start_round(tournament)
-    actions.close_round_if_due(round_.ends_at + timedelta(minutes=3))  # 0-0-0: everyone tied at the line
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))  # 0-0-0: everyone tied at the line
     play_off = round_.groups.get(play_off=1)
     page = director_client.get(dashboard_url(tournament)).content.decode()
     assert reverse("tournaments:group", args=[play_off.code]) in page

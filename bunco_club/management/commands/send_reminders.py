@@ -4,7 +4,7 @@
 
 RSVP nudges (the club's number of days before a party), the hosts' reminders, and substitute
 invitations and swap requests whose email has not gone out. Each email is recorded as it is sent,
-so running this as often as you like sends each one once (bunco_club.actions.send_due_reminders).
+so running this as often as you like sends each one once (bunco_club.mail.send_due_reminders).
 The in-process clock and Celery beat run the same function.
 """
 
@@ -14,12 +14,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from bunco_club import actions
+from bunco_club.mail import send_due_reminders
 
 
 class Command(BaseCommand):
     help = "Send the clubs' due reminders (each goes once, however often this runs)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        sent = actions.send_due_reminders()
+        sent = send_due_reminders()
         self.stdout.write(f"Sent {sent} reminder{'s' if sent != 1 else ''}.")

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bunco_club.limits import too_many, used_up
 from bunco_club.models import Party
-from games.links import join_path, qr_svg
+from games.links import join_path
 from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
 from games.night.models import Night
@@ -34,6 +34,7 @@ from games.night.views.shared import (
     tables_context,
 )
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
+from live.qr import qr_svg
 from live.refusals import Refusal
 
 

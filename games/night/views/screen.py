@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.links import join_path, qr_svg
+from games.links import join_path
 from games.night.models import Night
 from games.night.views.shared import (
     SEATS,
@@ -20,6 +20,7 @@ from games.night.views.shared import (
     tables_context,
 )
 from live.http import HtmxHttpRequest
+from live.qr import qr_svg
 from live.streams import event_stream_response, read_for_a_stream
 
 

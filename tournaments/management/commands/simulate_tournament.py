@@ -8,7 +8,7 @@ group plays on a simulated clock: a turn is played by the pure engine's bot
 and entered as the group's phone enters it, `actions.record_turn` with the points banked, whether a
 Vengeance was played and a key. A turn takes 40 s plus 10 s per toss of simulated time; no new turn
 starts at the group's `ends_at`, and the turn under way is entered in the grace period. Then the
-clock's `actions.close_round_if_due` closes the round, for this tournament alone: it is marked
+clock's `deciding.close_round_if_due` closes the round, for this tournament alone: it is marked
 `simulated`, so a site running on the same database (its real clock) never closes its groups, and
 the simulated clock never closes the site's; players tied at the line play their
 one-turn play-offs through `record_turn` too, and the face-off is played like a round.
@@ -32,7 +32,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules import fill_or_bust
 from live.commands import require_migrated_database
-from tournaments import actions, brackets
+from tournaments import actions, brackets, deciding
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 
 START = datetime(2026, 1, 10, 10, 0, tzinfo=UTC)
@@ -79,7 +79,7 @@ class _Bots:
         for group in groups:
             self._play_timed(group, now)
         latest = max(group.final_at for group in groups if group.final_at is not None)
-        actions.close_round_if_due(latest, tournament=self.tournament)
+        deciding.close_round_if_due(latest, tournament=self.tournament)
         round_.refresh_from_db()
         clock = latest
         while round_.status == TournamentRound.Status.PLAY_OFF:

@@ -1,0 +1,55 @@
+"""Who is coming to a party and what the night would need (seats come in fours): read by the
+club's pages, the host's dashboard and the host's reminder email (bunco_club.mail), so it sits below
+the actions that the mail tasks must not import (DESIGN.md §2: no import circles)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bunco_club.models import Member, Party, SubInvitation
+from games.rules import bunco
+
+
+@dataclass(frozen=True)
+class Headcount:
+    """Who is coming to a party and what the night would need: seats come in fours."""
+
+    coming: list[Member]
+    maybe: list[Member]
+    declined: list[Member]
+    waiting: list[Member]  # regulars who haven't answered
+    subs_invited: list[Member]
+    open_seats: int
+
+    @property
+    def tables(self) -> int:
+        return bunco.tables_and_ghosts(len(self.coming))[0]  # the engine's one headcount
+
+    @property
+    def ghosts(self) -> int:
+        return bunco.tables_and_ghosts(len(self.coming))[1]
+
+    def summary(self) -> str:
+        """"9 coming, 2 subs invited, 3 ghosts"."""
+        parts = [f"{len(self.coming)} coming"]
+        if self.subs_invited:
+            parts.append(f"{len(self.subs_invited)} sub{'s' if len(self.subs_invited) != 1 else ''} invited")
+        parts.append(f"{self.ghosts} ghost{'s' if self.ghosts != 1 else ''}")
+        return ", ".join(parts)
+
+
+def headcount(party: Party) -> Headcount:
+    answers = {rsvp.member_id: rsvp.answer for rsvp in party.rsvps.all()}
+    members = list(party.club.members.filter(is_active=True))
+    by_answer: dict[str, list[Member]] = {"yes": [], "maybe": [], "no": []}
+    waiting = []
+    for member in members:
+        answer = answers.get(member.pk)
+        if answer in by_answer:
+            by_answer[answer].append(member)
+        elif not member.is_alternate:
+            waiting.append(member)
+    invited = [invitation.member for invitation in
+               party.sub_invitations.filter(status=SubInvitation.Status.INVITED).select_related("member")]
+    return Headcount(coming=by_answer["yes"], maybe=by_answer["maybe"], declined=by_answer["no"], waiting=waiting,
+                     subs_invited=invited, open_seats=party.open_seats)

@@ -1,0 +1,97 @@
+"""The site's one signing of tokens: join links, a tournament group's links, members' personal links
+and connection-check rooms all carry a value signed here with the site's secret
+(django.core.signing), each app with its own salt, so a token made for one never opens another.
+
+`sign(value, salt=…)` signs a JSON object (compressed) or, with `text=True`, a plain string kept
+readable in a URL path; it carries the time it was signed unless `dated=False` (members' links
+never expire: a calendar subscription must keep working). `read(token, salt=…, max_age=…)` gives
+the value back or refuses it:
+- `ForgedToken`: not signed by this site with this salt (altered, cut short, made up, garbage),
+- `ExpiredToken`: signed longer than `max_age` ago,
+- `FutureToken`: dated in the future beyond the clock skew allowed between the site's processes
+  (Django's timestamp signer checks only that a token is not too old).
+Each app's link module turns these into its own refusal, with its own message for people.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.core import signing
+
+# Several processes (or machines) sign and read tokens: their clocks may differ by this much.
+MAX_CLOCK_SKEW_SECONDS = 300
+# A token much longer than any the site makes is garbage: refused before any work is spent on it.
+TOKEN_MAX_LENGTH = 1000
+
+
+class BadToken(Exception):
+    """A token this site will not take; the subclass says why. Its message is for logs, not people:
+    each app answers with its own."""
+
+
+class ForgedToken(BadToken):
+    """Not signed by this site with this salt: altered, cut short, made up."""
+
+
+class ExpiredToken(BadToken):
+    """Signed by this site, longer ago than the token's maximum age."""
+
+
+class FutureToken(BadToken):
+    """Signed by this site, dated in the future (beyond the clock skew allowed)."""
+
+
+class _DatedSigner(signing.TimestampSigner):
+    """Django's timestamp signer, which also refuses a timestamp from the future."""
+
+    def unsign(self, value: str, max_age: int | float | timedelta | None = None) -> str:
+        payload = signing.Signer.unsign(self, value)  # checks the signature, timestamp included
+        payload, stamp = payload.rsplit(self.sep, 1)
+        age = time.time() - signing.b62_decode(stamp)
+        if age < -MAX_CLOCK_SKEW_SECONDS:
+            raise FutureToken(f"Signature dated {-age:.0f} seconds in the future")
+        if isinstance(max_age, timedelta):
+            max_age = max_age.total_seconds()
+        if max_age is not None and age > max_age:
+            raise ExpiredToken(f"Signature age {age:.0f} > {max_age} seconds")
+        return payload
+
+
+def _signer(salt: str, *, dated: bool, text: bool) -> signing.Signer:
+    # A text token sits in a URL path as it is: "." rather than ":" between its parts.
+    sep = "." if text else ":"
+    return _DatedSigner(salt=salt, sep=sep) if dated else signing.Signer(salt=salt, sep=sep)
+
+
+def sign(value: Any, *, salt: str, dated: bool = True, text: bool = False) -> str:
+    """The signed token of `value`: a JSON-able object, or with `text=True` a string."""
+    signer = _signer(salt, dated=dated, text=text)
+    if text:
+        if not isinstance(value, str):
+            raise TypeError(f"A text token signs a string, not {value!r}.")
+        return signer.sign(value)
+    return signer.sign_object(value, compress=True)
+
+
+def read(token: str, *, salt: str, max_age: float | timedelta | None = None, dated: bool = True,
+         text: bool = False) -> Any:
+    """The value `token` was signed for with `salt`; ForgedToken, ExpiredToken (older than
+    `max_age`, for a dated token) or FutureToken otherwise."""
+    if not dated and max_age is not None:
+        raise ValueError("An undated token carries no time to expire by.")
+    if not isinstance(token, str) or len(token) > TOKEN_MAX_LENGTH:
+        raise ForgedToken("Not a token the site makes")
+    signer = _signer(salt, dated=dated, text=text)
+    try:
+        if text:
+            return signer.unsign(token, max_age=max_age) if isinstance(signer, _DatedSigner) else signer.unsign(token)
+        if isinstance(signer, _DatedSigner):
+            return signer.unsign_object(token, max_age=max_age)
+        return signer.unsign_object(token)
+    except BadToken:
+        raise
+    except (signing.BadSignature, ValueError, UnicodeError) as error:  # ValueError: a part that doesn't decode
+        raise ForgedToken(str(error)) from error

@@ -1,0 +1,221 @@
+"""Closing and deciding a tournament's rounds: what the clock (tournaments.tasks, the in-process
+clock, a simulation) and the actions (a turn that makes its group final, the director's "End round
+now" and `decide_tie`) both call (DESIGN.md §2, §5).
+
+`close_round_if_due` is the one idempotent function every trigger calls: it makes final every
+group whose time and grace period are over and decides every round whose groups are all final
+(brackets.cut / brackets.double_elimination); players tied at the line play off or wait for the
+director; at two players the face-off; then a champion and everyone's final place.
+
+This module sits one floor below tournaments.actions: the actions import it and the tasks (to
+enqueue the round's close on commit), the tasks import only it, and it imports neither.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from live.log import log_event
+from tournaments import brackets
+from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound
+
+# --- Making a group final ----------------------------------------------------------------------
+
+
+def make_final(group: Group, now: datetime) -> bool:
+    """The group's scores are final: once, whoever gets here first (a conditional update)."""
+    made = Group.objects.filter(pk=group.pk, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
+    if not made:
+        return False
+    group.status = Group.Status.FINAL
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "group_final", "round": group.round.number, "groups": [group.number]})
+    if group.play_off:
+        _play_off_final(group.round_id, group, now)
+    else:
+        _decide_round_if_final(group.round_id, now)
+    return True
+
+
+# --- The clock ------------------------------------------------------------------------------------
+
+
+def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | None = None) -> int:
+    """Make final every group whose time and grace period are over, and decide every round whose
+    groups are all final. The one function every trigger calls (the in-process clock, Celery's
+    ETA task and beat's sweep): idempotent, duplicates harmless. Returns how many groups it closed.
+
+    The real clock (no `tournament`) leaves simulated tournaments alone: their times are a clock
+    of their own, long past, and a simulation running beside the site closes its rounds itself
+    (`tournament=` its own, at its simulated `now`), never a real tournament's.
+    """
+    now = now or timezone.now()
+    closed = 0
+    due: dict[int, list[int]] = {}
+    for round_id, group_id in Group.objects.due(now, tournament).values_list("round_id", "pk"):
+        due.setdefault(round_id, []).append(group_id)
+    for round_id, group_ids in due.items():
+        with transaction.atomic():
+            closed += _make_final_together(round_id, group_ids, now)
+    # A round whose groups were all made final but that was not decided (a crash in between).
+    stuck = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING).exclude(
+        groups__status=Group.Status.PLAYING)
+    stuck = stuck.filter(tournament=tournament) if tournament is not None else stuck.filter(
+        tournament__simulated=False)
+    for round_id in list(stuck.values_list("pk", flat=True)):
+        with transaction.atomic():
+            _decide_round_if_final(round_id, now)
+    return closed
+
+
+def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> int:
+    """The clock makes a round's due tables final at once: one statement and one event for them
+    all, then the round is decided. The groups are locked before the round, in id order, as
+    `record_turn` locks its group before the round: neither waits for the other in a circle."""
+    locked = list(Group.objects.select_for_update().filter(pk__in=group_ids, status=Group.Status.PLAYING)
+                  .order_by("pk").values_list("pk", "number"))
+    if not locked:
+        return 0
+    Group.objects.filter(pk__in=[pk for pk, _ in locked]).update(status=Group.Status.FINAL)
+    round_ = TournamentRound.objects.select_related("tournament").get(pk=round_id)
+    log_event(round_.tournament.channel, "tournament_state",
+              {"what": "group_final", "round": round_.number, "groups": sorted(number for _, number in locked)})
+    _decide_round_if_final(round_id, now)
+    return len(locked)
+
+
+# --- Deciding a round -----------------------------------------------------------------------------
+
+
+def _strikes_before(round_: TournamentRound) -> dict[str, int]:
+    """Strikes carried into this round: those the last decided round left."""
+    previous = (TournamentRound.objects.filter(tournament_id=round_.tournament_id, number__lt=round_.number,
+                                               status=TournamentRound.Status.DECIDED)
+                .order_by("-number").first())
+    if previous is None:
+        return {}
+    return {name: count for name, count in previous.outcome.get("strikes", {}).items() if count < brackets.MAX_STRIKES}
+
+
+def _decide_round_if_final(round_id: int, now: datetime) -> None:
+    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    if round_.status != TournamentRound.Status.PLAYING:
+        return
+    if round_.groups.filter(play_off=0, status=Group.Status.PLAYING).exists():
+        return
+    scores = round_.table_scores()
+    # Ranked across groups: names in score order, ties kept in table order (brackets.rank).
+    round_.scores = scores
+    tournament = round_.tournament
+    if round_.is_practice:  # counts for nothing: no cut, no strikes, nothing carried
+        round_.outcome = {"practice": True}
+        round_.status = TournamentRound.Status.DECIDED
+        round_.decided_at = now
+        round_.save(update_fields=["scores", "outcome", "status", "decided_at"])
+        log_event(tournament.channel, "tournament_state", {"what": "round_decided", "round": round_.number})
+        return
+    if round_.is_face_off:
+        winner = brackets.face_off_winner(scores)
+        outcome: dict[str, Any] = {"tied": [] if winner else list(scores), "winner": winner}
+    elif tournament.format == Tournament.Format.SINGLE:
+        advance = brackets.advance_count(len(scores))
+        cut = brackets.cut(scores, advance)
+        outcome = {"advancing": cut.advancing, "eliminated": cut.eliminated, "tied": cut.tied, "advance": advance}
+    else:
+        before = _strikes_before(round_)
+        struck = brackets.double_elimination(scores, before)
+        outcome = {"strikes": struck.strikes, "eliminated": struck.eliminated, "tied": struck.tied,
+                   "strikes_before": {name: before.get(name, 0) for name in scores}}
+    round_.outcome = outcome
+    round_.save(update_fields=["scores", "outcome"])
+    _settle(round_, now)
+
+
+def _settle(round_: TournamentRound, now: datetime) -> None:
+    """Apply the round's outcome, or open a play-off (or wait for the director) while tied."""
+    tournament = round_.tournament
+    if round_.outcome.get("tied"):
+        round_.status = TournamentRound.Status.PLAY_OFF
+        round_.save(update_fields=["status", "outcome", "scores"])
+        if tournament.ties == Tournament.Ties.PLAY_OFF:
+            _open_play_off(round_)
+        log_event(tournament.channel, "tournament_state", {"what": "tied", "round": round_.number})
+        return
+    round_.status = TournamentRound.Status.DECIDED
+    round_.decided_at = now
+    round_.save(update_fields=["status", "decided_at", "outcome", "scores"])
+    entrants = {entrant.name: entrant for entrant in tournament.players_in()}
+    if round_.is_face_off:
+        winner = entrants[round_.outcome["winner"]]
+        loser = next(entrant for name, entrant in entrants.items() if name != winner.name)
+        finish(tournament, winner, loser, now, round_)
+        return
+    out = [entrants[name].pk for name in round_.outcome["eliminated"]]
+    Entrant.objects.filter(pk__in=out).update(status=Entrant.Status.ELIMINATED, out_in_round=round_.number)
+    log_event(tournament.channel, "tournament_state", {"what": "round_decided", "round": round_.number})
+
+
+def _open_play_off(round_: TournamentRound) -> Group:
+    """A play-off group of the players tied at the line: one turn each, untimed."""
+    tied = round_.tied()
+    cycle = round_.groups.filter(play_off__gt=0).count() + 1
+    number = (round_.groups.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    group = Group.objects.create(round=round_, number=number, play_off=cycle)
+    by_name = {entrant.name: entrant for entrant in round_.tournament.players_in().filter(name__in=tied)}
+    GroupSeat.objects.bulk_create(
+        [GroupSeat(group=group, entrant=by_name[name], position=position) for position, name in enumerate(tied)]
+    )
+    return group
+
+
+def resolve(round_: TournamentRound, playoff: dict[str, int], now: datetime) -> None:
+    """Apply play-off scores (or the director's order, `actions.decide_tie`) among the tied players
+    (brackets). ValueError (from brackets) for scores that do not fit the tie: the actions that
+    call this turn it into their BadEntry."""
+    outcome = dict(round_.outcome)
+    if round_.is_face_off:
+        winner = brackets.face_off_winner(playoff)
+        outcome.update(tied=[] if winner else list(playoff), winner=winner)
+    elif round_.tournament.format == Tournament.Format.SINGLE:
+        cut = brackets.resolve_cut(
+            brackets.Cut(outcome["advancing"], outcome["eliminated"], outcome["tied"]), playoff, outcome["advance"])
+        outcome.update(advancing=cut.advancing, eliminated=cut.eliminated, tied=cut.tied)
+    else:
+        struck = brackets.resolve_strikes(
+            brackets.Strikes(outcome["strikes"], outcome["eliminated"], outcome["tied"]), playoff,
+            outcome["strikes_before"])
+        outcome.update(strikes=struck.strikes, eliminated=struck.eliminated, tied=struck.tied)
+    outcome.setdefault("play_offs", []).append(playoff)
+    round_.outcome = outcome
+    round_.status = TournamentRound.Status.PLAYING  # _settle decides it, or opens the next play-off
+    _settle(round_, now)
+
+
+def _play_off_final(round_id: int, group: Group, now: datetime) -> None:
+    round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    if round_.status != TournamentRound.Status.PLAY_OFF:
+        return
+    group.round = round_
+    resolve(round_, group.scores(), now)
+
+
+def finish(tournament: Tournament, winner: Entrant, loser: Entrant | None, now: datetime,
+            face_off: TournamentRound | None = None) -> None:
+    """A champion, and a final place for everyone who played: the face-off's loser second, then
+    by the round each was eliminated in (later is better) and their rank in it."""
+    places = [winner.pk] + ([loser.pk] if loser else [])
+    by_name = {entrant.name: entrant.pk for entrant in tournament.entrants.all()}
+    for decided in tournament.rounds.filter(kind=TournamentRound.Kind.ROUND).order_by("-number"):
+        places.extend(by_name[name] for name in decided.outcome.get("eliminated", []) if by_name[name] not in places)
+    for place, entrant_id in enumerate(places, 1):
+        Entrant.objects.filter(pk=entrant_id).update(final_place=place)
+    if loser is not None:
+        Entrant.objects.filter(pk=loser.pk).update(status=Entrant.Status.ELIMINATED,
+                                                   out_in_round=face_off.number if face_off else None)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED, finished_at=now)
+    tournament.status = Tournament.Status.FINISHED
+    log_event(tournament.channel, "tournament_state", {"what": "finished", "champion": winner.name})
