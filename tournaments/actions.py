@@ -535,12 +535,10 @@ def correct_turn(*, turn: Turn, now: datetime | None = None, key: str | None = N
 
 
 def _check_correctable(group: Group, round_: TournamentRound) -> None:
-    """A table's scores change until its round is ranked (the cut is made from them); a play-off's
-    until it is final (it is resolved from them)."""
-    if group.play_off and group.status == Group.Status.FINAL:
-        raise WrongMoment(f"{group} is resolved: its scores can no longer change.")
-    if not group.play_off and round_.status != TournamentRound.Status.PLAYING:
-        raise WrongMoment(f"{round_} is ranked: its scores can no longer change.")
+    """The predicate the group's page shows its Strike and Correct buttons by, on the locked round."""
+    refusal = group.correction_refusal(round_)
+    if refusal is not None:
+        raise WrongMoment(refusal)
 
 
 @transaction.atomic
@@ -576,13 +574,10 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     if type(minutes) is not int or not 1 <= minutes <= MAX_EXTENSION_MINUTES:
         raise BadEntry(f"Extend by 1 to {MAX_EXTENSION_MINUTES} minutes.")
     group = _locked_group(group)
-    if group.status == Group.Status.FINAL or not group.is_timed:
-        raise WrongMoment(f"{group}'s scores are final." if group.is_timed else "A play-off has no clock.")
+    refusal = group.extend_refusal(now)  # what the dashboard's "+2 min" button asks too
+    if refusal is not None:
+        raise WrongMoment(refusal)
     assert group.ends_at is not None and group.final_at is not None
-    if now >= group.final_at:
-        raise WrongMoment(f"{group}'s time and grace period are over.")
-    if group.round.is_paused:
-        raise WrongMoment("The clock is paused: resume it, then give the table more time.")
     extra = timedelta(minutes=minutes)
     group.ends_at = max(group.ends_at, now) + extra
     group.final_at = group.ends_at + timedelta(seconds=group.round.tournament.grace_seconds)

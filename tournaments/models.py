@@ -407,14 +407,16 @@ class Group(models.Model):
             return "The clock is paused: resume it, then give the table more time."
         return None
 
-    def correction_refusal(self) -> str | None:
+    def correction_refusal(self, round_: TournamentRound | None = None) -> str | None:
         """Why the director can't strike out or correct this group's entries now; None if they can:
         a table's scores change until its round is ranked (the cut is made from them), a play-off's
-        until it is final (it is resolved from them). The actions and the group's page both ask."""
+        until it is final (it is resolved from them). The actions (with the round they locked) and
+        the group's page both ask."""
+        round_ = round_ or self.round
         if self.play_off and self.status == Group.Status.FINAL:
             return f"{self} is resolved: its scores can no longer change."
-        if not self.play_off and self.round.status != TournamentRound.Status.PLAYING:
-            return f"{self.round} is ranked: its scores can no longer change."
+        if not self.play_off and round_.status != TournamentRound.Status.PLAYING:
+            return f"{round_} is ranked: its scores can no longer change."
         return None
 
     def seconds_left(self, now: datetime) -> int:
