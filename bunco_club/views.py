@@ -48,7 +48,7 @@ from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
 from live.http import HtmxHttpRequest
-from live.refusals import KeyReused, Refusal, answers_refusals
+from live.refusals import KeyReused, Refusal, answers_refusals, shown_on
 
 SESSION_MEMBERS = "club-member-codes"
 NOT_A_HOST = "Only the club's hosts can do that."
@@ -218,11 +218,8 @@ def refused(back: Back) -> Callable[[View], View]:
 def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with shown_on(form, "name"):
             club = actions.create_club(user=request.user, **form.club_fields())
-        except actions.ClubError as error:
-            form.add_error("name", str(error))
-        else:
             messages.success(request, f"{club.name} is ready. Add its members next.")
             return redirect("clubs:roster", slug=club.slug)
     return render(request, "bunco_club/club_form.html", {"form": form}, status=400 if form.errors else 200)
@@ -252,11 +249,8 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_for_host(request, slug)
     form = ClubForm(request.POST or None, initial=ClubForm.initial_for(club))
     if request.method == "POST" and form.is_valid():
-        try:
+        with shown_on(form, "name"):
             actions.update_club(club, **form.club_fields())
-        except actions.ClubError as error:
-            form.add_error("name", str(error))
-        else:
             messages.success(request, "Saved.")
             return redirect("clubs:club", slug=club.slug)
     return render(request, "bunco_club/club_form.html", {"form": form, "club": club}, status=400 if form.errors else 200)
@@ -296,11 +290,8 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_for_host(request, slug)
     form = NewMemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with shown_on(form, "name"):
             member = actions.add_member(club, **form.cleaned_data)
-        except actions.ClubError as error:
-            form.add_error("name", str(error))
-        else:
             messages.success(request, f"{member.name} is on the {'sub list' if member.is_alternate else 'roster'}.")
             return redirect("clubs:roster", slug=club.slug)
     members = club.members.select_related("cohost")
@@ -318,11 +309,8 @@ def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = MemberForm(request.POST or None, initial={"name": member.name, "email": member.email, "phone": member.phone})
     blackouts = BlackoutsForm(member=member)
     if request.method == "POST" and form.is_valid():
-        try:
+        with shown_on(form, "name"):
             actions.edit_member(member, **form.cleaned_data)
-        except actions.ClubError as error:
-            form.add_error("name", str(error))
-        else:
             messages.success(request, "Saved.")
             return redirect("clubs:roster", slug=club.slug)
     context = {"club": club, "member": member, "form": form, "blackouts": blackouts,
@@ -439,7 +427,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                                                "name": str(next_year)})
     if data is not None and form.is_valid():
         values = form.cleaned_data
-        try:
+        with shown_on(form, None):
             if isinstance(form, SeasonByHandForm):
                 season = actions.create_season(club, name=values["name"],
                                                starts=[club.at(day, values["time"]) for day in values["dates"]])
@@ -447,9 +435,6 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 season = actions.season_by_rule(club, name=values["name"], first_month=values["first_month"],
                                                 months=values["months"], nth=values["nth"],
                                                 weekday=values["weekday"], time=values["time"])
-        except actions.ClubError as error:
-            form.add_error(None, str(error))
-        else:
             messages.success(request, f"{season.name}: {season.parties.count()} dates. Now plan who hosts.")
             return redirect("clubs:season", slug=club.slug, pk=season.pk)
     context = {"club": club, "form": form, "by_hand": by_hand}
@@ -524,13 +509,10 @@ def party_new(request: HttpRequest, slug: str) -> HttpResponse:
                         initial={"time": club.usual_time, "location": club.place, "season": request.GET.get("season")})
     if request.method == "POST" and form.is_valid():
         values = form.cleaned_data
-        try:
+        with shown_on(form, "date"):
             party = actions.add_party(club, starts_at=form.starts_at(), season=values["season"],
                                       location=values["location"], notes=values["notes"], host=values["host"],
                                       cohost=values["cohost"])
-        except actions.ClubError as error:
-            form.add_error("date", str(error))
-        else:
             return redirect("clubs:party", slug=club.slug, pk=party.pk)
     return render(request, "bunco_club/party_form.html", {"club": club, "form": form},
                   status=400 if form.errors else 200)
@@ -564,12 +546,9 @@ def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = PartyForm(request.POST or None, club=club, initial=PartyForm.initial_for(party))
     if request.method == "POST" and form.is_valid():
         values = form.cleaned_data
-        try:
+        with shown_on(form, None):
             actions.edit_party(party, starts_at=form.starts_at(), location=values["location"], notes=values["notes"],
                                host=values["host"], cohost=values["cohost"], season=values["season"])
-        except actions.ClubError as error:
-            form.add_error(None, str(error))
-        else:
             messages.success(request, "Saved: calendars that follow the club will update.")
             return redirect("clubs:party", slug=club.slug, pk=party.pk)
     return render(request, "bunco_club/party_form.html", {"club": club, "form": form, "party": party},

@@ -9,10 +9,12 @@ never logged as a fault) from a bug (a 500, logged) with one `except Refusal`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import ParamSpec
 
+from django import forms
 from django.http import HttpResponse, JsonResponse
 
 P = ParamSpec("P")
@@ -63,3 +65,21 @@ def answers_refusals(answer: Answer) -> Callable[[Callable[P, HttpResponse]], Ca
 def json_refusal(refusal: Refusal) -> JsonResponse:
     """A refusal as a phone's script reads it: {"error": message} with the refusal's status."""
     return JsonResponse({"error": refusal.message}, status=refusal.status)
+
+
+@contextlib.contextmanager
+def shown_on(form: forms.BaseForm, field: str | None) -> Iterator[None]:
+    """For a form page, the one way an action's refusal reaches the person: the message beside the
+    field it is about (`None`: above the form), and the page shown again with what they typed.
+
+        if request.method == "POST" and form.is_valid():
+            with shown_on(form, "name"):
+                club = actions.create_club(...)
+                return redirect(...)        # only when the action took it
+        return render(...)                  # the form, with the refusal as its error
+
+    Only refusals are caught: a bug stays a 500."""
+    try:
+        yield
+    except Refusal as refusal:
+        form.add_error(field, refusal.message)

@@ -1,8 +1,7 @@
-"""At most one place per app turns refusals into responses (issue 17, acceptance 3): the tournament's
-and the club's views catch no refusal themselves; their one decorator (`refused`, answering
-through live.refusals.answers_refusals) does. The club's form pages may still put an action's
-refusal on the form it came from (`form.add_error`, the page then shown again with the person's
-input), which answers nothing by itself."""
+"""At most one place per app turns refusals into responses (issue 17, acceptance 3): no view of the
+night, the tournament or the club catches a refusal itself. Their one decorator (`refused`, made with
+live.refusals.answers_refusals) answers it; a form page shows it on its form with live's
+`shown_on`, the one way shared by every app."""
 
 from __future__ import annotations
 
@@ -33,21 +32,15 @@ def caught(handler: ast.ExceptHandler, module: ModuleType) -> list[type]:
     return classes
 
 
-def puts_it_on_its_form(handler: ast.ExceptHandler) -> bool:
-    [statement] = handler.body if len(handler.body) == 1 else [None]
-    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
-            and ast.unparse(statement.value.func) == "form.add_error")
-
-
-def refusal_catches(path: str, module_name: str) -> list[tuple[int, str, bool]]:
-    """Every `except` in a views file that would catch a refusal: (line, clause, puts it on its form)."""
+def refusal_catches(path: str, module_name: str) -> list[tuple[int, str]]:
+    """Every `except` in a views file that would catch a refusal: (line, clause)."""
     module = importlib.import_module(module_name)
     tree = ast.parse((ROOT / path).read_text())
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ExceptHandler) and any(
                 issubclass(Refusal, cls) or issubclass(cls, Refusal) for cls in caught(node, module)):
-            found.append((node.lineno, ast.unparse(node.type) if node.type else "", puts_it_on_its_form(node)))
+            found.append((node.lineno, ast.unparse(node.type) if node.type else ""))
     return found
 
 
@@ -55,15 +48,18 @@ def test_the_tournaments_views_catch_no_refusal_their_one_answer_does():
     assert refusal_catches("tournaments/views.py", "tournaments.views") == []
 
 
-def test_the_clubs_views_catch_no_refusal_but_to_put_it_on_the_form_it_came_from():
-    assert [site for site in refusal_catches("bunco_club/views.py", "bunco_club.views") if not site[2]] == []
+def test_the_clubs_views_catch_no_refusal_their_one_answer_or_the_form_does():
+    assert refusal_catches("bunco_club/views.py", "bunco_club.views") == []
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("try:\n    pass\nexcept actions.ClubError as error:\n    return _refused(request, error, back)\n", False),
-    ("try:\n    pass\nexcept actions.ClubError as error:\n    form.add_error('name', str(error))\n", True),
-])
-def test_the_check_tells_a_response_made_from_a_refusal_from_a_form_error(source, expected):
+@pytest.mark.parametrize("visitor", ["phone", "host", "screen", "shared"])
+def test_the_nights_views_catch_no_refusal_but_in_their_one_answer(visitor):
+    sites = refusal_catches(f"games/night/views/{visitor}.py", f"games.night.views.{visitor}")
+    # shared.py holds `refused`, the night's one answer, built on answers_refusals: it catches none itself.
+    assert sites == []
+
+
+def test_the_check_finds_a_refusal_caught_in_a_view():
+    source = "try:\n    pass\nexcept actions.ClubError as error:\n    form.add_error('name', str(error))\n"
     [handler] = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ExceptHandler)]
-    assert puts_it_on_its_form(handler) is expected
     assert [issubclass(cls, Refusal) for cls in caught(handler, importlib.import_module("bunco_club.views"))] == [True]

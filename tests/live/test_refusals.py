@@ -73,3 +73,30 @@ def test_a_phone_reads_a_refusal_as_json_with_its_status() -> None:
 
     assert response.status_code == 409
     assert json.loads(response.content) == {"error": "That tap was not saved: tap again."}
+
+
+def test_a_form_page_shows_an_actions_refusal_beside_its_field_and_goes_on_to_the_page() -> None:
+    from django import forms
+
+    from live.refusals import shown_on
+
+    class NameForm(forms.Form):
+        name = forms.CharField()
+
+    form = NameForm({"name": "Oak Lane"})
+    assert form.is_valid()
+    with shown_on(form, "name"):
+        raise KeyReused("A club called Oak Lane exists already: pick another name.")
+
+    assert form.errors == {"name": ["A club called Oak Lane exists already: pick another name."]}
+
+
+def test_a_form_page_lets_anything_but_a_refusal_through() -> None:
+    from django import forms
+
+    from live.refusals import shown_on
+
+    form = forms.Form({})
+    with pytest.raises(LookupError), shown_on(form, None):
+        raise LookupError
+    assert not form.errors

@@ -35,7 +35,7 @@ from games.night.views.shared import (
 )
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
 from live.qr import qr_svg
-from live.refusals import Refusal
+from live.refusals import Refusal, shown_on
 
 
 @require_http_methods(["GET", "POST"])
@@ -59,7 +59,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, TOO_MANY_NIGHTS)
             status = 429  # the form stays filled in: it can be sent again later
         elif form.is_valid():
-            try:
+            with shown_on(form, "names"):
                 night = actions.start_night(
                     names=form.name_list(),
                     buy_in_cents=form.buy_in_cents(),
@@ -71,9 +71,6 @@ def night_new(request: HttpRequest) -> HttpResponse:
                     host_user=request.user,
                     members={member.name: member for member in party.club.members.all()} if party else None,
                 )
-            except actions.NightError as error:
-                form.add_error("names", str(error))
-            else:
                 _count_a_night_started(request)
                 request.session[f"host:{night.pk}"] = night.host_key
                 return redirect("games:night_host", code=night.code)
