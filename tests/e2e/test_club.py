@@ -127,10 +127,10 @@ def test_a_host_runs_a_club_and_an_alternate_takes_a_seat_from_their_phone(
     assert Party.objects.get(pk=party.pk).nights.count() == 1
 
 
-def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerProcess, new_phone):
-    from tests.e2e.test_accessibility import check, report
 
-    url = night_site.url
+def club_with_next_years_season():
+    """The host's club (8 regulars, Sam on the sub list) with next year's season, hosts planned:
+    (club, season, its first party)."""
     user = make_user("host", password=PASSWORD)
     club = actions.create_club(user=user, name="Maple Street Bunco", place="12 Maple Street")
     for name in REGULARS[:8]:
@@ -139,7 +139,14 @@ def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerPr
     season = actions.season_by_rule(club, name="Next year", first_month=datetime.date(timezone.localdate().year + 1,
                                     1, 1), months=12, nth=3, weekday=4)
     actions.assign_hosts(season)
-    party = season.parties.order_by("starts_at")[0]
+    return club, season, season.parties.order_by("starts_at")[0]
+
+
+def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerProcess, new_phone):
+    from tests.e2e.test_accessibility import check, report
+
+    url = night_site.url
+    club, season, party = club_with_next_years_season()
     for member in club.members.regulars():
         actions.answer_rsvp(party, member, "yes")
     actions.answer_rsvp(party, club.members.get(name="Bea"), "no")
@@ -200,15 +207,7 @@ def test_it_asks_a_new_club_its_time_zone_from_the_hosts_phone_and_keeps_a_7_pm_
 def test_it_keeps_every_link_and_button_of_the_club_pages_at_least_44_px_tall(
         night_site: ServerProcess, new_phone):
     url = night_site.url
-    user = make_user("host", password=PASSWORD)
-    club = actions.create_club(user=user, name="Maple Street Bunco", place="12 Maple Street")
-    for name in REGULARS[:8]:
-        actions.add_member(club, name=name, email=f"{name.lower()}@example.com")
-    actions.add_member(club, name="Sam", email="sam@example.com", alternate=True)
-    season = actions.season_by_rule(club, name="Next year", first_month=datetime.date(timezone.localdate().year + 1,
-                                    1, 1), months=12, nth=3, weekday=4)
-    actions.assign_hosts(season)
-    party = season.parties.order_by("starts_at")[0]
+    club, season, party = club_with_next_years_season()
     for member in club.members.regulars():
         actions.answer_rsvp(party, member, "yes", note="Bringing dessert" if member.name == "Ada" else None)
     host = log_in(new_phone(), url)
