@@ -389,3 +389,15 @@ SITE_URL = os.environ.get("SITE_URL", "")
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("bunco_club.tasks.send_due_reminders_when_due")
 CELERY_BEAT_SCHEDULE["send-club-reminders"] = {"task": "bunco_club.tasks.send_due_reminders", "schedule": 15 * 60.0}
+
+# --- Game tables (issue 18) -----------------------------------------------------------------------
+# A bot waits this long before each move, so people at the table can follow it; then the clock
+# moves it (the in-process clock every second; Celery beat every second when scaled).
+TABLE_BOT_PAUSE_SECONDS = float(os.environ.get("TABLE_BOT_PAUSE_SECONDS", "0.8"))
+if IN_PROCESS_CLOCK:
+    CLOCK_TICKERS.append("games.tasks.move_bots_when_due")
+CELERY_BEAT_SCHEDULE["move-table-bots"] = {"task": "games.table.tasks.move_bots", "schedule": 1.0}
+RATE_LIMITS.update({
+    # Opening game tables, per address ("Play a game" needs no account).
+    "table-new": os.environ.get("RATE_LIMIT_TABLE_NEW", "30/h"),
+})

@@ -399,3 +399,39 @@ def alert_of(response) -> str:
     if response["Content-Type"].startswith("application/json"):
         return json.loads(response.content)["error"]
     return element_text(response.content.decode(), role="alert")
+
+
+# --- Game tables ---------------------------------------------------------------------------------
+
+
+def make_table(players: int = 3, *, bots: list[str] | None = None, seed: int = 1, **fields: Any):
+    """An open Fill or Bust table, short goal, its seed derived from `seed`; people in every seat
+    unless `bots` names a level per seat. Started unless `started=False`."""
+    from games.table import actions as table_actions
+    from games.table.engines import SHORT_GOAL
+
+    started = fields.pop("started", True)
+    fields.setdefault("game", "fill_or_bust")
+    fields.setdefault("names", NAMES[:players])
+    fields.setdefault("options", {"goal": SHORT_GOAL})
+    fields.setdefault("seed", f"{seed:064x}")
+    table = table_actions.open_table(bots=bots, **fields)
+    if started and table.status == table.Status.SEATING:
+        table = table_actions.start_table(table=table)
+    return table
+
+
+def play_out(table: Any) -> Any:
+    """Every bot move of a table of bots, through the actions, until the game ends."""
+    from games.table.tasks import play_bot_move
+
+    while play_bot_move(table, waiting=False) is not None:
+        pass
+    table.refresh_from_db()
+    return table
+
+
+def to_move(table: Any) -> int:
+    """The seat whose move it is at `table` (as stored now)."""
+    table.refresh_from_db()
+    return table.loaded().to_move()[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,18 +12,10 @@ from django.db import connection, models
 from django.db.models.functions import Coalesce
 from django.utils.crypto import constant_time_compare
 
+from games.codes import new_code, new_token
 from games.rules import bunco, dice, prizes
 
 # --- A Bunco night ----------------------------------------------------------------------------
-
-
-def new_code() -> str:
-    """An unguessable short code for URLs (nights are not numbered in public)."""
-    return secrets.token_urlsafe(6)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
 
 
 def max_tables() -> int:

@@ -1,0 +1,104 @@
+"""`simulate_table`: a whole game at a game table, every seat a bot (CONTRACT.md).
+
+    python manage.py simulate_table --game fill_or_bust --players N --seed S [--goal G] [--json]
+
+The table is opened through the same action as "Play a game" (its seed derived from S, committed
+before the first move and revealed at the end, as a real table's), and every move is made through
+`make_move`, the action the phones call, chosen by the table's bots. The output is read back from
+the table's record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.rules.table import IllegalMove
+from games.table import actions, bots
+from games.table.engines import ENGINES
+from games.table.models import Table
+from games.table.tasks import play_bot_move
+from live.commands import require_migrated_database
+from live.refusals import Refusal
+
+MOST_MOVES = 100_000  # a game that has not ended by then is a bug, not a long game
+
+
+def simulated_seed(seed: int) -> str:
+    return hashlib.sha256(f"simulate_table:{seed}".encode()).hexdigest()
+
+
+def simulate(game: str, players: int, seed: int, *, options: dict[str, Any], level: str = "threshold") -> Table:
+    """Open a table of bots and play it to the end through the actions."""
+    names = [f"Bot {number}" for number in range(1, players + 1)]
+    try:
+        table = actions.open_table(game=game, names=names, bots=[level] * players, options=options,
+                                   seed=simulated_seed(seed), simulated=True)
+    except Refusal as refusal:
+        raise CommandError(refusal.message) from None
+    for _ in range(MOST_MOVES):
+        if play_bot_move(table, waiting=False) is None:
+            break
+    table.refresh_from_db()
+    if not table.is_over:
+        raise CommandError(f"The game at table {table.code} did not end.")
+    return table
+
+
+def summary(table: Table, elapsed: float) -> dict[str, Any]:
+    game = table.loaded()
+    result = game.result()
+    assert result is not None
+    names = list(game.seats)
+    winners = [names[seat] for seat in result.winners]
+    out: dict[str, Any] = {
+        "game": table.game, "players": len(names), "code": table.code, "elapsed_s": round(elapsed, 3),
+        "commitment": table.commitment, "seed": table.revealed_seed, "names": names,
+        "winner": winners[0] if len(winners) == 1 else winners,
+    }
+    if table.game == "fill_or_bust":
+        state = game.state  # type: ignore[attr-defined]
+        out["turns"] = [
+            {"player": turn.player, "steps": [[s[0], *(list(a) if isinstance(a, tuple) else a for a in s[1:])]
+                                             for s in turn.steps], "scores": dict(turn.scores_after)}
+            for turn in state.turns
+        ]
+        out["scores"] = dict(zip(names, state.sheet, strict=True))
+        out["goal"] = state.goal
+    return out
+
+
+class Command(BaseCommand):
+    help = "Play a whole game at a game table, every seat a bot, through the real actions."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", required=True, choices=["fill_or_bust", "kismet", "ninety_nine"])
+        parser.add_argument("--players", type=int, required=True)
+        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--goal", type=int, default=5000, help="Fill or Bust's point goal")
+        parser.add_argument("--markers", type=int, default=4, help="Ninety-Nine or Bust's markers")
+        parser.add_argument("--level", default="threshold", choices=list(bots.LEVELS))
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated_database()
+        game = options["game"]
+        if game not in ENGINES:
+            raise CommandError(f"{game} is not played at the game tables yet.")
+        table_options: dict[str, Any] = {"goal": options["goal"]} if game == "fill_or_bust" else {}
+        started = time.perf_counter()
+        try:
+            table = simulate(game, options["players"], options["seed"], options=table_options,
+                             level=options["level"])
+        except IllegalMove as error:
+            raise CommandError(str(error)) from None
+        out = summary(table, time.perf_counter() - started)
+        if options["json"]:
+            self.stdout.write(json.dumps(out))
+        else:
+            self.stdout.write(f"Table {out['code']}: {out['winner']} won. Seed {out['seed']}, "
+                              f"commitment {out['commitment']}.")

@@ -1,0 +1,379 @@
+"""Workflows of a game table: each is atomic, logs its events and publishes them after commit.
+
+`open_table` deals a new game from a fresh secret seed and publishes its SHA-256; phones
+`claim_seat`; the opener (or the host) `start_table`s; every seat then plays with `make_move`
+(a person's phone or a bot, games/table/bots.py), and may `undo_move` a move chance had no part in.
+When the game ends the seed is revealed, and `games.table.replay.verify` can check every toss and
+card against it.
+
+Each move locks the table row, runs through the engine (games/rules/, the `TableGame` interface),
+is appended as a `Move` with what chance produced and the scores after, and is published: the
+public view on the table's channel, each seat's private view on that seat's own channel (DESIGN.md
+§3: a hand never travels on a channel another phone follows). Errors are `TableError`s (a
+`live.refusals.Refusal`) and change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.rules import fill_or_bust_bots
+from games.rules.table import IllegalMove, NotYourTurn, TableGame
+from games.table.engines import engine
+from games.table.models import SETUP, Move, Table, TableSeat, commitment_of, new_seed, rng_for
+from games.table.replay import TIME_UP, UNDO, replayed_state
+from live import refusals
+from live.log import log_event, publish_together
+from live.models import Event
+from live.refusals import Refusal
+
+MAX_NAME = 40
+
+
+
+class TableError(Refusal):
+    """A request the table cannot take; nothing was changed."""
+
+    status = 400
+
+
+class BadMove(TableError):
+    status = 400
+
+
+class NotYourSeat(TableError):
+    status = 403
+
+
+class NotNow(TableError):
+    """Out of turn, before the game starts or after it ends."""
+
+    status = 409
+
+
+class SeatTaken(TableError):
+    status = 409
+
+
+class MoveKeyReused(TableError, refusals.KeyReused):
+    status = 409
+
+
+def bot_levels() -> tuple[str, ...]:
+    return tuple(fill_or_bust_bots.LEVELS)
+
+
+# --- Opening a table ------------------------------------------------------------------------------
+
+
+def _checked_seats(game: str, names: Sequence[str], bots: Sequence[str]) -> list[tuple[str, str]]:
+    rules = engine(game)
+    names = [" ".join(str(name).split()) for name in names]
+    if len(bots) != len(names):
+        raise BadMove("Say for every seat whether a person or a bot plays it.")
+    if not rules.min_seats <= len(names) <= rules.max_seats:
+        raise BadMove(f"{rules.label} takes {rules.min_seats} to {rules.max_seats} seats, not {len(names)}.")
+    for name in names:
+        if not name:
+            raise BadMove("Give every seat a name.")
+        if len(name) > MAX_NAME:
+            raise BadMove(f"A name has at most {MAX_NAME} letters: {name[:MAX_NAME]}…")
+    if len({name.casefold() for name in names}) != len(names):
+        raise BadMove("Give every seat a different name.")
+    for level in bots:
+        if level and level not in bot_levels():
+            raise BadMove(f"A bot plays at one of the levels {', '.join(bot_levels())}, not {level!r}.")
+    return list(zip(names, bots, strict=True))
+
+
+@transaction.atomic
+def open_table(
+    *,
+    game: str,
+    names: Sequence[str],
+    bots: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    opener_token: str = "",
+    host_user: Any = None,
+    party: Any = None,
+    seed: str | None = None,
+    simulated: bool = False,
+) -> Table:
+    """A table for `game` with a seat per name (in playing order as dealt: the engine may roll for
+    who starts), each played by a person's phone or, where `bots[n]` names a level, by a bot.
+
+    The seed is drawn now and only its commitment is ever shown before the end; `seed` is for
+    simulations, which derive theirs from their own (and, `simulated`, move their own bots: the
+    clock leaves them alone). A table of bots only starts at once."""
+    rules = engine(game)
+    seats = _checked_seats(game, names, bots or [""] * len(names))
+    options = dict(options or {})
+    seed = seed or new_seed()
+    try:
+        state = rules.new([name for name, _ in seats], options, rng_for(seed, SETUP))
+    except IllegalMove as error:
+        raise BadMove(str(error)) from None
+    table = Table.objects.create(
+        game=game, options=options, seed=seed, commitment=commitment_of(seed), state=state.to_dict(),
+        opener_token=opener_token, host_user=host_user, party=party, simulated=simulated,
+    )
+    TableSeat.objects.bulk_create(
+        TableSeat(table=table, number=number, name=name, bot_level=level)
+        for number, (name, level) in enumerate(seats)
+    )
+    log_event(table.channel, "table_state", {"what": "opened"})
+    if all(level for _, level in seats):
+        _start(table)
+    return table
+
+
+def _start(table: Table) -> None:
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    table.bot_due_at = _bot_due(table, table.loaded())
+    table.save(update_fields=["status", "started_at", "bot_due_at"])
+    log_event(table.channel, "table_state", {"what": "started", "view": table.loaded().view(None).public})
+
+
+@transaction.atomic
+def start_table(*, table: Table) -> Table:
+    """The game begins: the first move may be made (a bot to move moves after its pause)."""
+    table = _locked(table)
+    if table.status != Table.Status.SEATING:
+        raise NotNow("The game has already started." if table.status == Table.Status.PLAYING
+                     else "The game is over.")
+    _start(table)
+    return table
+
+
+# --- Seats and phones -----------------------------------------------------------------------------
+
+
+def _seat(table: Table, number: object) -> TableSeat:
+    if type(number) is not int:
+        raise BadMove("Tap one of the seats.")
+    seat = table.seats.filter(number=number).first()
+    if seat is None:
+        raise BadMove("There is no such seat at this table.")
+    return seat
+
+
+@transaction.atomic
+def claim_seat(*, table: Table, number: int, phone: str) -> TableSeat:
+    """The phone whose games.phones token is `phone` plays seat `number` from now on: one
+    conditional update, so two phones tapping one seat cannot both get it. A phone plays one seat
+    at a table; a bot's seat is not for phones (the host takes it back first)."""
+    seat = _seat(table, number)
+    if not phone:
+        raise BadMove("Tap one of the seats.")
+    if seat.is_bot:
+        raise SeatTaken(f"A bot plays {seat.name}. The host can give the seat back to a person.")
+    taken = TableSeat.objects.filter(pk=seat.pk, claimed_by__in=("", phone)).update(claimed_by=phone)
+    if not taken:
+        raise SeatTaken(f"{seat.name} is already playing on another phone. If that's you, ask whoever "
+                        "opened the table to hand your seat over to this phone.")
+    TableSeat.objects.filter(table=table, claimed_by=phone).exclude(pk=seat.pk).update(claimed_by="")
+    log_event(table.channel, "table_state", {"what": "seat_claimed", "seat": seat.number})
+    seat.claimed_by = phone
+    return seat
+
+
+@transaction.atomic
+def release_seat(*, table: Table, number: int) -> bool:
+    """The seat is free for another phone (a hand-over, or "That's not me"); its old phone is told on
+    its own channel. False when no phone held it."""
+    seat = _seat(table, number)
+    released = TableSeat.objects.filter(pk=seat.pk).exclude(claimed_by="").update(claimed_by="")
+    if released:
+        log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
+        log_event(table.channel, "table_state", {"what": "seat_released", "seat": seat.number})
+    return bool(released)
+
+
+@transaction.atomic
+def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
+    """A seat whose phone has gone quiet is played by a bot (at `level`) until it is taken back."""
+    table = _locked(table)
+    if table.is_over:
+        raise NotNow("The game is over.")
+    if level not in bot_levels():
+        raise BadMove(f"A bot plays at one of the levels {', '.join(bot_levels())}, not {level!r}.")
+    seat = _seat(table, number)
+    seat.bot_level, seat.claimed_by = level, ""
+    seat.save(update_fields=["bot_level", "claimed_by"])
+    if table.status == Table.Status.PLAYING:
+        table.bot_due_at = _bot_due(table, table.loaded())
+        table.save(update_fields=["bot_due_at"])
+    log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
+    log_event(table.channel, "table_state", {"what": "seat_to_bot", "seat": seat.number, "level": level})
+    return seat
+
+
+@transaction.atomic
+def take_seat_back(*, table: Table, number: int) -> TableSeat:
+    """A bot's seat goes back to a person: the next phone to tap it plays it."""
+    table = _locked(table)
+    seat = _seat(table, number)
+    if not seat.is_bot:
+        raise NotNow(f"{seat.name} is played by a person already.")
+    seat.bot_level = ""
+    seat.save(update_fields=["bot_level"])
+    if table.status == Table.Status.PLAYING:
+        table.bot_due_at = _bot_due(table, table.loaded())
+        table.save(update_fields=["bot_due_at"])
+    log_event(table.channel, "table_state", {"what": "seat_to_person", "seat": seat.number})
+    return seat
+
+
+# --- Moves ----------------------------------------------------------------------------------------
+
+
+def _locked(table: Table) -> Table:
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and (not key or len(key) > 64):
+        raise BadMove("The move's key is malformed.")
+
+
+def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, Any]) -> Move | None:
+    """The move this key already recorded (a phone that lost the answer sent it again), or None.
+    MoveKeyReused when the key recorded another move: never taken for a retry."""
+    if key is None:
+        return None
+    done = table.moves.filter(key=key).first()
+    if done is None:
+        return None
+    if done.seat != seat or done.move != dict(move):
+        raise MoveKeyReused("That move was sent with the key of an earlier, different one: nothing was "
+                            "changed. Make your move again.")
+    return done
+
+
+def _bot_due(table: Table, game: TableGame) -> Any:
+    """When a bot is to move next (after a pause people can follow), or None if no bot is."""
+    if game.is_over:
+        return None
+    bots = set(table.seats.exclude(bot_level="").values_list("number", flat=True))
+    if not bots.intersection(game.to_move()):
+        return None
+    return timezone.now() + timedelta(seconds=settings.TABLE_BOT_PAUSE_SECONDS)
+
+
+def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, move: dict[str, Any],
+            key: str | None, by_bot: bool) -> Move:
+    """Append the move, store the game as it now stands, and publish what each may see."""
+    rules = table.engine
+    number = table.moves_made + 1
+    recorded = Move.objects.create(
+        table=table, number=number, seat=seat, move=move, chance=rules.chance(before, after),
+        scores=rules.scores(after), by_bot=by_bot, key=key,
+    )
+    table.state = after.to_dict()
+    table.moves_made = number
+    fields = ["state", "moves_made", "bot_due_at"]
+    if after.is_over:
+        table.status, table.ended_at = Table.Status.OVER, timezone.now()
+        fields += ["status", "ended_at"]
+    table.bot_due_at = _bot_due(table, after)
+    table.save(update_fields=fields)
+
+    events: list[Event] = [log_event(table.channel, "moved", {
+        "move": recorded.as_data(), "view": after.view(None).public,
+    }, publish=False)]
+    for number_ in range(len(after.seats)):
+        private = after.view(number_).private
+        if private or before.view(number_).private:
+            events.append(log_event(table.seat_channel(number_), "hand", {"private": private}, publish=False))
+    if after.is_over:
+        result = after.result()
+        events.append(log_event(table.channel, "table_state", {
+            "what": "over", "seed": table.seed, "commitment": table.commitment,
+            "winners": [] if result is None else list(result.winners),
+        }, publish=False))
+    publish_together(events)
+    return recorded
+
+
+@transaction.atomic
+def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | None = None,
+              by_bot: bool = False) -> Move:
+    """Seat `seat` makes `move` (a mapping such as {"kind": "toss"}). The engine rolls and draws
+    with this move's own generator; a key already recorded for the same move returns that move (a
+    retry counts once); out of turn, an illegal move or a move after the game: refused, nothing
+    changed."""
+    _check_key(key)
+    table = _locked(table)
+    move = dict(move)
+    done = _done_with_key(table, key, seat, move)
+    if done is not None:
+        return done
+    if move.get("kind") == UNDO:
+        return _undo(table, seat, key)
+    if move.get("kind") == TIME_UP:
+        raise BadMove("Only the round's clock says when time is up.")
+    if table.status == Table.Status.SEATING:
+        raise NotNow("The game hasn't started yet.")
+    if table.is_over:
+        raise NotNow("The game is over.")
+    before = table.loaded()
+    try:
+        after = before.apply(seat, move, table.rng_for(table.moves_made + 1))
+    except NotYourTurn as error:
+        raise NotNow(str(error)) from None
+    except IllegalMove as error:
+        raise BadMove(str(error)) from None
+    return _record(table, before, after, seat=seat, move=move, key=key, by_bot=by_bot)
+
+
+def undo_refusal(table: Table, seat: int) -> str | None:
+    """Why `seat` may not undo now (None if it may): only its own last move, and only while chance
+    has had no part since (Board Game Arena's rule: never undo past a toss or a card)."""
+    if table.status != Table.Status.PLAYING:
+        return "There is nothing to undo."
+    last = table.moves.order_by("-number").first()
+    if last is None or last.move.get("kind") == UNDO:
+        return "There is nothing to undo."
+    if last.seat != seat or last.by_bot:
+        return "Only the player who made the last move can undo it."
+    if last.chance:
+        return "The dice have been tossed (or a card turned): that can't be undone."
+    if seat not in table.loaded().to_move():
+        return "Your turn is over: it can't be undone."
+    return None
+
+
+def _undo(table: Table, seat: int, key: str | None) -> Move:
+    refusal = undo_refusal(table, seat)
+    if refusal is not None:
+        raise NotNow(refusal)
+    before = table.loaded()
+    moves = list(table.moves.order_by("number"))
+    after = replayed_state(table, moves + [Move(number=table.moves_made + 1, seat=seat, move={"kind": UNDO})])
+    return _record(table, before, after, seat=seat, move={"kind": UNDO}, key=key, by_bot=False)
+
+
+@transaction.atomic
+def sound_buzzer(*, table: Table) -> Move | None:
+    """Time is up (a tournament round's clock): no new turn starts, the turn under way is played
+    out, then the game ends (RULES.md §1.2). Recorded as a move so that a replay sounds it too.
+    None when there is nothing to do (the game is over, or the buzzer has sounded)."""
+    table = _locked(table)
+    time_up = table.engine.time_up
+    if time_up is None:
+        raise NotNow(f"{table.engine.label} is not a timed game.")
+    if table.status != Table.Status.PLAYING:
+        return None
+    before = table.loaded()
+    after = time_up(before)
+    if after.to_dict() == before.to_dict():
+        return None
+    seat = before.to_move()[0] if before.to_move() else 0
+    return _record(table, before, after, seat=seat, move={"kind": TIME_UP}, key=None, by_bot=False)

@@ -1,0 +1,108 @@
+"""The games a game table can play, and what the table needs to know of each (DESIGN.md §2).
+
+A table stores its game as the engine's `to_dict()` and talks to it only through
+`games.rules.table.TableGame`; this registry adds the few things a table needs beyond that
+interface: how to deal a new game from the table's options, how many seats the game takes, which
+figures make the scoresheet, and what chance produced in a move (the cards turned and the dice
+tossed, recorded with the move so that `verify_table` can check them).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules import fill_or_bust
+from games.rules.table import IllegalMove, TableGame
+
+SHORT_GOAL = 2000  # a quick game at the table: a few turns each
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    label: str
+    min_seats: int
+    max_seats: int
+    new: Callable[[Sequence[str], Mapping[str, Any], random.Random], TableGame]
+    load: Callable[[Mapping[str, Any]], TableGame]
+    # What chance produced between two states of the game, in the order it happened.
+    chance: Callable[[TableGame, TableGame], list[list[Any]]]
+    # The scoresheet after a move (points in seat order), checked by verify_table.
+    scores: Callable[[TableGame], list[int]]
+    # The buzzer of a timed game (a tournament round's clock): the game after time is up, or None
+    # for a game that is never timed.
+    time_up: Callable[[TableGame], TableGame] | None = None
+
+
+# --- Fill or Bust ---------------------------------------------------------------------------------
+
+FILL_OR_BUST_GOALS = (SHORT_GOAL, 5000, 10000)
+
+
+def fill_or_bust_options(options: Mapping[str, Any]) -> tuple[fill_or_bust.Options, int | None]:
+    """The rules options and the point goal a table's stored options stand for: {"goal": G} (one
+    of FILL_OR_BUST_GOALS) or {"goal": None, "timed": True} (no goal: time_up ends the game), plus
+    the §1.5 options by their `fill_or_bust.Options` names."""
+    goal = options.get("goal", 5000)
+    if goal is None and options.get("timed"):
+        goal = None  # a tournament group's game: it ends when the round's clock says so
+    elif type(goal) is not int or goal not in FILL_OR_BUST_GOALS:
+        raise IllegalMove(f"The goal is one of {', '.join(f'{g:,}' for g in FILL_OR_BUST_GOALS)}, not {goal!r}.")
+    rules = {k: v for k, v in options.items() if k not in ("goal", "timed")}
+    try:
+        return fill_or_bust.Options(**rules), goal
+    except TypeError as error:
+        raise IllegalMove(f"Unknown Fill or Bust option: {error}.") from None
+
+
+def _new_fill_or_bust(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+    rules, goal = fill_or_bust_options(options)
+    return fill_or_bust.FillOrBustTable.new(names, rng, options=rules, goal=goal)
+
+
+def _fill_or_bust_steps(game: TableGame) -> list[tuple[Any, ...]]:
+    """Every step of the game so far: the finished turns', then the turn under way."""
+    assert isinstance(game, fill_or_bust.FillOrBustTable)
+    state = game.state
+    return [step for turn in state.turns for step in turn.steps] + list(state.steps)
+
+
+def _fill_or_bust_chance(before: TableGame, after: TableGame) -> list[list[Any]]:
+    new_steps = _fill_or_bust_steps(after)[len(_fill_or_bust_steps(before)) :]
+    return [[step[0], *(list(a) if isinstance(a, tuple) else a for a in step[1:])]
+            for step in new_steps if step[0] in ("card", "toss")]
+
+
+def _fill_or_bust_time_up(game: TableGame) -> TableGame:
+    assert isinstance(game, fill_or_bust.FillOrBustTable)
+    return fill_or_bust.FillOrBustTable(game.state.time_up())
+
+
+def _fill_or_bust_scores(game: TableGame) -> list[int]:
+    assert isinstance(game, fill_or_bust.FillOrBustTable)
+    return list(game.state.sheet)
+
+
+ENGINES: dict[str, Engine] = {
+    "fill_or_bust": Engine(
+        name="fill_or_bust",
+        label="Fill or Bust",
+        min_seats=2,
+        max_seats=8,
+        new=_new_fill_or_bust,
+        load=fill_or_bust.FillOrBustTable.from_dict,
+        chance=_fill_or_bust_chance,
+        scores=_fill_or_bust_scores,
+        time_up=_fill_or_bust_time_up,
+    ),
+}
+
+
+def engine(name: str) -> Engine:
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise IllegalMove(f"There is no game {name!r} at the tables; the games are {', '.join(ENGINES)}.") from None

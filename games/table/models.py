@@ -1,0 +1,174 @@
+"""Game tables: a table playing one game, its seats, and every move made at it (DESIGN.md §2, §3).
+
+The server alone rolls and shuffles, from the table's `seed`, a secret drawn when the table opens.
+Its SHA-256 (`commitment`) is shown from the start; the seed itself is revealed once the game is
+over, and with it anyone can replay every recorded move (`games.table.replay.verify`). Chance for
+the deal comes from `rng_for(SETUP)`, for the n-th move from `rng_for(n)`: a replay needs nothing
+but the seed and the moves, in order.
+
+`state` is the engine's `to_dict()`: the server's copy, deck order included. It never leaves the
+server; phones and screens get `TableGame.view(seat)` only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games.codes import new_code, new_token
+from games.rules.table import TableGame
+from games.table.engines import Engine, engine
+
+SETUP = "setup"
+
+
+def new_seed() -> str:
+    """A fresh secret seed: 256 bits from the operating system, as hex."""
+    return secrets.token_hex(32)
+
+
+def commitment_of(seed: str) -> str:
+    """The published promise: SHA-256 of the seed's text, as hex."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def rng_for(seed: str, step: int | str) -> random.Random:
+    """The generator of one step of a game: the deal (`SETUP`) or the n-th move. Each step has its
+    own, so a replay needs no generator state, only the seed and the step's number."""
+    return random.Random(f"{seed}:{step}")
+
+
+class TableQuerySet(models.QuerySet["Table"]):
+    def bots_due(self, now: datetime) -> TableQuerySet:
+        """Tables where a bot is to move and its pause is over."""
+        return self.filter(status=Table.Status.PLAYING, bot_due_at__lte=now, simulated=False)
+
+
+class Table(models.Model):
+    """One game at one table, from its deal to its end."""
+
+    class Status(models.TextChoices):
+        SEATING = "seating", "Taking seats"
+        PLAYING = "playing", "Playing"
+        OVER = "over", "Over"
+
+    code = models.CharField(max_length=16, unique=True, default=new_code)
+    game = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=64, default=new_seed)
+    commitment = models.CharField(max_length=64)
+    state = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATING)
+    # Moves recorded so far (the last Move's number): a phone's page says which it has seen.
+    moves_made = models.PositiveIntegerField(default=0)
+    # When the seat to move is a bot's: when it moves (after a short pause people can follow).
+    bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Who may start the game and hand seats to bots: the phone that opened the table (its
+    # games.phones token) or, for a table opened for a party or a group, a logged-in host.
+    opener_token = models.CharField(max_length=64, blank=True)
+    host_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    party = models.ForeignKey("bunco_club.Party", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="game_tables")
+    screen_token = models.CharField(max_length=40, default=new_token)
+    # A table of `simulate_table` (or a simulated tournament): it moves its own bots, never the clock.
+    simulated = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TableQuerySet.as_manager()
+
+
+    def __str__(self) -> str:
+        return f"{self.engine.label} ({self.code})"
+
+    @property
+    def channel(self) -> str:
+        """What everyone at the table and its screen may see."""
+        return f"table:{self.pk}"
+
+    def seat_channel(self, number: int) -> str:
+        """What only the phone of seat `number` may see (a hand)."""
+        return f"table:{self.pk}:seat:{number}"
+
+    @property
+    def engine(self) -> Engine:
+        return engine(self.game)
+
+    def loaded(self) -> TableGame:
+        """The game as it stands (the server's copy)."""
+        return self.engine.load(self.state)
+
+    def rng_for(self, step: int | str) -> random.Random:
+        return rng_for(self.seed, step)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.OVER
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed, once the game is over; None while it is played (or before)."""
+        return self.seed if self.is_over else None
+
+
+class TableSeat(models.Model):
+    """One seat at a table, in the game's seat order: a person's phone or a bot."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    bot_level = models.CharField(max_length=16, blank=True)  # "" for a person
+    # The games.phones token of the phone that plays this seat ("" while nobody holds it).
+    claimed_by = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="table_seat_number")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.number + 1})"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+
+class Move(models.Model):
+    """One move, as made (append-only): who, what, what chance produced, and the scores after.
+
+    An undo is a move too ({"kind": "undo"}): it takes back the seat's last move, which chance had
+    no part in. Replaying the moves in order, undos included, gives the game as it stands.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    chance = models.JSONField(default=list)
+    scores = models.JSONField(default=list)
+    by_bot = models.BooleanField(default=False)
+    key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001  (keyless bot moves: NULLs never collide)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="table_move_number"),
+            models.UniqueConstraint(fields=["table", "key"], name="table_move_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} seat {self.seat} {self.move}"
+
+    def as_data(self) -> dict[str, Any]:
+        """The move as everyone may see it, once made."""
+        return {"number": self.number, "seat": self.seat, "move": self.move, "chance": self.chance,
+                "scores": self.scores, "by_bot": self.by_bot}

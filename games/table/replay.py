@@ -1,0 +1,101 @@
+"""Replaying a table's game from its seed: for an undo, the replay page and `verify_table`.
+
+A table's game is its deal (`rng_for(seed, SETUP)`) followed by its recorded moves, the n-th
+applied with `rng_for(seed, n)`; an undo takes the game back to where it stood before the move it
+undoes. Replaying therefore needs only the seed and the moves: what `verify` does with the revealed
+seed, checking every card, toss and score against what was recorded, and the commitment against
+the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from games.rules.table import IllegalMove, TableGame
+from games.table.models import SETUP, Move, Table, commitment_of, rng_for
+
+UNDO = "undo"
+TIME_UP = "time_up"  # the buzzer of a timed game, recorded as a move of the seat on turn
+
+
+@dataclass(frozen=True)
+class Step:
+    """One recorded move and the game after it."""
+
+    move: Move
+    game: TableGame
+
+
+def deal(table: Table, seed: str | None = None) -> TableGame:
+    """The game as dealt, before any move."""
+    names = list(table.seats.order_by("number").values_list("name", flat=True))
+    return table.engine.new(names, table.options, rng_for(seed or table.seed, SETUP))
+
+
+def replay(table: Table, moves: Iterable[Move], seed: str | None = None) -> Iterator[Step]:
+    """Each move applied in order from the deal; IllegalMove if one cannot be (a record altered)."""
+    history = [deal(table, seed)]
+    for move in moves:
+        if move.move.get("kind") == UNDO:
+            if len(history) < 2:
+                raise IllegalMove(f"Move {move.number} undoes nothing.")
+            history.pop()
+        elif move.move.get("kind") == TIME_UP:
+            history.append(_time_up(table, history[-1]))
+        else:
+            history.append(history[-1].apply(move.seat, move.move, rng_for(seed or table.seed, move.number)))
+        yield Step(move, history[-1])
+
+
+def _time_up(table: Table, game: TableGame) -> TableGame:
+    time_up = table.engine.time_up
+    if time_up is None:
+        raise IllegalMove(f"{table.engine.label} is not a timed game.")
+    return time_up(game)
+
+
+def replayed_state(table: Table, moves: Iterable[Move]) -> TableGame:
+    game = deal(table)
+    for step in replay(table, moves):
+        game = step.game
+    return game
+
+
+@dataclass(frozen=True)
+class Verdict:
+    verified: bool
+    message: str
+
+
+def verify(table: Table, seed: str | None = None) -> Verdict:
+    """Whether the table's record holds: SHA-256(seed) is the commitment published before the first
+    move, and replaying every move from the seed gives every card and toss recorded, every score,
+    and the game as stored. The first difference otherwise."""
+    seed = seed if seed is not None else table.seed
+    if commitment_of(seed) != table.commitment:
+        return Verdict(False, f"the seed's SHA-256 {commitment_of(seed)} is not the commitment {table.commitment}")
+    rules = table.engine
+    moves = list(table.moves.order_by("number"))
+    previous = deal(table, seed)
+    count = 0
+    try:
+        for count, step in enumerate(replay(table, moves, seed), 1):
+            move = step.move
+            if move.number != count:
+                return Verdict(False, f"move {count} is missing (the next recorded is {move.number})")
+            chance = rules.chance(previous, step.game)
+            if chance != move.chance:
+                return Verdict(False, f"move {move.number} ({move.move}): chance gives {chance}, "
+                                      f"the record says {move.chance}")
+            scores = rules.scores(step.game)
+            if scores != move.scores:
+                return Verdict(False, f"move {move.number} ({move.move}): the scores come to {scores}, "
+                                      f"the record says {move.scores}")
+            previous = step.game
+    except IllegalMove as error:
+        return Verdict(False, f"move {count + 1} cannot be replayed: {error}")
+    if previous.to_dict() != table.state:
+        return Verdict(False, "the game as stored is not where the moves lead")
+    return Verdict(True, f"verified: {len(moves)} moves of {rules.label} at table {table.code} replay from "
+                         f"the seed, whose SHA-256 is the commitment {table.commitment}")
