@@ -7,3 +7,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games.night import renderers  # noqa: F401  (registers the night's event renderers)
+        from games.table import renderers as table_renderers  # noqa: F401  (and the game tables')
