@@ -421,7 +421,7 @@ def _pressed(game: Game) -> bool:
     return game.goal - _best_other(game) <= PRESSED_WITHIN
 
 
-PRESSED_WITHIN: Final = 300  # an opponent this close to the goal reaches it on most turns
+PRESSED_WITHIN: Final = 600  # an opponent this close to the goal reaches it on most turns
 
 
 def _sharp_stops(game: Game, table: Odds) -> bool:
