@@ -146,11 +146,12 @@ def run(games: int = GAMES) -> str:
         lines.append(f"| {level} | {LEVEL_LABELS[level]} | {points / turns:.0f} | {turns:,} |")
     duel = tallies[("threshold", "strong")]
     strong = duel.wins_b / duel.games
+    error = (strong * (1 - strong) / duel.games) ** 0.5
     verdict = "met" if strong > ACCEPTANCE else "**missed**"
     lines += [
         "",
         f"Headline: the strong bot beats the threshold bot in **{strong:.1%}** of {duel.games:,} games "
-        f"(acceptance: more than {ACCEPTANCE:.0%}: {verdict}).",
+        f"(standard error {error:.1%}; acceptance: more than {ACCEPTANCE:.0%}: {verdict}).",
         "",
         f"Time: {seconds:.0f} s for all {games * len(tallies):,} games on {os.cpu_count()} processes "
         f"({seconds * 1000 * (os.cpu_count() or 1) / (games * len(tallies)):.1f} ms of one core per game); "

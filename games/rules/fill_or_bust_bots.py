@@ -12,7 +12,7 @@ and gets back one of `table.legal_moves(seat)`.
   tenth of a second): for every card it can play, every number of dice left to toss and every
   amount at risk, what the turn is worth from there played well, and what drawing another card is
   worth with some points pending. Keeps are chosen by the same values, so it will set aside a
-  single 1 out of `[1, 1, 5, 2, 3]` to toss four dice when that is worth more. On top of the table
+  single 1 out of `[1, 5, 2, 3, 4, 4]` to toss five dice rather than the 1 and the 5 to toss four. On top of the table
   it plays the score situation: it banks the moment a bank reaches the goal, in a show down it plays
   on until it beats the top score (and stops then), it plays a Vengeance by what the hit is worth
   against what it risks, and when an opponent is close to the goal it presses on with a
