@@ -1,7 +1,8 @@
 """`make bench`: runs every bench/bench_*.py and rewrites docs/PERFORMANCE.md with the figures.
 
 `make bench ONLY=baselines` (BENCH_ONLY) runs the ones whose name contains the word and replaces
-only their sections (by `## ` heading) in docs/PERFORMANCE.md.
+only their sections (by `## ` heading) in docs/PERFORMANCE.md. The benchmarks named in `ALSO` run
+too, though their files are not called bench_*.py (`make bench ONLY=bots`: the Fill or Bust bots).
 """
 
 from __future__ import annotations
@@ -23,9 +24,13 @@ reproduces it. Regenerated {when}.
 """
 
 
+ALSO = ("fill_or_bust_bots",)  # bench/fill_or_bust_bots.py: the bots' tournament (issue 18)
+
+
 def main() -> None:
     only = os.environ.get("BENCH_ONLY", "")
-    modules = sorted(path.stem for path in (ROOT / "bench").glob("bench_*.py") if only in path.stem)
+    stems = [path.stem for path in (ROOT / "bench").glob("bench_*.py")] + list(ALSO)
+    modules = sorted(stem for stem in stems if only in stem)
     sections = []
     for name in modules:
         started = time.monotonic()
