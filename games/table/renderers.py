@@ -70,8 +70,13 @@ def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return text + "."
     if kind == "keep":
         kept = _dice(move["move"].get("dice") or [])
-        if not view.get("set_aside"):  # a keep that empties the set-aside dice set aside all six
-            text = f"FILL! {name} set aside {kept}: all six dice."
+        # After a keep, 1 to 5 dice set aside mean the turn goes on under the card; all six (the
+        # Fill waits for the next decision) or none (tossing all six again, or the turn is over)
+        # mean the keep filled.
+        if len(view.get("set_aside") or []) in (0, 6):
+            text = f"FILL! {name} set aside {kept}: all six dice score."
+            if view.get("card") == "VENGEANCE_2500":
+                text += f" The VENGEANCE hits {', '.join(view.get('targets') or [])}."
             if outcome == "reached_goal":
                 text += " The goal is reached!"
             return text

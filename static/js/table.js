@@ -104,6 +104,7 @@
     if (!state || !$("play")) return;
     var pub = state.public;
     var seats = pub.seats || [];
+    $("play").setAttribute("data-moves", String(state.moves_made));
     var turnLine = $("turn-line");
     if (state.status === "over" || pub.turn === null) {
       var winners = pub.winners || [];
@@ -167,7 +168,7 @@
       if (canKeep) {
         var on = selected.indexOf(index) !== -1;
         node.setAttribute("aria-pressed", on ? "true" : "false");
-        node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", set aside" : ""));
+        node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", chosen" : ""));
         node.setAttribute("data-die", String(index));
         if (state.must_bust) node.disabled = true;
       }
