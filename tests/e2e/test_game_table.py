@@ -161,7 +161,9 @@ def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: Server
         if not forged:  # a phone not on turn forges a move: refused, nothing changes
             forged = True
             token = next(c["value"] for c in waiting.context.cookies() if c["name"] == "csrftoken")
-            for fields, status in (({"kind": "draw", "seat": str(seat)}, 403), ({"kind": "draw"}, 409)):
+            forgeries: list[tuple[dict[str, str | float | bool], int]] = [
+                ({"kind": "draw", "seat": str(seat)}, 403), ({"kind": "draw"}, 409)]
+            for fields, status in forgeries:
                 answer = waiting.request.post(f"{url}/t/{table.code}/move/", form=fields,
                                               headers={"X-CSRFToken": token})
                 assert answer.status == status and answer.json()["error"]
