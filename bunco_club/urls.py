@@ -14,6 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("live.urls")),
     path("", include("games.night.urls")),
+    path("", include("games.table.urls")),
     path("", include("tournaments.urls")),
     path("clubs/", include("bunco_club.club_urls")),
 ]

@@ -4,6 +4,8 @@ turn. Each step waits until the page has taken it (Playwright's expect), never a
 
 from __future__ import annotations
 
+import re
+
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
@@ -65,3 +67,20 @@ def serious_violations(page: Page) -> list[str]:
     violations = Axe().run(page).response["violations"]
     return [f"{v['id']}: {v['help']} {[n['target'] for n in v['nodes'][:3]]}" for v in violations
             if v["impact"] in ("serious", "critical")]
+
+
+def join_table(phone: Page, url: str, code: str, name: str) -> Page:
+    """`phone` opens a game table's link, taps `name`'s seat, and is live."""
+    phone.goto(f"{url}/t/{code}/")
+    phone.get_by_role("button", name=f"I'm {name}", exact=True).click()
+    expect(phone.locator(".phone-topline")).to_contain_text(f"You play {name}")
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    return phone
+
+
+def keep_dice(phone: Page, dice: list[int]) -> None:
+    """On a game table's play page: tap each die of `dice` (by its face) among the toss, then
+    confirm the selection (its button names the dice and their points)."""
+    for face in dice:
+        phone.locator(f'#dice button.face-{face}[aria-pressed="false"]').first.click()
+    phone.get_by_role("button", name=re.compile("^Set aside")).click()

@@ -1,0 +1,127 @@
+"""A phone at a game table: the table's page (its lobby while seats are taken, then the game),
+tapping a seat, "That's not me", a move, the seat's view as JSON, and its live stream."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import phones
+from games.table import actions
+from games.table.forms import read_move
+from games.table.models import Table
+from games.table.views.shared import (
+    SEATS,
+    is_opener,
+    refused,
+    seat_of_phone,
+    seat_payload,
+    table_or_404,
+)
+from live.http import BadNumber, parse_int
+from live.qr import qr_svg
+from live.streams import event_stream_response, read_for_a_stream
+
+
+@require_GET
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    """The table's one address: the lobby (code, QR, commitment, seats) until the game starts, then
+    the game as this phone plays it (or watches it, holding no seat), then the result."""
+    table = table_or_404(code)
+    mine = seat_of_phone(request, table)
+    join_url = request.build_absolute_uri(reverse("tables:table", args=[table.code]))
+    payload = seat_payload(table, mine.number if mine else None)
+    return render(request, "games/table/table.html", {
+        "table": table,
+        "seats": list(table.seats.all()),
+        "mine": mine,
+        "let_go": SEATS.let_go_name(request, table.code),
+        "is_opener": is_opener(request, table),
+        "bot_levels": actions.bot_levels(),
+        "join_url": join_url,
+        "join_qr": qr_svg(join_url, scale=5),
+        "payload": payload,
+        "urls": {
+            "move": reverse("tables:move", args=[table.code]),
+            "state": reverse("tables:state", args=[table.code]),
+            "events": reverse("tables:events", args=[table.code]),
+        },
+    })
+
+
+@require_POST
+@refused()
+def claim(request: HttpRequest, code: str) -> HttpResponse:
+    """Tap a seat: this phone plays it from now on (its session remembers, through sleep and
+    reloads), unless another phone holds it."""
+    table = table_or_404(code)
+    try:
+        number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what="the seat")
+    except BadNumber as error:
+        raise actions.BadMove(f"{error} Tap one of the seats.") from None
+    seat = actions.claim_seat(table=table, number=number, phone=phones.phone_token(request, create=True))
+    SEATS.remember(request, table.code, seat.pk)
+    return redirect("tables:table", code=table.code)
+
+
+@require_POST
+@refused()
+def not_me(request: HttpRequest, code: str) -> HttpResponse:
+    """"That's not me": this phone hands its seat back, for the right phone to tap."""
+    table = table_or_404(code)
+    mine = seat_of_phone(request, table)
+    if mine is None:
+        raise actions.NotYourSeat("This phone doesn't hold a seat at this table.")
+    SEATS.let_go(request, table.code, mine.name)
+    actions.release_seat(table=table, number=mine.number)
+    return redirect("tables:table", code=table.code)
+
+
+@require_POST
+@refused(as_json=True)
+def move(request: HttpRequest, code: str) -> HttpResponse:
+    """A move of the seat this phone holds: {"kind": ...} (and its dice, for a keep), with its
+    idempotency key. Answered with the seat's view as JSON; a refusal is {"error": ...} with a 4xx
+    (403 for a seat this phone doesn't hold, 409 out of turn, 400 an illegal or malformed move)."""
+    table = table_or_404(code)
+    mine = seat_of_phone(request, table)
+    if mine is None:
+        raise actions.NotYourSeat("This phone doesn't play a seat at this table: tap your name first.")
+    chosen, key, seat = read_move(request.POST)
+    if seat is not None and seat != mine.number:
+        raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
+    actions.make_move(table=table, seat=mine.number, move=chosen, key=key)
+    table.refresh_from_db()
+    return JsonResponse(seat_payload(table, mine.number))
+
+
+@require_GET
+def state(request: HttpRequest, code: str) -> JsonResponse:
+    """The game as this phone may see it now (its seat's view; the public one for a phone with no
+    seat): what its page asks for when the turn comes to it."""
+    table = table_or_404(code)
+    mine = seat_of_phone(request, table)
+    return JsonResponse(seat_payload(table, mine.number if mine else None))
+
+
+@require_GET
+def events(request: HttpRequest, code: str) -> HttpResponse | StreamingHttpResponse:
+    """A phone's live stream: the table's public channel and ONLY its own seat's channel (none for
+    a phone holding no seat). The snapshot on connect is the page's payload, as JSON."""
+
+    def table_and_seat() -> tuple[Table, int | None]:
+        table = table_or_404(code)
+        mine = seat_of_phone(request, table)
+        return table, (mine.number if mine else None)
+
+    table, number = read_for_a_stream(request, table_and_seat)
+    channels = [table.channel] + ([table.seat_channel(number)] if number is not None else [])
+
+    def snapshot() -> str:
+        return json.dumps({"snapshot": True, **seat_payload(Table.objects.get(pk=table.pk), number)})
+
+    return event_stream_response(request, channels, snapshot)

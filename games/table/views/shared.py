@@ -1,0 +1,120 @@
+"""What the table's views share: finding the table, the seat this phone holds, whether this browser
+opened the table, the one answer to a refusal, and what a page may be sent of the game.
+
+PRIVACY (DESIGN.md §3): everything a page or an answer carries comes from `TableGame.view(seat)`
+and the table's public fields. Never `table.state` (the deck's order), never `table.seed` before
+the end (`revealed_seed`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ParamSpec
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.crypto import constant_time_compare
+
+from games import phones
+from games.rules.fill_or_bust import Card, FillOrBustTable
+from games.table import actions
+from games.table.models import Table, TableSeat
+from games.table.renderers import said_of
+from live.refusals import Refusal, answers_refusals, json_refusal
+
+P = ParamSpec("P")
+
+# The seat a phone plays at a table (games/phones.py): its session keeps `table:<code>`.
+SEATS = phones.Seats("table")
+
+
+class NotTheOpener(actions.TableError):
+    status = 403
+
+
+def table_or_404(code: str) -> Table:
+    return get_object_or_404(Table, code=code)
+
+
+def seat_of_phone(request: HttpRequest, table: Table) -> TableSeat | None:
+    """The seat this phone claimed at `table` and still holds (no bot took it, no other phone)."""
+    seat_id = SEATS.claimed(request, table.code)
+    token = phones.phone_token(request)
+    if seat_id is None or not token:
+        return None
+    return table.seats.filter(pk=seat_id, claimed_by=token, bot_level="").first()
+
+
+def is_opener(request: HttpRequest, table: Table) -> bool:
+    """The phone that opened the table, or the logged-in host it was opened by."""
+    token = phones.phone_token(request)
+    if token and table.opener_token and constant_time_compare(token, table.opener_token):
+        return True
+    user = request.user
+    return bool(user.is_authenticated and table.host_user_id is not None and table.host_user_id == user.pk)
+
+
+def opener_only(request: HttpRequest, table: Table) -> None:
+    if not is_opener(request, table):
+        raise NotTheOpener("Only whoever opened the table can do that.")
+
+
+def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
+    """The tables' one place where a refusal becomes a response: JSON {"error": ...} for the play
+    page's script (`as_json`), the refused page otherwise, with the refusal's status either way."""
+
+    def answer(request: HttpRequest, refusal: Refusal, **view_kwargs: object) -> HttpResponse:
+        if as_json:
+            return json_refusal(refusal)
+        code = str(view_kwargs.get("code", ""))
+        return render(request, "games/table/refused.html",
+                      {"message": refusal.message, "code": code}, status=refusal.status)
+
+    return answers_refusals(answer)
+
+
+def seats_data(table: Table) -> list[dict[str, Any]]:
+    """Who plays each seat, as every phone may see it (whether a phone holds it, never its token)."""
+    return [{"number": seat.number, "name": seat.name, "bot": seat.bot_level, "taken": bool(seat.claimed_by)}
+            for seat in table.seats.all()]
+
+
+def seat_payload(table: Table, seat: int | None) -> dict[str, Any]:
+    """What one page may know of the game now: the public view, the seat's own (`seat` None: a
+    spectator's or the screen's), and for the seat on turn only its legal moves, the keeps it may
+    confirm with their points (the engine's list: the page never works a score out) and whether
+    it may undo."""
+    game = table.loaded()
+    view = game.view(seat)
+    data: dict[str, Any] = {
+        "code": table.code,
+        "status": table.status,
+        "moves_made": table.moves_made,
+        "commitment": table.commitment,
+        "seed": table.revealed_seed,
+        "seat": seat,
+        "seats": seats_data(table),
+        "public": view.public,
+        "private": view.private if seat is not None else {},
+        "on_turn": False,
+        "said": _last_said(table, view.public),
+    }
+    if seat is not None and table.status == Table.Status.PLAYING and seat in game.to_move():
+        data["on_turn"] = True
+        data["legal_moves"] = game.legal_moves(seat)
+        if isinstance(game, FillOrBustTable):
+            state = game.state
+            data["keeps"] = [{"dice": list(dice), "points": points} for dice, points in state.legal_keeps()]
+            data["must_bust"] = state.card is Card.MUST_BUST
+        data["can_undo"] = actions.undo_refusal(table, seat) is None
+    return data
+
+
+def _last_said(table: Table, public: dict[str, Any]) -> str:
+    """The last move in words (the view is the game after it), "" before the first."""
+    last = table.moves.order_by("-number").first()
+    return "" if last is None else said_of(last.as_data(), public)
+
+
+def is_screen_token(table: Table, token: str) -> bool:
+    return bool(token) and constant_time_compare(token, table.screen_token)

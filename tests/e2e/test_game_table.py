@@ -1,0 +1,210 @@
+"""Fill or Bust at a game table, in the browser: three phones and a bot play to the short goal
+(2,000) with a bust, a fill and a Vengeance; the table screen follows live; a phone reloads in the
+middle of its turn and carries on; a phone not on turn has no buttons and its forged move is
+refused. Then the replay shows the seed and the dice check out.
+
+The table is dealt from a fixed seed (tests/builders.py make_table), and the phones make the same
+deterministic choices as `phone_choice` below, so the game is known in advance: `simulate` plays it
+offline with the pure engine and the bot, and SEED is one under which a phone busts, a phone fills
+and a phone fills a Vengeance (found by running `simulate` over seeds)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from games.rules.fill_or_bust import FillOrBustTable
+from games.table import bots
+from games.table.models import SETUP, Table, rng_for
+from games.table.renderers import said_of
+from tests.builders import make_table
+from tests.conftest import ServerProcess, start_server
+from tests.e2e.pages import DESKTOP, join_table, keep_dice
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+EXPECT_TIMEOUT_MS = 15_000
+NAMES = ["Ada", "Bea", "Cal", "Dot"]
+BOT = 3  # Dot
+SEED = 186
+STOP_AT = 350  # a phone banks under a BONUS card once this much is at risk
+SCREENSHOTS = os.environ.get("TABLE_SCREENSHOTS")  # a folder: docs/screenshots when making them
+
+
+def phone_choice(game: FillOrBustTable, seat: int) -> dict[str, Any]:
+    """What a phone at this test's table does: turn a card, play every Vengeance, set aside the
+    maximal keep, bank under a BONUS card at STOP_AT, bank after a Fill, end after a safe bank."""
+    kinds = [move["kind"] for move in game.legal_moves(seat)]
+    state = game.state
+    if "draw" in kinds:
+        return {"kind": "draw"}
+    if "play" in kinds:
+        return {"kind": "play"}
+    if "keep" in kinds:
+        return {"kind": "keep", "dice": list(state.legal_keeps()[0][0])}
+    if "toss" in kinds:
+        return {"kind": "stop"} if "stop" in kinds and state.pending + state.card_points >= STOP_AT else {"kind": "toss"}
+    return {"kind": "stop"} if "stop" in kinds else {"kind": "end"}
+
+
+def simulate(seed: str) -> list[tuple[int, str, str]]:
+    """The game this test plays, offline: (seat, kind, the move in words) for every move."""
+    from games.table.engines import ENGINES
+
+    game = FillOrBustTable.new(NAMES, rng_for(seed, SETUP), goal=2000)
+    said = []
+    number = 0
+    while not game.is_over:
+        number += 1
+        seat = game.to_move()[0]
+        choice = (bots.choose_move(game, seat, "threshold", bots.bot_rng(seed, number)) if seat == BOT
+                  else phone_choice(game, seat))
+        after = game.apply(seat, choice, rng_for(seed, number))
+        chance = ENGINES["fill_or_bust"].chance(game, after)
+        said.append((seat, choice["kind"], said_of({"seat": seat, "move": choice, "chance": chance},
+                                                   after.view(None).public)))
+        game = after
+    return said
+
+
+@pytest.fixture
+def table_site(transactional_db: None, tmp_path: Path) -> Any:
+    """One uvicorn process, in-process events and clock, long streams, bots that hardly pause."""
+    server = start_server(tmp_path, extra_env={
+        "REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "TABLE_BOT_PAUSE_SECONDS": "0.05"})
+    yield server
+    server.stop()
+
+
+def watch_said(page: Page) -> None:
+    """Keep every line the page says about the moves (#said), for the test to collect."""
+    page.evaluate("""() => {
+        window.saidLog = [];
+        const said = document.getElementById("said");
+        new MutationObserver(() => window.saidLog.push(said.textContent))
+            .observe(said, {childList: true, characterData: true, subtree: true});
+    }""")
+
+
+def said_so_far(page: Page) -> list[str]:
+    """What the page said since last asked; nothing if it is reloading (the bot's last move ended
+    the game: the pages are drawn anew for the result)."""
+    try:
+        return page.evaluate("() => window.saidLog ? window.saidLog.splice(0) : []")
+    except PlaywrightError:
+        return []
+
+
+def moves_at(page: Page, number: int) -> None:
+    expect(page.locator("#play")).to_have_attribute("data-moves", str(number))
+
+
+def moved_past(page: Page, number: int) -> None:
+    """The page shows a move after `number` (the bot may have moved on already)."""
+    page.wait_for_function("n => +document.getElementById('play').dataset.moves > n", arg=number)
+
+
+def shoot(page: Page, name: str) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / name))
+
+
+def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: ServerProcess, new_phone, browser) -> None:
+    seed = f"{SEED:064x}"
+    planned = simulate(seed)
+    assert any("BUST!" in said for seat, _, said in planned if seat != BOT)
+    assert any("FILL!" in said for seat, _, said in planned if seat != BOT)
+    assert any("VENGEANCE hits" in said for seat, _, said in planned if seat != BOT)
+
+    table = make_table(4, bots=["", "", "", "threshold"], seed=SEED)
+    url = table_site.url
+    phones = [join_table(new_phone(), url, table.code, name) for name in NAMES[:3]]
+    screen = browser.new_context(viewport=DESKTOP).new_page()
+    screen.goto(f"{url}/t/{table.code}/screen/{table.screen_token}/")
+    expect(screen.locator("[data-live-badge]")).to_have_text("Live")
+    expect(screen.locator("[data-commitment]")).to_have_text(table.commitment)
+    for phone in phones:
+        expect(phone.locator("[data-commitment]")).to_have_text(table.commitment)
+    watch_said(screen)
+    watch_said(phones[2])
+
+    reloaded = forged = tossed_on_screen = False
+    seen: dict[str, list[str]] = {"screen": [], "phone": []}
+    while True:
+        table.refresh_from_db()
+        if table.is_over:
+            break
+        for name, page in (("screen", screen), ("phone", phones[2])):
+            seen[name] += said_so_far(page)
+        number = table.moves_made
+        game = table.loaded()
+        assert isinstance(game, FillOrBustTable)
+        seat = game.to_move()[0]
+        if seat == BOT:  # the clock moves Dot (maybe several moves): the screen follows
+            moved_past(screen, number)
+            continue
+        phone = phones[seat]
+        moves_at(phone, number)
+        expect(phone.locator("#turn-line")).to_have_text("Your turn")
+        waiting = phones[(seat + 1) % 3]
+        moves_at(waiting, number)
+        expect(waiting.locator("#turn-line")).to_have_text(f"{NAMES[seat]}'s turn")
+        expect(waiting.locator("#actions button")).to_have_count(0)
+        expect(waiting.locator("#dice button")).to_have_count(0)
+        if not forged:  # a phone not on turn forges a move: refused, nothing changes
+            forged = True
+            token = next(c["value"] for c in waiting.context.cookies() if c["name"] == "csrftoken")
+            forgeries: list[tuple[dict[str, str | float | bool], int]] = [
+                ({"kind": "draw", "seat": str(seat)}, 403), ({"kind": "draw"}, 409)]
+            for fields, status in forgeries:
+                answer = waiting.request.post(f"{url}/t/{table.code}/move/", form=fields,
+                                              headers={"X-CSRFToken": token})
+                assert answer.status == status and answer.json()["error"]
+            assert Table.objects.get(pk=table.pk).moves_made == number
+
+        choice = phone_choice(game, seat)
+        if choice["kind"] == "keep" and not reloaded and seat == 1:  # mid-turn: the page reloads
+            reloaded = True
+            phone.reload()
+            expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+            expect(phone.locator("#turn-line")).to_have_text("Your turn")
+        if choice["kind"] == "keep":
+            expect(phone.locator("#dice .die")).to_have_count(len(game.state.last_toss or ()))
+            if not tossed_on_screen:
+                tossed_on_screen = True
+                expect(screen.locator("#dice .die")).to_have_count(len(game.state.last_toss or ()))
+                shoot(phone, "table-phone-toss.png")
+                shoot(screen, "table-screen.png")
+            if game.state.legal_keeps() and game.state.card is not None and game.state.card.value == "MUST_BUST":
+                expect(phone.locator("#keep-line")).to_contain_text("MUST BUST")
+                phone.get_by_role("button", name=re.compile("^Set aside")).click()
+            else:
+                keep_dice(phone, choice["dice"])
+        else:
+            label = {"draw": "Turn a card", "play": "Play the Vengeance", "toss": "Toss ", "stop": "Stop and bank",
+                     "end": "End the turn"}[choice["kind"]]
+            phone.get_by_role("button", name=re.compile("^" + label)).click()
+        moved_past(phone, number)
+
+    assert table.moves_made == len(planned)
+    assert reloaded and forged and tossed_on_screen
+    winner = Table.objects.get(pk=table.pk).loaded().view(None).public["winners"][0]
+    for page in (*phones, screen):
+        expect(page.locator("#turn-line")).to_have_text(f"{winner} wins!")
+    for said in ("\n".join(lines) for lines in seen.values()):
+        assert "BUST!" in said and "FILL!" in said and "VENGEANCE hits" in said, said[-2000:]
+
+    phones[0].get_by_role("link", name="See the replay and check the dice").click()
+    expect(phones[0].locator(".seed")).to_have_text(table.seed)
+    phones[0].get_by_role("button", name="Show all").click()
+    expect(phones[0].locator("[data-step-item]").last).to_be_visible()
+    shoot(phones[0], "table-replay.png")
+    phones[0].get_by_role("link", name="Check the dice").click()
+    expect(phones[0].get_by_role("status")).to_contain_text("Verified.")
