@@ -54,10 +54,22 @@ def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | 
     (`tournament=` its own, at its simulated `now`), never a real tournament's.
     """
     now = now or timezone.now()
-    closed = _play_out_tables(now, tournament)
     due: dict[int, list[int]] = {}
-    for round_id, group_id in Group.objects.due(now, tournament).values_list("round_id", "pk"):
-        due.setdefault(round_id, []).append(group_id)
+    moved: list[int] = []
+    at_buzzer: set[int] = set()
+    for group_id, round_id, final_at, ends_at, paused_at, table_id, read, made in (
+        Group.objects.for_the_clock(now, tournament).values_list(
+            "pk", "round_id", "final_at", "ends_at", "round__paused_at", "table_id", "table_moves_read",
+            "table__moves_made")
+    ):
+        running = paused_at is None
+        if table_id is not None and (made > read or (running and ends_at is not None and ends_at <= now)):
+            moved.append(group_id)
+            if running and ends_at is not None and ends_at <= now:
+                at_buzzer.add(group_id)
+        if running and final_at is not None and final_at <= now:
+            due.setdefault(round_id, []).append(group_id)
+    closed = _play_out_tables(now, moved, at_buzzer)
     for round_id, group_ids in due.items():
         with transaction.atomic():
             closed += _make_final_together(round_id, group_ids, now)
@@ -72,14 +84,13 @@ def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | 
     return closed
 
 
-def _play_out_tables(now: datetime, tournament: Tournament | None) -> int:
-    """Groups on phones (tournaments.digital): read every table that has moved into its group's
-    Turns; at a group's `ends_at` sound the buzzer at its table (no new turn starts, the turn under
-    way plays out); a group whose game is over is final. How many groups it made final."""
+def _play_out_tables(now: datetime, groups: list[int], at_buzzer: set[int]) -> int:
+    """Groups on phones (tournaments.digital): read each table of `groups` into its group's Turns;
+    for those `at_buzzer` (time is up) sound the buzzer at the table first (no new turn starts, the
+    turn under way plays out), and make the group final once its game is over. How many groups it
+    made final."""
     closed = 0
-    moved = set(Group.objects.tables_moved(tournament).values_list("pk", flat=True))
-    at_buzzer = set(Group.objects.tables_at_buzzer(now, tournament).values_list("pk", flat=True))
-    for group_id in sorted(moved | at_buzzer):
+    for group_id in sorted(groups):
         with transaction.atomic():
             group = Group.objects.select_for_update().select_related("round__tournament").get(pk=group_id)
             if group.status != Group.Status.PLAYING:

@@ -304,29 +304,22 @@ class TournamentRound(models.Model):
 
 
 class GroupQuerySet(models.QuerySet["Group"]):
-    def due(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
-        """Open groups whose time and grace period are over (the clock makes them final), never
-        those of a paused round (their ends move when it resumes): of every real tournament for the
-        real clock, or of one `tournament` (a simulation's clock)."""
-        due = self.filter(status=Group.Status.PLAYING, final_at__lte=now, round__paused_at__isnull=True)
-        return due.of_clock(tournament)
-
     def of_clock(self, tournament: Tournament | None) -> GroupQuerySet:
         """Those of one `tournament` (a simulation's clock), or of every real tournament."""
         if tournament is not None:
             return self.filter(round__tournament=tournament)
         return self.filter(round__tournament__simulated=False)
 
-    def tables_moved(self, tournament: Tournament | None = None) -> GroupQuerySet:
-        """Open groups on phones whose game table has moved since its turns were last read."""
-        return self.filter(status=Group.Status.PLAYING, table__isnull=False,
-                           table__moves_made__gt=models.F("table_moves_read")).of_clock(tournament)
-
-    def tables_at_buzzer(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
-        """Open groups on phones whose time is up at `now` (the buzzer sounds at their table, the
-        turn under way plays out), never those of a paused round."""
-        return self.filter(status=Group.Status.PLAYING, table__isnull=False, ends_at__lte=now,
-                           round__paused_at__isnull=True).of_clock(tournament)
+    def for_the_clock(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
+        """In one query, every open group the clock has work for at `now`: those `due`, and those on
+        phones whose table has moved since its turns were read or whose time is up (its buzzer)."""
+        running = models.Q(round__paused_at__isnull=True)
+        # Due: time and grace are over (the clock makes them final), never in a paused round (its
+        # ends move when it resumes).
+        due = models.Q(final_at__lte=now) & running
+        moved = models.Q(table__isnull=False, table__moves_made__gt=models.F("table_moves_read"))
+        at_buzzer = models.Q(table__isnull=False, ends_at__lte=now) & running
+        return self.filter(due | moved | at_buzzer, status=Group.Status.PLAYING).of_clock(tournament)
 
 
 class Group(models.Model):
