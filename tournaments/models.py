@@ -432,6 +432,8 @@ class Group(models.Model):
             return f"{self}'s time and grace period are over."
         if self.round.is_paused:
             return "The clock is paused: resume it, then give the table more time."
+        if self.on_phones and self.ends_at is not None and now >= self.ends_at:
+            return f"Time is up at {self}'s game table: the buzzer has sounded, the turn under way plays out."
         return None
 
     def correction_refusal(self, round_: TournamentRound | None = None) -> str | None:
