@@ -510,9 +510,21 @@ def record_turn(
 ON_PHONES = Group.ON_PHONES
 
 
+def _sound_buzzer_if_time_is_up(group: Group, now: datetime) -> None:
+    """Once a group's time is up, the buzzer sounds at its table before any move (no new turn
+    starts at `ends_at`; the turn under way plays out), in a transaction of its own: a move refused
+    after it (the game ended between turns) leaves the buzzer sounded, as the clock would."""
+    if group.ends_at is None or now < group.ends_at:
+        return
+    with transaction.atomic():
+        group = _locked_group(group)
+        if group.on_phones and group.status == Group.Status.PLAYING and not group.round.is_paused:
+            digital.sound_buzzer(group)
+            _after_move(group, now)
+
+
 def _group_for_move(group: Group, now: datetime) -> Group:
-    """The group on phones, locked, if a move may be made at its table now: the buzzer sounded
-    first once its time is up (no new turn starts at `ends_at`; the turn under way plays out)."""
+    """The group on phones, locked, if a move may be made at its table now."""
     group = _locked_group(group)
     if not group.on_phones:
         raise WrongMoment("This table types its turns on its phone: it has no game table.")
@@ -520,8 +532,6 @@ def _group_for_move(group: Group, now: datetime) -> Group:
         raise WrongMoment(f"Time is up: {group}'s scores are final.")
     if group.round.is_paused:
         raise WrongMoment("The director has paused the clock: play on once it resumes.")
-    if group.ends_at is not None and now >= group.ends_at:
-        digital.sound_buzzer(group)
     return group
 
 
@@ -530,29 +540,31 @@ def _after_move(group: Group, now: datetime) -> None:
     deciding.close_group_if_over(group, now)
 
 
-@transaction.atomic
 def play_group_move(*, group: Group, seat: int, move: dict[str, Any], key: str | None = None,
                     now: datetime | None = None) -> Move:
     """A move at the game table of a group on phones (games.table.actions.make_move), and the turn
     it finished recorded as the group's Turn; the group is final once its game is over. The
     table's refusals (out of turn, an illegal keep, a move after the game) change nothing."""
     now = now or timezone.now()
-    group = _group_for_move(group, now)
-    assert group.table is not None
-    made = table_actions.make_move(table=group.table, seat=seat, move=move, key=key)
-    _after_move(group, now)
+    _sound_buzzer_if_time_is_up(group, now)
+    with transaction.atomic():
+        group = _group_for_move(group, now)
+        assert group.table is not None
+        made = table_actions.make_move(table=group.table, seat=seat, move=move, key=key)
+        _after_move(group, now)
     return made
 
 
-@transaction.atomic
 def play_group_bot_move(*, group: Group, now: datetime | None = None) -> Move | None:
     """The move of the bot whose turn it is at the group's table, made at once (a simulation's
     clock, which waits for no pause); None if no bot is to move. Recorded as `play_group_move`."""
     now = now or timezone.now()
-    group = _group_for_move(group, now)
-    assert group.table is not None
-    made = table_tasks.play_bot_move(group.table, waiting=False)
-    _after_move(group, now)
+    _sound_buzzer_if_time_is_up(group, now)
+    with transaction.atomic():
+        group = _group_for_move(group, now)
+        assert group.table is not None
+        made = table_tasks.play_bot_move(group.table, waiting=False)
+        _after_move(group, now)
     return made
 
 

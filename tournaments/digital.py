@@ -81,13 +81,27 @@ def open_group_table(group: Group, players: list[Entrant], *, bot_level: str = "
 def _vengeance_bit(turn: fill_or_bust.TurnResult) -> bool:
     """Whether the turn played a Vengeance that took points off others (what the group's phone
     ticks: RULES.md §1.4, a Vengeance bites only on a Fill)."""
-    return ("play",) in turn.steps and any(
+    return any(step[0] == "play" for step in turn.steps) and any(
         turn.scores_after[name] < turn.scores_before[name] for name in turn.scores_before if name != turn.player)
+
+
+def _key_prefix(table_id: int) -> str:
+    return f"table:{table_id}:turn:"
 
 
 def turn_key(table: Table, number: int) -> str:
     """The key of the table's `number`-th finished turn (from 1) as the group's Turn."""
-    return f"table:{table.pk}:turn:{number}"
+    return f"{_key_prefix(table.pk)}{number}"
+
+
+def finished_turns(table: Table) -> list[fill_or_bust.TurnResult]:
+    """The finished turns at a Fill or Bust table, in order (the engine's `turns`, read from the
+    stored state without rebuilding the whole game: the clock and every move read them)."""
+    data = table.state["state"]["turns"]
+    return [fill_or_bust.TurnResult(player=t["player"], steps=tuple(tuple(step) for step in t["steps"]),
+                                    outcome=fill_or_bust.TurnOutcome(t["outcome"]),
+                                    scores_before=t["scores_before"], scores_after=t["scores_after"])
+            for t in data]
 
 
 def record_table_turns(group: Group, now: datetime) -> list[Turn]:
@@ -101,20 +115,15 @@ def record_table_turns(group: Group, now: datetime) -> list[Turn]:
     if group.table_id is None:
         return []
     table = Table.objects.get(pk=group.table_id)
-    game = table.loaded()
-    assert isinstance(game, fill_or_bust.FillOrBustTable)
-    finished = game.state.turns
     tournament = group.round.tournament
     made: list[Turn] = []
-    if len(finished) > 0:
-        keys = [turn_key(table, number) for number in range(1, len(finished) + 1)]
-        done = set(Turn.objects.filter(tournament=tournament, key__in=keys).values_list("key", flat=True))
-        players = group.players()
-        by_name = {entrant.name: entrant for entrant in players}
-        for key, turn in zip(keys, finished, strict=True):
-            if key in done:
-                continue
-            made += _record(tournament, group, by_name, key, turn, now)
+    count = len(table.state["state"]["turns"])
+    # Turns are recorded in order, each once under its key: those recorded are the first `done`.
+    done = Turn.objects.filter(group=group, kind=Turn.Kind.TURN, key__startswith=_key_prefix(table.pk)).count()
+    if count > done:
+        by_name = {entrant.name: entrant for entrant in group.players()}
+        for number, turn in enumerate(finished_turns(table)[done:], done + 1):
+            made += _record(tournament, group, by_name, turn_key(table, number), turn, now)
     Group.objects.filter(pk=group.pk).update(table_moves_read=table.moves_made)
     group.table_moves_read = table.moves_made
     if made:
@@ -152,6 +161,13 @@ def game_over(group: Group) -> bool:
     """Whether the group's game at its table is over (the buzzer sounded and the turn under way
     was played out)."""
     return group.table_id is not None and Table.objects.filter(pk=group.table_id, status=Table.Status.OVER).exists()
+
+
+def turn_starts(table: Table) -> bool:
+    """Whether the next move at the table turns the first card of a turn (read from the stored
+    state: a simulation's clock asks before every move)."""
+    state = table.state["state"]
+    return state["phase"] == fill_or_bust.Phase.DRAW.value and not state["steps"]
 
 
 def sound_buzzer(group: Group) -> None:

@@ -41,7 +41,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules import fill_or_bust
 from live.commands import require_migrated_database
-from tournaments import actions, brackets, deciding
+from tournaments import actions, brackets, deciding, digital
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 
 START = datetime(2026, 1, 10, 10, 0, tzinfo=UTC)
@@ -158,9 +158,7 @@ class _Bots:
                 del playing[pk]
                 continue
             assert group.table is not None and group.final_at is not None
-            game = group.table.loaded()
-            assert isinstance(game, fill_or_bust.FillOrBustTable)
-            starts_turn = game.state.phase is fill_or_bust.Phase.DRAW and not game.state.steps
+            starts_turn = digital.turn_starts(group.table)
             made = actions.play_group_bot_move(group=group, now=clock)
             if made is None:
                 raise CommandError(f"No bot moved at {group} of round {group.round.number}.")
