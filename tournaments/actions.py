@@ -569,6 +569,23 @@ def play_group_bot_move(*, group: Group, now: datetime | None = None) -> Move | 
 
 
 @transaction.atomic
+def put_group_on_phones(*, group: Group, now: datetime | None = None) -> Group:
+    """The director sets one group of the round under way to play on phones: it gets its game
+    table now (before any turn is entered), its clock unchanged. Pressed twice, nothing more."""
+    now = now or timezone.now()
+    group = _locked_group(group)
+    if group.on_phones:
+        return group
+    refusal = group.phones_refusal(now)
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    digital.open_group_table(group, group.players())
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "on_phones", "round": group.round.number, "group": group.number})
+    return group
+
+
+@transaction.atomic
 def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None = None) -> Turn:
     """The group's phone takes back its last entry with a new row; the same key undoes once."""
     now = now or timezone.now()

@@ -423,6 +423,20 @@ class Group(models.Model):
             return "Time is up: the turn under way has been entered, no new turn may start."
         return None
 
+    def phones_refusal(self, now: datetime) -> str | None:
+        """Why the director can't put this one group on phones now; None if they can: a table of
+        a round under way, before its time is up and before any turn is entered. The action and
+        the group's page both ask."""
+        if self.on_phones:
+            return f"{self} already plays on phones."
+        if self.play_off:
+            return "A play-off is one typed turn each: it has no game table."
+        if self.status == Group.Status.FINAL or self.ends_at is None or now >= self.ends_at:
+            return f"{self}'s time is up."
+        if self.turns.exists():
+            return f"{self} has entered turns on its phone: it plays on as it began."
+        return None
+
     def extend_refusal(self, now: datetime) -> str | None:
         """Why the director can't give this group more time at `now`; None if they can. The action
         and the dashboard's "+2 min" button both ask."""

@@ -552,7 +552,20 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
         "correction_key": new_token(), "strike_key": new_token(),
         "can_correct": group.correction_refusal() is None,
+        "can_go_on_phones": group.phones_refusal(timezone.now()) is None,
+        "table_url": digital.table_path(group.table) if group.table is not None else "",
     })
+
+
+@login_required
+@require_POST
+@refused(Page.GROUP_SHEET)
+def director_on_phones(request: HttpRequest, code: str, group_id: int) -> HttpResponse:
+    """One group plays on phones from now on: its game table opens."""
+    tournament = _tournament_for_director(request, code)
+    group = _group_of(tournament, group_id)
+    actions.put_group_on_phones(group=group)
+    return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)
 
 
 @login_required

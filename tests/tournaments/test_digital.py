@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from games.table.models import Table
 from games.table.replay import verify
@@ -196,7 +197,7 @@ def simulate(players: int, tournament_format: str, seed: int = 1) -> dict:
     return json.loads(out.getvalue())
 
 
-@pytest.mark.parametrize(("players", "tournament_format"), [(9, "single"), (24, "double")])
+@pytest.mark.parametrize(("players", "tournament_format"), [(5, "single"), (24, "double")])
 def test_simulate_tournament_digital_reaches_a_champion_and_every_table_verifies(players, tournament_format):
     result = simulate(players, tournament_format)
 
@@ -217,9 +218,9 @@ def test_simulate_tournament_digital_reaches_a_champion_and_every_table_verifies
 
 
 def test_simulate_tournament_digital_plays_the_same_tournament_from_the_same_seed():
-    first = simulate(6, "single", seed=4)
+    first = simulate(3, "single", seed=4)
     Tournament.objects.all().delete()
-    second = simulate(6, "single", seed=4)
+    second = simulate(3, "single", seed=4)
     assert {**first, "elapsed_s": 0} == {**second, "elapsed_s": 0}
 
 
@@ -229,3 +230,23 @@ def test_entrant_names_are_the_table_seats(tournament):
     assert group.table is not None
     names = list(group.table.seats.values_list("name", flat=True))
     assert entrant(tournament, names[0]).name == names[0]
+
+
+def test_the_director_puts_one_group_of_a_typed_round_on_phones(tournament, director_client):
+    now = timezone.now()  # the group's page asks the real clock whether its time is up
+    actions.start_round(tournament, now=now)
+    first, second = groups_of(tournament)[:2]
+    actions.record_turn(group=second, entrant=second.players()[0], points=500, now=now)
+
+    page = director_client.get(f"/t/{tournament.code}/director/group/{first.pk}/")
+    assert "Play this table on phones" in page.content.decode()
+    response = director_client.post(f"/t/{tournament.code}/director/group/{first.pk}/on-phones/")
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert first.table is not None
+    assert list(first.table.seats.values_list("name", flat=True)) == [p.name for p in first.players()]
+
+    with pytest.raises(actions.WrongMoment, match="entered turns"):
+        actions.put_group_on_phones(group=second)
+    second.refresh_from_db()
+    assert second.table is None
