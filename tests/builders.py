@@ -435,3 +435,48 @@ def to_move(table: Any) -> int:
     """The seat whose move it is at `table` (as stored now)."""
     table.refresh_from_db()
     return table.loaded().to_move()[0]
+
+
+# --- Tournament groups on phones ------------------------------------------------------------------
+
+
+def phones_round(tournament: Tournament, now: datetime = START, **fields: Any) -> Any:
+    """The next round of `tournament`, started at `now` and played on phones (a game table a group)."""
+    return tournament_actions.start_round(tournament, now=now, on_phones=True, **fields)
+
+
+def table_move(group: Group, *, through_group: bool = False, now: datetime | None = None, seed: int = 3) -> Any:
+    """One move at a group's game table, chosen as the threshold bot would for the seat on turn:
+    made as the table's phone page makes it (games.table.actions.make_move) or, `through_group`,
+    through the tournament (tournaments.actions.play_group_move at `now`)."""
+    from games.table import actions as table_actions
+    from games.table import bots
+
+    assert group.table is not None
+    group.table.refresh_from_db()
+    game = group.table.loaded()
+    seat = game.to_move()[0]
+    move = bots.choose_move(game, seat, "threshold", random.Random(f"{seed}:{group.table.moves_made}"))
+    if through_group:
+        return tournament_actions.play_group_move(group=group, seat=seat, move=move, now=now)
+    return table_actions.make_move(table=group.table, seat=seat, move=move)
+
+
+def table_game(group: Group) -> Any:
+    """The Fill or Bust game at a group's table as it stands (`fill_or_bust.Game`)."""
+    assert group.table is not None
+    group.table.refresh_from_db()
+    return group.table.loaded().state  # type: ignore[attr-defined]
+
+
+def finish_table_turn(group: Group, **move_fields: Any) -> None:
+    """Moves at the group's table until one more turn is finished."""
+    played = len(table_game(group).turns)
+    while len(table_game(group).turns) == played and not table_game(group).is_over:
+        table_move(group, **move_fields)
+
+
+def start_table_turn(group: Group, **move_fields: Any) -> None:
+    """Moves at the group's table until a turn is under way (a card turned, the turn not over)."""
+    while not table_game(group).turn_under_way:
+        table_move(group, **move_fields)

@@ -25,10 +25,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from bunco_club.models import NightRecord
+from games.table import actions as table_actions
+from games.table import tasks as table_tasks
+from games.table.actions import TableError
+from games.table.models import Move
 from live import refusals
 from live.log import log_event
 from live.refusals import Refusal
-from tournaments import brackets, deciding, tasks
+from tournaments import brackets, deciding, digital, tasks
 from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound, Turn, round_length
 
 MAX_POINTS = 1_000_000  # far beyond any Fill or Bust turn: a typo, not a score
@@ -236,13 +240,15 @@ def _check_entrant(tournament: Tournament, entrant: Entrant) -> None:
 @transaction.atomic
 def start_round(
     tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None,
+    on_phones: bool = False, bot_level: str = "",
 ) -> TournamentRound:
     """Draw the next round's groups (brackets.group_sizes; random or seeded snake order) and start
     its clock: each group's `ends_at`, then the grace period for the turn under way.
 
     Before round 1, checked-in players are in and the others are no-shows. With two players
     left the round is the face-off. `length` overrides the tournament's round length (a
-    shortened clock for a demonstration or a test).
+    shortened clock for a demonstration or a test). `on_phones`: every group plays at a game table
+    (tournaments.digital), every seat a bot at `bot_level` if one is given (a simulation).
     """
     now = now or timezone.now()
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -271,15 +277,21 @@ def start_round(
         sizes = [len(group) for group in groups]
         lengths = [length] * len(groups) if length else round_length(tournament, sizes)
     kind = TournamentRound.Kind.FACE_OFF if face_off else TournamentRound.Kind.ROUND
-    return _open_round(tournament, number, kind, groups, lengths, by_name, now)
+    return _open_round(tournament, number, kind, groups, lengths, by_name, now, on_phones=on_phones,
+                       bot_level=bot_level)
 
 
 def _open_round(tournament: Tournament, number: int, kind: str, groups: list[list[str]], lengths: list[timedelta],
-                by_name: dict[str, Entrant], now: datetime) -> TournamentRound:
-    """The round's groups, seats and clock: each group's `ends_at`, then the grace period."""
+                by_name: dict[str, Entrant], now: datetime, *, on_phones: bool = False,
+                bot_level: str = "") -> TournamentRound:
+    """The round's groups, seats and clock: each group's `ends_at`, then the grace period; on
+    phones, each group's game table."""
     grace = timedelta(seconds=tournament.grace_seconds)
+    if bot_level and not on_phones:
+        raise BadEntry("Bots play only at the game tables of a round played on phones.")
     round_ = TournamentRound.objects.create(
         tournament=tournament, number=number, kind=kind, started_at=now, ends_at=now + max(lengths),
+        on_phones=on_phones,
     )
     created = Group.objects.bulk_create([
         Group(round=round_, number=index + 1, ends_at=now + span, final_at=now + span + grace)
@@ -290,6 +302,13 @@ def _open_round(tournament: Tournament, number: int, kind: str, groups: list[lis
         for group, group_names in zip(created, groups, strict=True)
         for position, name in enumerate(group_names)
     ])
+    if on_phones:
+        for group, group_names in zip(created, groups, strict=True):
+            group.round = round_
+            try:
+                digital.open_group_table(group, [by_name[name] for name in group_names], bot_level=bot_level)
+            except TableError as error:  # a table the game can't seat (a bad bot level): nothing was made
+                raise BadEntry(error.message) from error
     log_event(tournament.channel, "tournament_state", {"what": "round_started", "round": number})
     _schedule_close(round_)
     return round_
@@ -297,7 +316,7 @@ def _open_round(tournament: Tournament, number: int, kind: str, groups: list[lis
 
 @transaction.atomic
 def start_practice_round(
-    tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None,
+    tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None, on_phones: bool = False,
 ) -> TournamentRound:
     """The practice round (round 0), before round 1, for the checked-in players to learn the
     group phones: drawn and timed like a round (the tournament's practice length), but it counts
@@ -312,7 +331,8 @@ def start_practice_round(
     by_name = {entrant.name: entrant for entrant in players}
     groups = brackets.random_groups(list(by_name), random.Random(f"{tournament.seed}:practice"))
     span = length or timedelta(minutes=tournament.practice_minutes)
-    return _open_round(tournament, 0, TournamentRound.Kind.PRACTICE, groups, [span] * len(groups), by_name, now)
+    return _open_round(tournament, 0, TournamentRound.Kind.PRACTICE, groups, [span] * len(groups), by_name, now,
+                       on_phones=on_phones)
 
 
 def _round_for_clock(tournament: Tournament, number: int) -> TournamentRound:
@@ -487,6 +507,84 @@ def record_turn(
     return turn
 
 
+ON_PHONES = Group.ON_PHONES
+
+
+def _sound_buzzer_if_time_is_up(group: Group, now: datetime) -> None:
+    """Once a group's time is up, the buzzer sounds at its table before any move (no new turn
+    starts at `ends_at`; the turn under way plays out), in a transaction of its own: a move refused
+    after it (the game ended between turns) leaves the buzzer sounded, as the clock would."""
+    if group.ends_at is None or now < group.ends_at:
+        return
+    with transaction.atomic():
+        group = _locked_group(group)
+        if group.on_phones and group.status == Group.Status.PLAYING and not group.round.is_paused:
+            digital.sound_buzzer(group)
+            _after_move(group, now)
+
+
+def _group_for_move(group: Group, now: datetime) -> Group:
+    """The group on phones, locked, if a move may be made at its table now."""
+    group = _locked_group(group)
+    if not group.on_phones:
+        raise WrongMoment("This table types its turns on its phone: it has no game table.")
+    if group.status == Group.Status.FINAL:
+        raise WrongMoment(f"Time is up: {group}'s scores are final.")
+    if group.round.is_paused:
+        raise WrongMoment("The director has paused the clock: play on once it resumes.")
+    return group
+
+
+def _after_move(group: Group, now: datetime) -> None:
+    digital.record_table_turns(group, now)
+    deciding.close_group_if_over(group, now)
+
+
+def play_group_move(*, group: Group, seat: int, move: dict[str, Any], key: str | None = None,
+                    now: datetime | None = None) -> Move:
+    """A move at the game table of a group on phones (games.table.actions.make_move), and the turn
+    it finished recorded as the group's Turn; the group is final once its game is over. The
+    table's refusals (out of turn, an illegal keep, a move after the game) change nothing."""
+    now = now or timezone.now()
+    _sound_buzzer_if_time_is_up(group, now)
+    with transaction.atomic():
+        group = _group_for_move(group, now)
+        assert group.table is not None
+        made = table_actions.make_move(table=group.table, seat=seat, move=move, key=key)
+        _after_move(group, now)
+    return made
+
+
+def play_group_bot_move(*, group: Group, now: datetime | None = None) -> Move | None:
+    """The move of the bot whose turn it is at the group's table, made at once (a simulation's
+    clock, which waits for no pause); None if no bot is to move. Recorded as `play_group_move`."""
+    now = now or timezone.now()
+    _sound_buzzer_if_time_is_up(group, now)
+    with transaction.atomic():
+        group = _group_for_move(group, now)
+        assert group.table is not None
+        made = table_tasks.play_bot_move(group.table, waiting=False)
+        _after_move(group, now)
+    return made
+
+
+@transaction.atomic
+def put_group_on_phones(*, group: Group, now: datetime | None = None) -> Group:
+    """The director sets one group of the round under way to play on phones: it gets its game
+    table now (before any turn is entered), its clock unchanged. Pressed twice, nothing more."""
+    now = now or timezone.now()
+    group = _locked_group(group)
+    if group.on_phones:
+        return group
+    refusal = group.phones_refusal(now)
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    digital.open_group_table(group, group.players())
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "on_phones", "round": group.round.number, "group": group.number})
+    return group
+
+
 @transaction.atomic
 def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None = None) -> Turn:
     """The group's phone takes back its last entry with a new row; the same key undoes once."""
@@ -497,6 +595,8 @@ def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None
     existing = _turn_with_key(tournament, key, group, kind=Turn.Kind.UNDO)
     if existing is not None:
         return existing
+    if group.on_phones:
+        raise WrongMoment(ON_PHONES)
     if group.status == Group.Status.FINAL or (group.final_at is not None and now >= group.final_at):
         raise WrongMoment(f"{group}'s scores are final: ask the director to correct them.")
     last = group.live_turns().order_by("-id").first()
@@ -588,13 +688,7 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     return group
 
 
-def _log_totals(group: Group, players: list[Entrant], scores: dict[str, int] | None = None) -> None:
-    """The group's new totals to every page showing them (`scores`: when the caller has them)."""
-    scores = group.scores(players) if scores is None else scores
-    log_event(group.round.tournament.channel, "tournament_turn", {
-        "round": group.round.number, "group": group.pk,
-        "totals": [[entrant.pk, scores[entrant.name]] for entrant in players],
-    })
+_log_totals = digital.log_totals
 
 
 @transaction.atomic

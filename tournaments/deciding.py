@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from live.log import log_event
-from tournaments import brackets
+from tournaments import brackets, digital
 from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound
 
 # --- Making a group final ----------------------------------------------------------------------
@@ -54,10 +54,22 @@ def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | 
     (`tournament=` its own, at its simulated `now`), never a real tournament's.
     """
     now = now or timezone.now()
-    closed = 0
     due: dict[int, list[int]] = {}
-    for round_id, group_id in Group.objects.due(now, tournament).values_list("round_id", "pk"):
-        due.setdefault(round_id, []).append(group_id)
+    moved: list[int] = []
+    at_buzzer: set[int] = set()
+    for group_id, round_id, final_at, ends_at, paused_at, table_id, read, made in (
+        Group.objects.for_the_clock(now, tournament).values_list(
+            "pk", "round_id", "final_at", "ends_at", "round__paused_at", "table_id", "table_moves_read",
+            "table__moves_made")
+    ):
+        running = paused_at is None
+        if table_id is not None and (made > read or (running and ends_at is not None and ends_at <= now)):
+            moved.append(group_id)
+            if running and ends_at is not None and ends_at <= now:
+                at_buzzer.add(group_id)
+        if running and final_at is not None and final_at <= now:
+            due.setdefault(round_id, []).append(group_id)
+    closed = _play_out_tables(now, moved, at_buzzer)
     for round_id, group_ids in due.items():
         with transaction.atomic():
             closed += _make_final_together(round_id, group_ids, now)
@@ -72,6 +84,32 @@ def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | 
     return closed
 
 
+def _play_out_tables(now: datetime, groups: list[int], at_buzzer: set[int]) -> int:
+    """Groups on phones (tournaments.digital): read each table of `groups` into its group's Turns;
+    for those `at_buzzer` (time is up) sound the buzzer at the table first (no new turn starts, the
+    turn under way plays out), and make the group final once its game is over. How many groups it
+    made final."""
+    closed = 0
+    for group_id in sorted(groups):
+        with transaction.atomic():
+            group = Group.objects.select_for_update().select_related("round__tournament").get(pk=group_id)
+            if group.status != Group.Status.PLAYING:
+                continue
+            if group_id in at_buzzer:
+                digital.sound_buzzer(group)
+            digital.record_table_turns(group, now)
+            if group_id in at_buzzer and digital.game_over(group):
+                closed += make_final(group, now)
+    return closed
+
+
+def close_group_if_over(group: Group, now: datetime) -> bool:
+    """A group on phones whose game is over is final (the actions call this after a move)."""
+    if group.status == Group.Status.PLAYING and digital.game_over(group):
+        return make_final(group, now)
+    return False
+
+
 def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> int:
     """The clock makes a round's due tables final at once: one statement and one event for them
     all, then the round is decided. The groups are locked before the round, in id order, as
@@ -80,6 +118,9 @@ def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> 
                   .order_by("pk").values_list("pk", "number"))
     if not locked:
         return 0
+    for group in Group.objects.filter(pk__in=[pk for pk, _ in locked], table__isnull=False).select_related(
+            "round__tournament"):
+        digital.record_table_turns(group, now)  # a game's last turns count, whatever triggered the read
     Group.objects.filter(pk__in=[pk for pk, _ in locked]).update(status=Group.Status.FINAL)
     round_ = TournamentRound.objects.select_related("tournament").get(pk=round_id)
     log_event(round_.tournament.channel, "tournament_state",

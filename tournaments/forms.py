@@ -80,6 +80,12 @@ class RoundForm(forms.Form):
     round = WholeNumberField(low=0, high=10000, what="the round")
 
 
+class StartForm(forms.Form):
+    """Starting a round: played on phones (every group at a game table) or typed in."""
+
+    on_phones = forms.BooleanField(required=False)
+
+
 class ExtendForm(forms.Form):
     minutes = WholeNumberField(low=1, high=MAX_EXTENSION_MINUTES, what="the extra minutes")
 

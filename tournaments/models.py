@@ -203,6 +203,9 @@ class TournamentRound(models.Model):
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField()  # the latest of its groups' ends (a group's time may be extended)
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Played on phones: each group of the round plays at a game table (games.table) on the
+    # server's dice and deck, and its finished turns become its Turns (tournaments.digital).
+    on_phones = models.BooleanField(default=False)
     # Set while the director has paused the clock: on resuming, every open group's end moves by
     # the pause's length (paused time does not count) and no turn is entered meanwhile.
     paused_at = models.DateTimeField(null=True, blank=True)
@@ -301,14 +304,22 @@ class TournamentRound(models.Model):
 
 
 class GroupQuerySet(models.QuerySet["Group"]):
-    def due(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
-        """Open groups whose time and grace period are over (the clock makes them final), never
-        those of a paused round (their ends move when it resumes): of every real tournament for the
-        real clock, or of one `tournament` (a simulation's clock)."""
-        due = self.filter(status=Group.Status.PLAYING, final_at__lte=now, round__paused_at__isnull=True)
+    def of_clock(self, tournament: Tournament | None) -> GroupQuerySet:
+        """Those of one `tournament` (a simulation's clock), or of every real tournament."""
         if tournament is not None:
-            return due.filter(round__tournament=tournament)
-        return due.filter(round__tournament__simulated=False)
+            return self.filter(round__tournament=tournament)
+        return self.filter(round__tournament__simulated=False)
+
+    def for_the_clock(self, now: datetime, tournament: Tournament | None = None) -> GroupQuerySet:
+        """In one query, every open group the clock has work for at `now`: those `due`, and those on
+        phones whose table has moved since its turns were read or whose time is up (its buzzer)."""
+        running = models.Q(round__paused_at__isnull=True)
+        # Due: time and grace are over (the clock makes them final), never in a paused round (its
+        # ends move when it resumes).
+        due = models.Q(final_at__lte=now) & running
+        moved = models.Q(table__isnull=False, table__moves_made__gt=models.F("table_moves_read"))
+        at_buzzer = models.Q(table__isnull=False, ends_at__lte=now) & running
+        return self.filter(due | moved | at_buzzer, status=Group.Status.PLAYING).of_clock(tournament)
 
 
 class Group(models.Model):
@@ -328,8 +339,17 @@ class Group(models.Model):
     # A play-off is untimed (both None): it is final once everyone has played their turn.
     ends_at = models.DateTimeField(null=True, blank=True)
     final_at = models.DateTimeField(null=True, blank=True)
+    # A group played on phones: the game table it plays at (None: its phone types in each turn).
+    table = models.OneToOneField("games.Table", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="tournament_group")
+    # The table's moves read so far into Turns (tournaments.digital.record_table_turns): the clock
+    # reads a table again only when it has moved since.
+    table_moves_read = models.PositiveIntegerField(default=0)
 
     objects = GroupQuerySet.as_manager()
+
+    ON_PHONES = ("This table plays on phones: its turns come from the game table, nobody types them. "
+                 "A mistake is the director's to correct.")
 
     class Meta:
         ordering = ["number"]
@@ -346,6 +366,11 @@ class Group(models.Model):
     @property
     def is_timed(self) -> bool:
         return self.ends_at is not None
+
+    @property
+    def on_phones(self) -> bool:
+        """Whether the group plays at a game table (its turns come from the table, never typed)."""
+        return self.table_id is not None
 
     def players(self) -> list[Entrant]:
         return [seat.entrant for seat in self.seats.select_related("entrant").order_by("position")]
@@ -380,6 +405,8 @@ class Group(models.Model):
         that records a turn and the group page that offers the form."""
         if self.status == Group.Status.FINAL:
             return f"Time is up: {self}'s scores are final." if self.is_timed else f"{self}'s scores are final."
+        if self.on_phones:
+            return self.ON_PHONES
         if self.play_off:
             played = set(self.live_turns().values_list("entrant_id", flat=True))
             if all(seat.entrant_id in played for seat in self.seats.all()):
@@ -396,6 +423,20 @@ class Group(models.Model):
             return "Time is up: the turn under way has been entered, no new turn may start."
         return None
 
+    def phones_refusal(self, now: datetime) -> str | None:
+        """Why the director can't put this one group on phones now; None if they can: a table of
+        a round under way, before its time is up and before any turn is entered. The action and
+        the group's page both ask."""
+        if self.on_phones:
+            return f"{self} already plays on phones."
+        if self.play_off:
+            return "A play-off is one typed turn each: it has no game table."
+        if self.status == Group.Status.FINAL or self.ends_at is None or now >= self.ends_at:
+            return f"{self}'s time is up."
+        if self.turns.exists():
+            return f"{self} has entered turns on its phone: it plays on as it began."
+        return None
+
     def extend_refusal(self, now: datetime) -> str | None:
         """Why the director can't give this group more time at `now`; None if they can. The action
         and the dashboard's "+2 min" button both ask."""
@@ -405,6 +446,8 @@ class Group(models.Model):
             return f"{self}'s time and grace period are over."
         if self.round.is_paused:
             return "The clock is paused: resume it, then give the table more time."
+        if self.on_phones and self.ends_at is not None and now >= self.ends_at:
+            return f"Time is up at {self}'s game table: the buzzer has sounded, the turn under way plays out."
         return None
 
     def correction_refusal(self, round_: TournamentRound | None = None) -> str | None:

@@ -25,6 +25,7 @@ urlpatterns = [
     path("t/<str:code>/director/results.csv", views.director_results_csv, name="results_csv"),
     path("t/<str:code>/director/group/<int:group_id>/", views.director_group, name="director_group"),
     path("t/<str:code>/director/group/<int:group_id>/correct/", views.director_correct, name="correct"),
+    path("t/<str:code>/director/group/<int:group_id>/on-phones/", views.director_on_phones, name="on_phones"),
     path("t/<str:code>/director/strike/<int:turn_id>/", views.director_strike, name="strike"),
     path("t/<str:code>/screen/<str:token>/", views.screen, name="screen"),
     path("tg/<str:token>/", views.group_join, name="group_join"),

@@ -32,7 +32,7 @@ from live.http import HtmxHttpRequest
 from live.qr import qr_svg
 from live.refusals import Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream
-from tournaments import actions, brackets
+from tournaments import actions, brackets, digital
 from tournaments.forms import (
     CorrectionForm,
     ExtendForm,
@@ -40,6 +40,7 @@ from tournaments.forms import (
     NewTournamentForm,
     RegisterForm,
     RoundForm,
+    StartForm,
     TurnForm,
 )
 from tournaments.links import BadGroupLink, group_path, read_group_token
@@ -147,14 +148,15 @@ def groups_context(round_: TournamentRound, now: datetime) -> list[dict[str, Any
     whole round at once: a 1,000-player round is a handful of queries)."""
     sheets = round_.sheets()
     rows = []
-    for group in round_.groups.order_by("number"):
+    for group in round_.groups.select_related("table").order_by("number"):
         group.round = round_
         sheet = sheets.get(group.pk, [])
         if group.status == Group.Status.FINAL:
             sheet = sorted(sheet, key=lambda seat: -seat[2])
         players = [{"entrant": {"pk": pk, "name": name}, "score": score} for pk, name, score in sheet]
         rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
-                     "can_extend": group.extend_refusal(now) is None})
+                     "can_extend": group.extend_refusal(now) is None,
+                     "table_url": digital.table_path(group.table) if group.table is not None else ""})
     return rows
 
 
@@ -363,6 +365,8 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         "can_practice": tournament.practice_refusal() is None,
         "registration_open": tournament.registration_refusal() is None,
         "clock_open": current is not None and current.clock_refusal() is None,
+        # The start forms' "Played on phones" box: ticked as the last round was played.
+        "on_phones": current is not None and current.on_phones,
         "paused": current is not None and current.is_paused,
     })
     return context
@@ -449,8 +453,14 @@ def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpR
 @refused(Page.DASHBOARD)
 def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
-    actions.start_round(tournament)
+    actions.start_round(tournament, on_phones=_on_phones(request))
     return _back(request, tournament)
+
+
+def _on_phones(request: HttpRequest) -> bool:
+    """The start button's "Played on phones" box: every group plays at a game table."""
+    form = StartForm(request.POST)
+    return bool(form.is_valid() and form.cleaned_data["on_phones"])
 
 
 @login_required
@@ -459,7 +469,7 @@ def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def director_practice(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The practice round, before round 1 (it counts for nothing)."""
     tournament = _tournament_for_director(request, code)
-    actions.start_practice_round(tournament)
+    actions.start_practice_round(tournament, on_phones=_on_phones(request))
     return _back(request, tournament)
 
 
@@ -542,7 +552,20 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
         "correction_key": new_token(), "strike_key": new_token(),
         "can_correct": group.correction_refusal() is None,
+        "can_go_on_phones": group.phones_refusal(timezone.now()) is None,
+        "table_url": digital.table_path(group.table) if group.table is not None else "",
     })
+
+
+@login_required
+@require_POST
+@refused(Page.GROUP_SHEET)
+def director_on_phones(request: HttpRequest, code: str, group_id: int) -> HttpResponse:
+    """One group plays on phones from now on: its game table opens."""
+    tournament = _tournament_for_director(request, code)
+    group = _group_of(tournament, group_id)
+    actions.put_group_on_phones(group=group)
+    return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)
 
 
 @login_required
@@ -659,7 +682,15 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @never_cache
 def group_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The group's phone: its scoresheet and turn form or, for a group on phones while it plays,
+    its game table (where every player's phone plays their seat)."""
     group = _group_for_phone(request, code)
+    if group.table is not None and group.status == Group.Status.PLAYING:
+        if request.htmx:  # the live region asks again: the whole page goes to the table
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = digital.table_path(group.table)
+            return response
+        return redirect(digital.table_path(group.table))
     context = group_context(group)
     if request.htmx:
         return render(request, "tournaments/group.html#group-state", context)

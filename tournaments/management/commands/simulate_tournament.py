@@ -1,6 +1,6 @@
 """`simulate_tournament`: a whole Fill or Bust tournament played by bots through the real actions.
 
-    python manage.py simulate_tournament --players N --format single|double --seed S [--json]
+    python manage.py simulate_tournament --players N --format single|double --seed S [--json] [--digital]
 
 Players are registered and checked in, every round is started with `actions.start_round`, and each
 group plays on a simulated clock: a turn is played by the pure engine's bot
@@ -12,6 +12,15 @@ clock's `deciding.close_round_if_due` closes the round, for this tournament alon
 `simulated`, so a site running on the same database (its real clock) never closes its groups, and
 the simulated clock never closes the site's; players tied at the line play their
 one-turn play-offs through `record_turn` too, and the face-off is played like a round.
+
+With `--digital` every round is played on phones: each group at a game table (games.table) on the
+server's dice and deck, from a seed derived from S, every seat a bot moving through
+`actions.play_group_bot_move` (the table's own bot, `games.table.tasks.play_bot_move`), each
+finished turn recorded as the group's Turn. The groups play side by side on one simulated clock:
+the group whose clock is furthest behind moves next; turning a turn's first card takes 40 s and a
+toss 10 s. From the groups' `ends_at` every move first runs the round's clock
+(`deciding.close_round_if_due`), which sounds the buzzer at each table: the turn under way is played
+out, then the group is final. Play-offs stay one typed turn each, as above.
 
 The JSON (CONTRACT.md) is read back from the database: one entry per round, the face-off
 included as the last (2 players, one group of 2, its loser eliminated), so every player but the
@@ -32,7 +41,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules import fill_or_bust
 from live.commands import require_migrated_database
-from tournaments import actions, brackets, deciding
+from tournaments import actions, brackets, deciding, digital
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 
 START = datetime(2026, 1, 10, 10, 0, tzinfo=UTC)
@@ -46,7 +55,10 @@ def player_names(count: int) -> list[str]:
     return [f"Player {number:0{width}d}" for number in range(1, count + 1)]
 
 
-def simulate(players: int, tournament_format: str, seed: int) -> Tournament:
+BOT_LEVEL = "threshold"  # the engine's threshold bot, the one the typed simulation plays
+
+
+def simulate(players: int, tournament_format: str, seed: int, *, digital: bool = False) -> Tournament:
     if players < 2:
         raise CommandError("A tournament needs at least 2 players.")
     if tournament_format not in Tournament.Format.values:
@@ -58,7 +70,7 @@ def simulate(players: int, tournament_format: str, seed: int) -> Tournament:
     )
     for name in player_names(players):
         actions.register(tournament, name, checked_in=True)
-    bots = _Bots(tournament, random.Random(seed))
+    bots = _Bots(tournament, random.Random(seed), digital=digital)
     now = START
     while tournament.status != Tournament.Status.FINISHED:
         now = bots.play_round(now) + BREAK_BETWEEN_ROUNDS
@@ -67,17 +79,24 @@ def simulate(players: int, tournament_format: str, seed: int) -> Tournament:
 
 
 class _Bots:
-    def __init__(self, tournament: Tournament, rng: random.Random) -> None:
+    def __init__(self, tournament: Tournament, rng: random.Random, *, digital: bool = False) -> None:
         self.tournament = tournament
         self.rng = rng
         self.keys = 0
+        self.digital = digital
 
     def play_round(self, now: datetime) -> datetime:
         """Play one round (and its play-offs) from `now`; the simulated time it ended."""
-        round_ = actions.start_round(self.tournament, now=now)
+        if self.digital:
+            round_ = actions.start_round(self.tournament, now=now, on_phones=True, bot_level=BOT_LEVEL)
+        else:
+            round_ = actions.start_round(self.tournament, now=now)
         groups = list(round_.groups.select_related("round__tournament").order_by("number"))
-        for group in groups:
-            self._play_timed(group, now)
+        if self.digital:
+            self._play_at_tables(groups, now)
+        else:
+            for group in groups:
+                self._play_timed(group, now)
         latest = max(group.final_at for group in groups if group.final_at is not None)
         deciding.close_round_if_due(latest, tournament=self.tournament)
         round_.refresh_from_db()
@@ -124,6 +143,30 @@ class _Bots:
                                 now=clock, key=self._key())
             scores = brackets.apply_turn(scores, turn.player, banked, vengeance=vengeance, penalty=penalty)
 
+    def _play_at_tables(self, groups: list[Group], start: datetime) -> None:
+        """Every group at its game table, side by side on one clock, until each is final."""
+        clocks = {group.pk: start for group in groups}
+        playing = {group.pk: group for group in groups}
+        buzzer = min(group.ends_at for group in groups if group.ends_at is not None)
+        while playing:
+            pk = min(playing, key=lambda key: (clocks[key], key))
+            group, clock = playing[pk], clocks[pk]
+            if clock >= buzzer:  # the round's clock: buzzers, and groups whose game is over are final
+                deciding.close_round_if_due(clock, tournament=self.tournament)
+            group.refresh_from_db(fields=["status"])
+            if group.status == Group.Status.FINAL:
+                del playing[pk]
+                continue
+            assert group.table is not None and group.final_at is not None
+            starts_turn = digital.turn_starts(group.table)
+            made = actions.play_group_bot_move(group=group, now=clock)
+            if made is None:
+                raise CommandError(f"No bot moved at {group} of round {group.round.number}.")
+            spent = TURN_SECONDS if starts_turn else TOSS_SECONDS if made.move.get("kind") == "toss" else 0
+            # The turn under way is played out within the grace period, as a group's phone enters it.
+            clocks[pk] = min(clock + timedelta(seconds=spent), group.final_at - timedelta(seconds=1))
+            group.table.refresh_from_db()
+
     def _play_off(self, group: Group, clock: datetime) -> datetime:
         """Each tied player plays one turn, scored alone."""
         for entrant in group.players():
@@ -167,11 +210,13 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=list(Tournament.Format.values), default="single")
         parser.add_argument("--seed", type=int, required=True)
         parser.add_argument("--json", action="store_true", help="print the tournament as one JSON object")
+        parser.add_argument("--digital", action="store_true",
+                            help="every group plays at a game table on the server's dice and deck")
 
     def handle(self, *args: Any, **options: Any) -> None:
         require_migrated_database()
         started = time.perf_counter()
-        tournament = simulate(options["players"], options["format"], options["seed"])
+        tournament = simulate(options["players"], options["format"], options["seed"], digital=options["digital"])
         result = report(tournament, time.perf_counter() - started)
         if options["json"]:
             self.stdout.write(json.dumps(result))
