@@ -23,7 +23,7 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from games.rules import fill_or_bust
 from games.table import actions as table_actions
@@ -33,19 +33,11 @@ from tournaments import brackets
 from tournaments.models import Entrant, Group, Tournament, Turn
 
 GAME = "fill_or_bust"
-TABLE_PATH = "/t/{code}/"
 
 
 def table_path(table: Table) -> str:
-    """The game table's phone page, where a group on phones plays.
-
-    The table pages (games/table/views.py, urls.py) are built in their own branch: this is the one
-    place that names their address, `reverse("tables:table", args=[code])` once they exist, and
-    until then the path they are specified at (/t/<code>/)."""
-    try:
-        return reverse("tables:table", args=[table.code])
-    except NoReverseMatch:
-        return TABLE_PATH.format(code=table.code)
+    """The game table's phone page, where a group on phones plays."""
+    return reverse("tables:table", args=[table.code])
 
 
 def table_options(tournament: Tournament) -> dict[str, Any]:

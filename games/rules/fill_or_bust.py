@@ -1378,15 +1378,17 @@ class FillOrBustTable(table_game.TableGame):
             "show_down_from": state.show_down_from,
             "winners": list(state.winners),
             "end_reason": None if state.end_reason is None else state.end_reason.value,
-            "turns": [
-                {
-                    "player": turn.player,
-                    "steps": _step_lists(turn.steps),
-                    "outcome": turn.outcome.value,
-                    "scores": dict(turn.scores_after),
-                }
-                for turn in state.turns
-            ],
+            # The turn just finished (every turn is in the moves a replay reads: the view sent
+            # with each move stays the same size however long the game).
+            "turns_played": len(state.turns),
+            "last_turn": None
+            if not state.turns
+            else {
+                "player": state.turns[-1].player,
+                "steps": _step_lists(state.turns[-1].steps),
+                "outcome": state.turns[-1].outcome.value,
+                "scores": dict(state.turns[-1].scores_after),
+            },
         }
         return table_game.View(public)
 

@@ -288,7 +288,7 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
     events: list[Event] = [log_event(table.channel, "moved", {
         "move": recorded.as_data(), "view": after.view(None).public,
     }, publish=False)]
-    for number_ in range(len(after.seats)):
+    for number_ in range(len(after.seats)) if rules.private_hands else ():
         private = after.view(number_).private
         if private or before.view(number_).private:
             events.append(log_event(table.seat_channel(number_), "hand", {"private": private}, publish=False))

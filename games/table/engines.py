@@ -35,6 +35,9 @@ class Engine:
     # The buzzer of a timed game (a tournament round's clock): the game after time is up, or None
     # for a game that is never timed.
     time_up: Callable[[TableGame], TableGame] | None = None
+    # Whether a seat may hold what others may not see (a hand of cards): then each move sends
+    # every seat its private view on its own channel. Fill or Bust hides nothing but the deck.
+    private_hands: bool = False
 
 
 # --- Fill or Bust ---------------------------------------------------------------------------------
@@ -63,17 +66,23 @@ def _new_fill_or_bust(names: Sequence[str], options: Mapping[str, Any], rng: ran
     return fill_or_bust.FillOrBustTable.new(names, rng, options=rules, goal=goal)
 
 
-def _fill_or_bust_steps(game: TableGame) -> list[tuple[Any, ...]]:
-    """Every step of the game so far: the finished turns', then the turn under way."""
-    assert isinstance(game, fill_or_bust.FillOrBustTable)
-    state = game.state
-    return [step for turn in state.turns for step in turn.steps] + list(state.steps)
+def _fill_or_bust_new_steps(before: TableGame, after: TableGame) -> list[tuple[Any, ...]]:
+    """The steps taken from `before` to `after` (none after an undo), without walking the game's
+    whole history."""
+    assert isinstance(before, fill_or_bust.FillOrBustTable) and isinstance(after, fill_or_bust.FillOrBustTable)
+    was, now = before.state, after.state
+    if len(now.turns) == len(was.turns):
+        return list(now.steps[len(was.steps) :])
+    finished = now.turns[len(was.turns) :]
+    steps = list(finished[0].steps[len(was.steps) :])
+    for turn in finished[1:]:
+        steps += turn.steps
+    return steps + list(now.steps)
 
 
 def _fill_or_bust_chance(before: TableGame, after: TableGame) -> list[list[Any]]:
-    new_steps = _fill_or_bust_steps(after)[len(_fill_or_bust_steps(before)) :]
     return [[step[0], *(list(a) if isinstance(a, tuple) else a for a in step[1:])]
-            for step in new_steps if step[0] in ("card", "toss")]
+            for step in _fill_or_bust_new_steps(before, after) if step[0] in ("card", "toss")]
 
 
 def _fill_or_bust_time_up(game: TableGame) -> TableGame:
