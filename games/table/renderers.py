@@ -50,8 +50,8 @@ def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     kind = move.get("move", {}).get("kind")
     chance = move.get("chance") or []
     ended = _turn_just_ended(view)
-    turns = view.get("turns") or []
-    outcome = turns[-1]["outcome"] if ended and turns else None
+    last_turn = view.get("last_turn")
+    outcome = last_turn["outcome"] if ended and last_turn else None
     if kind == "draw":
         cards = [_card(step[1]) for step in chance if step and step[0] == "card"]
         text = f"{name} turned over {', '.join(cards) or 'a card'}."
@@ -86,7 +86,7 @@ def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "decline":
         return f"{name} declines the Vengeance and turns over another card."
     if kind == "stop":
-        gained = turns[-1]["scores"].get(name) if turns else None
+        gained = last_turn["scores"].get(name) if last_turn else None
         return f"{name} stops and banks: {gained:,} points now." if gained is not None else f"{name} stops."
     if kind == "end":
         return f"{name} ends the turn."

@@ -71,7 +71,7 @@ def serious_violations(page: Page) -> list[str]:
 
 def join_table(phone: Page, url: str, code: str, name: str) -> Page:
     """`phone` opens a game table's link, taps `name`'s seat, and is live."""
-    phone.goto(f"{url}/t/{code}/")
+    phone.goto(f"{url}/g/{code}/")
     phone.get_by_role("button", name=f"I'm {name}", exact=True).click()
     expect(phone.locator(".phone-topline")).to_contain_text(f"You play {name}")
     expect(phone.locator("[data-live-badge]")).to_have_text("Live")

@@ -127,7 +127,7 @@ def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: Server
     url = table_site.url
     phones = [join_table(new_phone(), url, table.code, name) for name in NAMES[:3]]
     screen = browser.new_context(viewport=DESKTOP).new_page()
-    screen.goto(f"{url}/t/{table.code}/screen/{table.screen_token}/")
+    screen.goto(f"{url}/g/{table.code}/screen/{table.screen_token}/")
     expect(screen.locator("[data-live-badge]")).to_have_text("Live")
     expect(screen.locator("[data-commitment]")).to_have_text(table.commitment)
     for phone in phones:
@@ -164,7 +164,7 @@ def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: Server
             forgeries: list[tuple[dict[str, str | float | bool], int]] = [
                 ({"kind": "draw", "seat": str(seat)}, 403), ({"kind": "draw"}, 409)]
             for fields, status in forgeries:
-                answer = waiting.request.post(f"{url}/t/{table.code}/move/", form=fields,
+                answer = waiting.request.post(f"{url}/g/{table.code}/move/", form=fields,
                                               headers={"X-CSRFToken": token})
                 assert answer.status == status and answer.json()["error"]
             assert Table.objects.get(pk=table.pk).moves_made == number
