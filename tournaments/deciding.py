@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games.table import actions as table_actions
 from live.log import log_event
 from tournaments import brackets, digital
 from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound
@@ -121,6 +122,8 @@ def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> 
     for group in Group.objects.filter(pk__in=[pk for pk, _ in locked], table__isnull=False).select_related(
             "round__tournament"):
         digital.record_table_turns(group, now)  # a game's last turns count, whatever triggered the read
+        if group.table is not None:
+            table_actions.end_table(table=group.table)  # a turn never finished: the table stops too
     Group.objects.filter(pk__in=[pk for pk, _ in locked]).update(status=Group.Status.FINAL)
     round_ = TournamentRound.objects.select_related("tournament").get(pk=round_id)
     log_event(round_.tournament.channel, "tournament_state",

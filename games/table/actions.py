@@ -377,3 +377,18 @@ def sound_buzzer(*, table: Table) -> Move | None:
         return None
     seat = before.to_move()[0] if before.to_move() else 0
     return _record(table, before, after, seat=seat, move={"kind": TIME_UP}, key=None, by_bot=False)
+
+
+@transaction.atomic
+def end_table(*, table: Table) -> bool:
+    """The game stops where it stands (a tournament group made final when its grace period ran out
+    with a turn never finished): no move is taken any more, and the seed is revealed, so the moves
+    made can be checked like any finished game's. False if it had ended already."""
+    table = _locked(table)
+    if table.is_over:
+        return False
+    table.status, table.ended_at, table.bot_due_at = Table.Status.OVER, timezone.now(), None
+    table.save(update_fields=["status", "ended_at", "bot_due_at"])
+    log_event(table.channel, "table_state", {"what": "over", "stopped": True, "seed": table.seed,
+                                             "commitment": table.commitment, "winners": []})
+    return True

@@ -167,6 +167,9 @@ def test_the_grace_period_still_closes_a_group_whose_turn_never_finished(tournam
     assert group.status == Group.Status.FINAL
     round_.refresh_from_db()
     assert round_.status != TournamentRound.Status.PLAYING
+    assert group.table is not None
+    group.table.refresh_from_db()
+    assert group.table.is_over and verify(group.table).verified  # the table stops and shows its seed
 
 
 def test_the_director_starts_a_round_on_phones_and_the_group_link_sends_players_to_the_table(
