@@ -181,6 +181,16 @@ def test_a_round_on_phones_is_played_at_the_tables_and_closed_by_its_clock_after
     assert sorted(eliminated) == sorted(tied[places:] + expected.eliminated)
     expect(block).to_contain_text(f"Through: {', '.join(advancing)}")
     expect(block).to_contain_text(f"Out: {', '.join(eliminated)}")
+    # A player opens the group's link again: the scoresheet, final, with who is through.
+    for group, name in zip(groups, on_turn, strict=True):
+        phone = phones[name]
+        phone.goto(url + group_path(group.code))
+        expect(phone.locator("#group-state")).to_contain_text(f"{group}'s scores are final.")
+        expect(phone.locator("#group-state")).to_contain_text("Round 1 is decided")
+        for entrant in group.players():
+            row = phone.locator("tr", has=phone.locator(f"#tg{group.pk}-e{entrant.pk}"))
+            expect(row).to_contain_text("through" if entrant.name in advancing else "eliminated")
+            expect(row.locator(".score")).to_have_text(str(scores[entrant.name]))
 
     # Every turn played at a table is its group's turn, in order, and the director sees them.
     for group, table in zip(groups, tables, strict=True):
