@@ -7,8 +7,8 @@ buttons (turn a card, toss, set aside, stop...): at table 1 a whole turn and the
 way, at table 2 a turn under way. Then time is up: the server's clock sounds the buzzer at both
 tables, each turn under way is played out by its player, and the clock closes the round by itself
 once each game is over. The director's dashboard shows both tables final with the tables' scores,
-the tie at the cut line (only three players have played, so at least four share 0 and the line
-falls among them) which the director decides, then who is through and who is out; every turn
+the tie at the cut line (at most three turns can score, so at least four players share 0 and
+the line falls among them) which the director decides, then who is through and who is out; every turn
 played at a table is its group's Turn, and the director's entries page lists them.
 
 The clock: the director's Start gives the tournament's round length (20 minutes at the least, as
@@ -164,7 +164,7 @@ def test_a_round_on_phones_is_played_at_the_tables_and_closed_by_its_clock_after
     expect(block.locator("h2")).to_contain_text("Play-off at the line")
     round_.refresh_from_db()
     assert round_.status == TournamentRound.Status.PLAY_OFF and round_.scores == scores
-    # Only three players have played a turn: four or more share 0, across the line of the four through.
+    # At most three turns scored (a NO DICE scores nothing): four or more share 0, across the line.
     expected = brackets.cut(scores, brackets.advance_count(len(NAMES)))
     tied = round_.tied()
     assert len(tied) >= 2 and sorted(tied) == sorted(expected.tied)
