@@ -5,8 +5,10 @@ turn. Each step waits until the page has taken it (Playwright's expect), never a
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
+from django.urls import reverse
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games.links import join_path
@@ -71,7 +73,12 @@ def serious_violations(page: Page) -> list[str]:
 
 def join_table(phone: Page, url: str, code: str, name: str) -> Page:
     """`phone` opens a game table's link, taps `name`'s seat, and is live."""
-    phone.goto(f"{url}/g/{code}/")
+    phone.goto(url + reverse("tables:table", args=[code]))
+    return take_seat(phone, name)
+
+
+def take_seat(phone: Page, name: str) -> Page:
+    """On a game table's page (`phone` is there): tap `name`'s seat; the page says so and is live."""
     phone.get_by_role("button", name=f"I'm {name}", exact=True).click()
     expect(phone.locator(".phone-topline")).to_contain_text(f"You play {name}")
     expect(phone.locator("[data-live-badge]")).to_have_text("Live")
@@ -84,3 +91,25 @@ def keep_dice(phone: Page, dice: list[int]) -> None:
     for face in dice:
         phone.locator(f'#dice button.face-{face}[aria-pressed="false"]').first.click()
     phone.get_by_role("button", name=re.compile("^Set aside")).click()
+
+
+TABLE_BUTTONS = {"draw": "Turn a card", "play": "Play the Vengeance", "decline": "Decline the Vengeance",
+                 "toss": "Toss ", "stop": "Stop and bank", "end": "End the turn", "continue": "Continue: turn a card"}
+
+
+def table_move(phone: Page, move: dict[str, Any], *, must_bust: bool = False) -> None:
+    """On a game table's play page, the seat on turn taps the button of `move` (one of the engine's
+    legal moves): a keep taps its dice and then Set aside, except under MUST BUST, where the page
+    has chosen the dice already."""
+    if move["kind"] == "keep":
+        keep_dice(phone, [] if must_bust else move["dice"])
+    else:
+        phone.get_by_role("button", name=re.compile("^" + re.escape(TABLE_BUTTONS[move["kind"]]))).click()
+
+
+def register_player(desk: Page, name: str, *, here: bool = True) -> None:
+    """On a tournament's director dashboard: register `name`, checked in or not (the form's box)."""
+    desk.fill("#r-name", name)
+    desk.get_by_label("Here now (checked in)").set_checked(here)
+    desk.get_by_role("button", name="Register", exact=True).click()
+    expect(desk.locator("table.entrants tr", has_text=name)).to_contain_text("checked in" if here else "registered")
