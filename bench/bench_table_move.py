@@ -298,7 +298,7 @@ async def measure(site: Site, count: int) -> tuple[Timings, Timings, int]:
 
 
 # What a profile of the move POST found (cProfile and query counts through Django's client, in a
-# shell on commit 6df65b0); printed while the target is missed, until games/table/ changes.
+# shell on commit 6df65b0); printed while the move is slower than the target at p99 or p50.
 PROFILE = """Where the move's time goes (profiled on 6df65b0, cProfile through Django's client): the move POST
 runs 14 SQL statements through the ORM, a tap 5 in plain SQL (games/night/taps.py) plus BEGIN/COMMIT.
 Of the view's profiled time, building ORM statements is about a quarter and SQLite running them 3 %.
@@ -368,7 +368,7 @@ def run() -> str:
         "Both reach the streams before their own answer: each is published at its commit, and the move's",
         "view then reads the table again to build the seat's answer.",
     ]
-    if ratio > TARGET:
+    if max(ratio, median_ratio) > TARGET:  # a p99 under other work's load can hide what the p50 shows
         out += ["", PROFILE]
     return "\n".join(out) + "\n"
 
