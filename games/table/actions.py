@@ -122,6 +122,7 @@ def open_table(
     table = Table.objects.create(
         game=game, options=options, seed=seed, commitment=commitment_of(seed), state=state.to_dict(),
         opener_token=opener_token, host_user=host_user, party=party, simulated=simulated,
+        bot_seats=[number for number, (_, level) in enumerate(seats) if level],
     )
     TableSeat.objects.bulk_create(
         TableSeat(table=table, number=number, name=name, bot_level=level)
@@ -207,9 +208,9 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
     seat = _seat(table, number)
     seat.bot_level, seat.claimed_by = level, ""
     seat.save(update_fields=["bot_level", "claimed_by"])
-    if table.status == Table.Status.PLAYING:
-        table.bot_due_at = _bot_due(table, table.loaded())
-        table.save(update_fields=["bot_due_at"])
+    table.bot_seats = sorted({*table.bot_seats, seat.number})
+    table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
+    table.save(update_fields=["bot_seats", "bot_due_at"])
     log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
     log_event(table.channel, "table_state", {"what": "seat_to_bot", "seat": seat.number, "level": level})
     return seat
@@ -224,9 +225,9 @@ def take_seat_back(*, table: Table, number: int) -> TableSeat:
         raise NotNow(f"{seat.name} is played by a person already.")
     seat.bot_level = ""
     seat.save(update_fields=["bot_level"])
-    if table.status == Table.Status.PLAYING:
-        table.bot_due_at = _bot_due(table, table.loaded())
-        table.save(update_fields=["bot_due_at"])
+    table.bot_seats = [number for number in table.bot_seats if number != seat.number]
+    table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
+    table.save(update_fields=["bot_seats", "bot_due_at"])
     log_event(table.channel, "table_state", {"what": "seat_to_person", "seat": seat.number})
     return seat
 
@@ -259,10 +260,7 @@ def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, 
 
 def _bot_due(table: Table, game: TableGame) -> Any:
     """When a bot is to move next (after a pause people can follow), or None if no bot is."""
-    if game.is_over:
-        return None
-    bots = set(table.seats.exclude(bot_level="").values_list("number", flat=True))
-    if not bots.intersection(game.to_move()):
+    if game.is_over or not set(table.bot_seats).intersection(game.to_move()):
         return None
     return timezone.now() + timedelta(seconds=settings.TABLE_BOT_PAUSE_SECONDS)
 
@@ -333,19 +331,20 @@ def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | No
     return _record(table, before, after, seat=seat, move=move, key=key, by_bot=by_bot)
 
 
-def undo_refusal(table: Table, seat: int) -> str | None:
+def undo_refusal(table: Table, seat: int, *, last: Move | None = None, game: TableGame | None = None) -> str | None:
     """Why `seat` may not undo now (None if it may): only its own last move, and only while chance
-    has had no part since (Board Game Arena's rule: never undo past a toss or a card)."""
+    has had no part since (Board Game Arena's rule: never undo past a toss or a card). `last` and
+    `game`, the table's last move and its game, when the caller has them already."""
     if table.status != Table.Status.PLAYING:
         return "There is nothing to undo."
-    last = table.moves.order_by("-number").first()
+    last = last if last is not None else table.last_move()
     if last is None or last.move.get("kind") == UNDO:
         return "There is nothing to undo."
     if last.seat != seat or last.by_bot:
         return "Only the player who made the last move can undo it."
     if last.chance:
         return "The dice have been tossed (or a card turned): that can't be undone."
-    if seat not in table.loaded().to_move():
+    if seat not in (game or table.loaded()).to_move():
         return "Your turn is over: it can't be undone."
     return None
 

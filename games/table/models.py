@@ -68,6 +68,8 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATING)
     # Moves recorded so far (the last Move's number): a phone's page says which it has seen.
     moves_made = models.PositiveIntegerField(default=0)
+    # The seats bots play (kept beside TableSeat.bot_level so that a move needs no query for them).
+    bot_seats = models.JSONField(default=list, blank=True)
     # When the seat to move is a bot's: when it moves (after a short pause people can follow).
     bot_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Who may start the game and hand seats to bots: the phone that opened the table (its
@@ -108,6 +110,9 @@ class Table(models.Model):
 
     def rng_for(self, step: int | str) -> random.Random:
         return rng_for(self.seed, step)
+
+    def last_move(self) -> Move | None:
+        return self.moves.order_by("-number").first()
 
     @property
     def is_over(self) -> bool:

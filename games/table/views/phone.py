@@ -20,6 +20,7 @@ from games.table.views.shared import (
     refused,
     seat_of_phone,
     seat_payload,
+    table_and_seat_of_phone,
     table_or_404,
 )
 from live.http import BadNumber, parse_int
@@ -87,16 +88,15 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
     """A move of the seat this phone holds: {"kind": ...} (and its dice, for a keep), with its
     idempotency key. Answered with the seat's view as JSON; a refusal is {"error": ...} with a 4xx
     (403 for a seat this phone doesn't hold, 409 out of turn, 400 an illegal or malformed move)."""
-    table = table_or_404(code)
-    mine = seat_of_phone(request, table)
+    table, mine = table_and_seat_of_phone(request, code)
     if mine is None:
         raise actions.NotYourSeat("This phone doesn't play a seat at this table: tap your name first.")
     chosen, key, seat = read_move(request.POST)
     if seat is not None and seat != mine.number:
         raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
-    actions.make_move(table=table, seat=mine.number, move=chosen, key=key)
-    table.refresh_from_db()
-    return JsonResponse(seat_payload(table, mine.number))
+    made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key)
+    now = made.table  # the table as the action left it (for a retry: as it stands now)
+    return JsonResponse(seat_payload(now, mine.number, last=made if made.number == now.moves_made else None))
 
 
 @require_GET

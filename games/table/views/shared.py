@@ -18,7 +18,7 @@ from django.utils.crypto import constant_time_compare
 from games import phones
 from games.rules.fill_or_bust import Card, FillOrBustTable
 from games.table import actions
-from games.table.models import Table, TableSeat
+from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from live.refusals import Refusal, answers_refusals, json_refusal
 
@@ -34,6 +34,19 @@ class NotTheOpener(actions.TableError):
 
 def table_or_404(code: str) -> Table:
     return get_object_or_404(Table, code=code)
+
+
+def table_and_seat_of_phone(request: HttpRequest, code: str) -> tuple[Table, TableSeat | None]:
+    """The table (404 if there is none) and the seat this phone holds there, in one query when it
+    holds one: a move's hot path. The table comes without its game (the action locks and reads it)."""
+    seat_id = SEATS.claimed(request, code)
+    token = phones.phone_token(request)
+    if seat_id is not None and token:
+        seat = (TableSeat.objects.select_related("table").defer("table__state")
+                .filter(pk=seat_id, table__code=code, claimed_by=token, bot_level="").first())
+        if seat is not None:
+            return seat.table, seat
+    return get_object_or_404(Table.objects.defer("state"), code=code), None
 
 
 def seat_of_phone(request: HttpRequest, table: Table) -> TableSeat | None:
@@ -79,13 +92,14 @@ def seats_data(table: Table) -> list[dict[str, Any]]:
             for seat in table.seats.all()]
 
 
-def seat_payload(table: Table, seat: int | None) -> dict[str, Any]:
+def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) -> dict[str, Any]:
     """What one page may know of the game now: the public view, the seat's own (`seat` None: a
     spectator's or the screen's), and for the seat on turn only its legal moves, the keeps it may
     confirm with their points (the engine's list: the page never works a score out) and whether
-    it may undo."""
+    it may undo. `last`: the table's last move, when the caller has it (the move just made)."""
     game = table.loaded()
     view = game.view(seat)
+    last = last if last is not None else table.last_move()
     data: dict[str, Any] = {
         "code": table.code,
         "status": table.status,
@@ -97,7 +111,7 @@ def seat_payload(table: Table, seat: int | None) -> dict[str, Any]:
         "public": view.public,
         "private": view.private if seat is not None else {},
         "on_turn": False,
-        "said": _last_said(table, view.public),
+        "said": "" if last is None else said_of(last.as_data(), view.public),
     }
     if seat is not None and table.status == Table.Status.PLAYING and seat in game.to_move():
         data["on_turn"] = True
@@ -106,14 +120,8 @@ def seat_payload(table: Table, seat: int | None) -> dict[str, Any]:
             state = game.state
             data["keeps"] = [{"dice": list(dice), "points": points} for dice, points in state.legal_keeps()]
             data["must_bust"] = state.card is Card.MUST_BUST
-        data["can_undo"] = actions.undo_refusal(table, seat) is None
+        data["can_undo"] = actions.undo_refusal(table, seat, last=last, game=game) is None
     return data
-
-
-def _last_said(table: Table, public: dict[str, Any]) -> str:
-    """The last move in words (the view is the game after it), "" before the first."""
-    last = table.moves.order_by("-number").first()
-    return "" if last is None else said_of(last.as_data(), public)
 
 
 def is_screen_token(table: Table, token: str) -> bool:
