@@ -36,20 +36,27 @@ run: venv
 
 # The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included
 # (Debian's Chromium is installed first when missing, as root; otherwise the one command is shown).
-# Two passes: the tests without a browser on $(TEST_WORKERS) pytest-xdist workers (each with its own
-# database), then the browser tests in one process (Playwright keeps an event loop in the process
-# that starts it, beside which Django's test client refuses to run). A pass that PYTEST_ARGS leaves
-# without tests (exit 5) is not a failure.
+# Two passes, each on $(TEST_WORKERS) pytest-xdist workers (each worker with its own test database,
+# Redis database and server ports: tests/conftest.py): the tests without a browser, then the browser
+# tests (Playwright keeps an event loop in the process that starts it, beside which Django's test
+# client refuses to run, so no worker runs both kinds). The browser tests are handed out one at a
+# time, longest first, so that neither worker ends with a long night alone. A pass that PYTEST_ARGS
+# leaves without tests (exit 5) is not a failure.
 TEST_WORKERS ?= 2
+XDIST := -n $(TEST_WORKERS)
+BROWSER_XDIST := $(XDIST) --dist load --maxschedchunk 1
 test: venv
 	@scripts/ensure_packages.sh chromium
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(TEST_WORKERS) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-# The same suite against the machine's PostgreSQL and Redis.
+# The same suite against the machine's PostgreSQL and Redis, in the same two passes (each worker
+# makes its own test_ copy of the database and takes its own Redis database: REDIS_URL's number
+# plus the worker's).
 test-services: venv services-db
 	@scripts/ensure_packages.sh chromium nginx
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test-all: test test-services
 

@@ -54,6 +54,36 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def worker_redis_url(url: str, worker: str) -> str:
+    """The Redis database a pytest-xdist worker uses: the URL's own number plus the worker's
+    (gw0 keeps it, gw1 takes the next). Each test clears the cache (a FLUSHDB on Redis) and the
+    clock tests start Celery workers on the broker's queue: two workers sharing one database
+    would wipe each other's keys and take each other's tasks."""
+    index = int(worker.removeprefix("gw"))
+    base, _, number = url.rstrip("/").rpartition("/")
+    if not base.startswith("redis") or not number.isdigit():  # no database number: the URL's host
+        base, number = url.rstrip("/"), "0"
+    return f"{base}/{(int(number) + index) % 16}"
+
+
+def use_this_workers_redis() -> None:
+    """On a pytest-xdist worker with REDIS_URL set, point the settings, and every process a test
+    starts (through os.environ), at the worker's own Redis database. Django's settings are read
+    before this module is imported; nothing has connected to Redis yet."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("REDIS_URL")
+    if not worker or not url:
+        return
+    own = worker_redis_url(url, worker)
+    os.environ["REDIS_URL"] = own
+    settings.REDIS_URL = own
+    settings.CELERY_BROKER_URL = own
+    settings.CACHES["default"]["LOCATION"] = own
+
+
+use_this_workers_redis()
+
+
 def services_enabled() -> bool:
     return bool(os.environ.get("REDIS_URL"))
 
@@ -225,7 +255,9 @@ def _spawn(command: list[str], env: dict[str, str], log_path: Path) -> subproces
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
-def wait_until_up(server: ServerProcess, timeout: float = 30) -> None:
+def wait_until_up(server: ServerProcess, timeout: float = 120) -> None:
+    """Until the server answers /health/. The bound only ends a run whose server never comes up:
+    a busy machine (suites on pytest-xdist workers beside other suites) makes a start slow."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
@@ -245,6 +277,27 @@ def start_server(
     kind: str = "uvicorn",
     extra_env: dict[str, str] | None = None,
     workers: int = 1,
+) -> ServerProcess:
+    """A server on a free port. Another suite (or pytest-xdist worker) may bind the port between
+    free_port's check and the server's bind: then it is started again on another port."""
+    for _ in range(5):
+        server = _start_server_once(tmp_path, kind=kind, extra_env=extra_env, workers=workers)
+        try:
+            wait_until_up(server)
+        except RuntimeError:
+            if server.process.poll() is None or not lost_its_port(server.log()):
+                raise
+            continue
+        return server
+    raise RuntimeError(f"no free port held long enough for a server:\n{server.log()}")
+
+
+def lost_its_port(log: str) -> bool:
+    return "address already in use" in log.lower() or "connection in use" in log.lower()
+
+
+def _start_server_once(
+    tmp_path: Path, *, kind: str, extra_env: dict[str, str] | None, workers: int
 ) -> ServerProcess:
     port = free_port()
     env = {
@@ -274,12 +327,10 @@ def start_server(
             "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", "4",
         ]
     log_path = tmp_path / f"{kind}-{port}.log"
-    server = ServerProcess(
+    return ServerProcess(
         url=f"http://127.0.0.1:{port}", process=_spawn(command, env, log_path), log_path=log_path,
         command=command, env=env,
     )
-    wait_until_up(server)
-    return server
 
 
 @pytest.fixture
@@ -379,12 +430,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "/e2e/" in str(item.path):
             item.add_marker(pytest.mark.e2e)
-    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+    items.sort(key=run_order)
     if any(item.get_closest_marker("e2e") for item in items) and not os.access(CHROMIUM, os.X_OK):
         raise pytest.UsageError(
             f"The browser tests need Chromium at {CHROMIUM}. Install it (apt-get install -y chromium) "
             "or point CHROMIUM_PATH at it; `make test` installs it by itself when run as root."
         )
+
+
+# The browser modules whose tests take longest (a whole night on a dozen phones takes minutes), in
+# that order, run first: pytest-xdist hands tests out in this order, so the others fill the second
+# worker meanwhile instead of one worker finishing a long night alone at the end.
+LONGEST_BROWSER_MODULES = ("test_whole_nights.py", "test_bunco_night.py", "test_tournament.py")
+
+
+def run_order(item: pytest.Item) -> tuple[bool, int]:
+    """Tests without a browser first, then the longest browser modules, then the others (a stable
+    sort: the order within each stays the collection's)."""
+    if item.get_closest_marker("e2e") is None:
+        return (False, 0)
+    name = item.path.name
+    longest = LONGEST_BROWSER_MODULES
+    return (True, longest.index(name) if name in longest else len(longest))
 
 
 _browser_tests_run = [0]  # counted on the controller: pytest-xdist forwards every report to it

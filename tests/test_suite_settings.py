@@ -1,8 +1,15 @@
 """The suite's own settings, which keep it from failing on a busy machine."""
 
+import os
+
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.hashers import make_password
+from django.db import connection
 from hypothesis import settings
+
+from bunco_club import celery_app
+from tests.conftest import database_env, is_sqlite, worker_redis_url
 
 
 def test_no_hypothesis_test_has_a_wall_clock_deadline() -> None:
@@ -21,3 +28,32 @@ def test_a_real_site_keeps_djangos_slow_password_hashing() -> None:
 
     # Unless TESTS_FAST_PASSWORD_HASHING is set (only start_server sets it), Django's own list stands.
     assert "PASSWORD_HASHERS" not in vars(site_settings)
+
+
+@pytest.mark.django_db
+def test_a_server_a_test_starts_uses_this_workers_own_test_database() -> None:
+    # pytest-xdist runs the suite on several workers at once, each with its own test database.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    name = connection.settings_dict["NAME"]
+    env = database_env()
+    if is_sqlite():
+        assert env["SQLITE_PATH"] == name
+        assert not worker or f"popen-{worker}" in name  # the worker's own temporary directory
+    else:
+        assert env["DATABASE_URL"].endswith(f"/{name}")
+        assert name.startswith("test_") and (not worker or name.endswith(f"_{worker}"))
+
+
+def test_each_worker_takes_its_own_redis_database() -> None:
+    assert worker_redis_url("redis://127.0.0.1:6379/0", "gw0") == "redis://127.0.0.1:6379/0"
+    assert worker_redis_url("redis://127.0.0.1:6379/7", "gw1") == "redis://127.0.0.1:6379/8"
+    assert worker_redis_url("redis://127.0.0.1:6379", "gw1") == "redis://127.0.0.1:6379/1"
+
+
+def test_this_worker_and_the_servers_it_starts_use_its_redis_database() -> None:
+    if not django_settings.REDIS_URL:
+        pytest.skip("no Redis in this run (make test-services has it)")
+    assert os.environ["REDIS_URL"] == django_settings.REDIS_URL  # what a started server inherits
+    assert django_settings.CACHES["default"]["LOCATION"] == django_settings.REDIS_URL
+    assert django_settings.CELERY_BROKER_URL == django_settings.REDIS_URL
+    assert celery_app.conf.broker_url == django_settings.REDIS_URL  # read lazily, after the switch
