@@ -441,7 +441,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # The browser modules whose tests take longest (a whole night on a dozen phones takes minutes), in
 # that order, run first: pytest-xdist hands tests out in this order, so the others fill the second
 # worker meanwhile instead of one worker finishing a long night alone at the end.
-LONGEST_BROWSER_MODULES = ("test_whole_nights.py", "test_bunco_night.py", "test_tournament.py")
+LONGEST_BROWSER_MODULES = ("test_whole_nights.py", "test_bunco_night.py", "test_tournament_digital.py",
+                           "test_tournament.py", "test_game_table.py")
 
 
 def run_order(item: pytest.Item) -> tuple[bool, int]:
