@@ -297,18 +297,16 @@ async def measure(site: Site, count: int) -> tuple[Timings, Timings, int]:
     return moves, taps, game.games
 
 
-# What a profile of the move POST found (cProfile and query counts through Django's client, in a
-# shell on commit 6df65b0); printed while the move is slower than the target at p99 or p50.
-PROFILE = """Where the move's time goes (profiled on 6df65b0, cProfile through Django's client): the move POST
-runs 14 SQL statements through the ORM, a tap 5 in plain SQL (games/night/taps.py) plus BEGIN/COMMIT.
-Of the view's profiled time, building ORM statements is about a quarter and SQLite running them 3 %.
-Before the commit (what the phones wait for): `table_or_404` and `seat_of_phone` (2 reads, the first
-decoding the game's state that `_locked` reads again), `_locked`, `_done_with_key` (a read by key before
-every move), the move's INSERT, `_bot_due` (a read of the bot seats on every move), the table's UPDATE
-and the event's INSERT. After it (the answer only): `refresh_from_db` and `seat_payload`, which reads the
-seats, and the last move twice (`_last_said`, `undo_refusal`). A prototype of the fix (a scratch copy;
-games/table/ unchanged) went from 14 statements to 7 with the same answers: time to the commit -32 %,
-the answer -52 %, in the same process on the same load."""
+# What a profile of the move POST found; printed while the move is slower than the target.
+PROFILE = """Where the move's time goes: on 6df65b0 the move POST ran 14 SQL statements through the ORM (a
+tap runs 5 in plain SQL, games/night/taps.py, plus BEGIN/COMMIT). Since 8070ad4 it runs 7 and one
+after the commit for the answer: the phone's seat with its table (without the game), the table's lock
+and game, the key's lookup, the move's INSERT, the table's UPDATE (the whole game as JSON), the
+event's INSERT; the bots' seats are kept on the table and the answer is built from what the action
+left. What is left against the tap: the ORM building those statements, and the game's JSON read,
+applied and written back whole on every move (the engine's `to_dict`, which grows with the turns
+played). Next steps: the move's INSERT, the table's UPDATE and the event in plain SQL as taps.py does,
+and a game state that does not carry the finished turns (the moves hold them)."""
 
 
 def load_average() -> str:
