@@ -14,9 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from bunco_club.models import Party
 from live import signing
+from live.http import ID_MAX, parse_int
 
 SALT = "bunco-club.join"
 
@@ -68,3 +73,16 @@ def read_join_token(token: str) -> JoinTicket:
     if table is not None and (type(table) is not int or table < 1):
         raise BadJoinLink(INVALID)
     return JoinTicket(code=code, table=table)
+
+
+def party_in_link(request: HttpRequest, refused: str) -> Party | None:
+    """The club party a night or a game table is opened for (`?party=<id>`), or None. Only the
+    club's hosts may (PermissionDenied with `refused` otherwise); BadNumber for a malformed id."""
+    raw = request.GET.get("party")
+    if not raw:
+        return None
+    party_id = parse_int(raw, low=1, high=ID_MAX, what="the party in the link")
+    party = get_object_or_404(Party.objects.select_related("club"), pk=party_id)
+    if not party.club.is_hosted_by(request.user):
+        raise PermissionDenied(refused)
+    return party

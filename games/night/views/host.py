@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,8 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club.limits import too_many, used_up
-from bunco_club.models import Party
-from games.links import join_path
+from games.links import join_path, party_in_link
 from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
 from games.night.models import Night
@@ -44,7 +42,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
 
     Starting a night writes hundreds of rows: it is rate limited per address and per host account."""
     try:
-        party = _party_for_new_night(request)
+        party = party_in_link(request, "Only the club's hosts can start its party night.")
     except BadNumber as error:
         return render(request, "games/refused.html", {"title": "Can't start that night", "message": str(error)},
                       status=400)
@@ -123,18 +121,6 @@ def _count_a_night_started(request: HttpRequest) -> None:
     too_many(request, "night-new")
     if request.user.is_authenticated:
         too_many(request, "night-new-host", key="user")
-
-
-def _party_for_new_night(request: HttpRequest) -> Party | None:
-    """The club party whose night this is (`?party=<id>`), or None; BadNumber for a malformed id."""
-    raw = request.GET.get("party")
-    if not raw:
-        return None
-    party_id = parse_int(raw, low=1, high=ID_MAX, what="the party in the link")
-    party = get_object_or_404(Party.objects.select_related("club"), pk=party_id)
-    if not party.club.is_hosted_by(request.user):
-        raise PermissionDenied("Only the club's hosts can start its party night.")
-    return party
 
 
 @require_POST

@@ -3,38 +3,25 @@ host opens one for a party."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from bunco_club.limits import too_many, used_up
-from bunco_club.models import Party
 from games import phones
+from games.links import party_in_link
 from games.table import actions
 from games.table.forms import NewTableForm
-from live.http import ID_MAX, BadNumber, parse_int
+from live.http import BadNumber
 from live.refusals import shown_on
 
 TOO_MANY_TABLES = "Too many tables opened from here just now. Wait a while, then try again."
 
 
-def _party(request: HttpRequest) -> Party | None:
-    """The club party the table is for (`?party=<id>`, its club's hosts only), or None."""
-    raw = request.GET.get("party")
-    if not raw:
-        return None
-    party_id = parse_int(raw, low=1, high=ID_MAX, what="the party in the link")
-    party = get_object_or_404(Party.objects.select_related("club"), pk=party_id)
-    if not party.club.is_hosted_by(request.user):
-        raise PermissionDenied("Only the club's hosts can open a table for its party.")
-    return party
-
-
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
     try:
-        party = _party(request)
+        party = party_in_link(request, "Only the club's hosts can open a table for its party.")
     except BadNumber as error:
         return render(request, "games/table/refused.html", {"message": str(error)}, status=400)
     status = 200
