@@ -217,6 +217,10 @@ EVENTS_HEARTBEAT_SECONDS = float(os.environ.get("EVENTS_HEARTBEAT_SECONDS", "15"
 # Streams end after this long and the browser reconnects with Last-Event-ID: it bounds the
 # life of a connection whose other end vanished without a word.
 EVENTS_STREAM_MAX_SECONDS = float(os.environ.get("EVENTS_STREAM_MAX_SECONDS", "300"))
+# The safety net under the streams: every live page re-fetches itself this often, whatever the
+# stream missed (the htmx `every Ns` triggers, static/js/table.js). Browser tests that must prove
+# delivery by the stream turn it effectively off (an hour).
+PHONE_POLL_SECONDS = int(os.environ.get("PHONE_POLL_SECONDS", "10"))
 
 # --- Auth -------------------------------------------------------------------------------------
 LOGIN_URL = "login"

@@ -333,19 +333,35 @@ def _start_server_once(
     )
 
 
+# The live pages' safety-net poll (settings.PHONE_POLL_SECONDS), an hour apart: effectively off.
+# A browser module that must prove news came by the stream, not by the poll, sets STREAM_ONLY = True:
+# its servers run with this, so whatever reaches a page at all came by its stream, and the test
+# waits for it with the suite's patient timeout instead of racing the poll against a clock.
+POLL_OFF_SECONDS = 3600
+
+
+def poll_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The server's poll setting for the requesting test's module (see POLL_OFF_SECONDS)."""
+    if getattr(request.module, "STREAM_ONLY", False):
+        return {"PHONE_POLL_SECONDS": str(POLL_OFF_SECONDS)}
+    return {}
+
+
 @pytest.fixture
 def live_site(transactional_db, tmp_path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """The embedded default, as `make run` serves it: one uvicorn process, in-process events."""
-    server = start_server(tmp_path, extra_env={"REDIS_URL": ""})
+    server = start_server(tmp_path, extra_env={"REDIS_URL": "", **poll_env(request)})
     request.node.stash.setdefault(SERVERS, []).append(server)
     yield server
     server.stop()
 
 
 @pytest.fixture
-def night_site(transactional_db: None, tmp_path: Path) -> Iterator[ServerProcess]:
+def night_site(transactional_db: None, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """One uvicorn process, in-process events, streams as long-lived as in production."""
-    server = start_server(tmp_path, extra_env={"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300"})
+    server = start_server(
+        tmp_path, extra_env={"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", **poll_env(request)}
+    )
     yield server
     server.stop()
 

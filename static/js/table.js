@@ -32,7 +32,7 @@
   var selected = [];      // indices of the tossed dice tapped to set aside
   var selectedFor = -1;   // the move number the selection belongs to
   var busy = false;
-  var POLL_MS = 10000;
+  var POLL_MS = 10000;    // the page's data-poll-seconds (settings.PHONE_POLL_SECONDS) when it has one
   var TRY_TIMEOUT_MS = 6000;
   var TRIES = 4;
 
@@ -434,6 +434,8 @@
     render();
     follow();
     // The safety net: whatever the stream missed, a slow poll brings.
+    var pollSeconds = parseFloat($("play") && $("play").getAttribute("data-poll-seconds"));
+    if (pollSeconds > 0) POLL_MS = pollSeconds * 1000;
     setInterval(refresh, POLL_MS);
   });
 })();

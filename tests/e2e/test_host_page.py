@@ -127,9 +127,9 @@ def test_a_late_arrival_is_seated_from_the_host_page_and_her_name_waits_on_the_j
     expect(host.locator("#players-card")).to_contain_text("Nia plays from round 1 at table")
     expect(host.locator("#host-state")).to_contain_text("Nia")
     # The card follows the night (its own "changed" events); what it said stays until the next send.
-    with host.expect_response(lambda answer: "/host/players/" in answer.url and answer.request.method == "GET"):
-        host.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
-    host.wait_for_timeout(200)
+    host.evaluate("document.getElementById('players-card').dataset.old = 'yes'")
+    host.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
+    expect(host.locator("#players-card:not([data-old])")).to_be_attached()  # the re-fetched card is in
     expect(host.locator("#players-said")).to_contain_text("Nia plays from round 1 at table")
     expect(host.locator("#arrival-seat option")).to_have_count(2)  # two ghosts' seats left
     phone = browser.new_context(viewport={"width": PHONE["width"], "height": PHONE["height"]}).new_page()

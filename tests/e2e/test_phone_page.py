@@ -56,6 +56,22 @@ def box_of(phone: Page, selector: str) -> FloatRect:
     return box
 
 
+def until_still(phone: Page) -> None:
+    """Until no button shows its press (.is-tapped, a scale static/js/tally.js takes off after a
+    moment) and no animation or transition is under way (an endless one aside): a box measured in
+    the middle of one (the bell's ring, a pressed button's scale) would seem moved."""
+    phone.wait_for_function("""() => !document.querySelector(".is-tapped") && document.getAnimations().every(
+        (animation) => animation.playState !== "running" || animation.effect.getComputedTiming().endTime === Infinity)""")
+
+
+def refresh_from_the_stream(phone: Page) -> None:
+    """A "changed" event as the stream brings one: the page re-fetches #phone-state and morphs the
+    answer in. Returns once the answer is in (the mark put on the old panel is gone)."""
+    phone.evaluate("document.getElementById('phone-state').dataset.old = 'yes'")
+    phone.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
+    expect(phone.locator("#phone-state:not([data-old])")).to_be_attached()
+
+
 def point_tallies(night: Night) -> list[int]:
     return sorted(Tally.objects.filter(night=night, kind=Tally.Kind.POINTS).values_list("points", flat=True))
 
@@ -75,7 +91,7 @@ def test_the_score_buttons_stay_put_through_the_bell_and_a_roll_off(night_site: 
     expect(phone.locator(".bell-banner")).to_be_visible()
     step = phone.get_by_role("button", name="Our turn is over")
     expect(step).to_be_visible()
-    phone.wait_for_timeout(1300)  # the banner's ring animation is over
+    until_still(phone)  # the banner's ring animation is over
     assert_unmoved(playing, boxes(phone))
     # The step button is right above the score buttons.
     button, grid = box_of(phone, "role=button[name='Our turn is over']"), box_of(phone, "#tally-form .tap-grid")
@@ -100,16 +116,14 @@ def test_a_taps_answer_shows_by_the_scores_without_moving_the_buttons_and_outliv
 
     status = phone.locator("#tap-status")
     expect(status).to_have_text("✓ +2 for us")
-    phone.wait_for_timeout(400)  # the tapped button's own press (a scale) is over
+    until_still(phone)  # the tapped button's own press (a scale) is over
     assert_unmoved(before, boxes(phone))
     scores, grid, said = box_of(phone, "#scoreboard"), box_of(phone, "#tally-form .tap-grid"), box_of(phone, "#tap-status")
     assert scores["y"] + scores["height"] <= said["y"] < grid["y"], (scores, said, grid)
     assert grid["y"] - said["y"] < 200  # by the buttons, not at the foot of the page
 
     # The page's own refresh (a "changed" event) morphs #phone-state: the answer stays.
-    with phone.expect_response(lambda answer: answer.url.endswith("/play/") and answer.request.method == "GET"):
-        phone.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
-    phone.wait_for_timeout(200)
+    refresh_from_the_stream(phone)
     expect(status).to_have_text("✓ +2 for us")
 
 
@@ -122,9 +136,7 @@ def test_who_rolled_the_bunco_stays_open_through_a_refresh_of_the_page(night_sit
     expect(chooser).to_be_visible()
 
     # News from another table makes the page fetch its state again and morph it in.
-    with phone.expect_response(lambda answer: answer.url.endswith("/play/") and answer.request.method == "GET"):
-        phone.evaluate("htmx.trigger(document.getElementById('night-stream'), 'changed')")
-    phone.wait_for_timeout(200)
+    refresh_from_the_stream(phone)
 
     expect(chooser).to_be_visible()
     expect(chooser.locator(".bunco-team:not([hidden]) button")).to_have_count(2)  # the roller's own team
@@ -160,7 +172,7 @@ def test_points_for_them_turns_the_tap_area_their_colour_and_the_buttons_say_the
     expect(phone.locator(".team-switch legend")).to_have_text("Points for", use_inner_text=True)
     expect(phone.locator(SCORE_BUTTONS["+2"])).to_have_text("+2\nfor us", use_inner_text=True)
     assert form.evaluate("f => getComputedStyle(f).backgroundColor") == us_colour
-    phone.wait_for_timeout(400)  # the +2's own press (a scale) is over
+    until_still(phone)  # the +2's own press (a scale) is over
     assert_unmoved(before, boxes(phone))
 
 

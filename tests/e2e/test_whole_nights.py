@@ -98,10 +98,13 @@ class PlayedNight:
         self.last_step = time.monotonic()
 
     def wait_for_close(self, number: int) -> None:
-        deadline = time.monotonic() + 15
+        """Until the round has closed: as patient as the module's page-level waits (it is one of
+        them: the last "Our turn is over" tap's answer), letting the pages run meanwhile."""
+        waited = 0
         while Round.objects.get(night=self.night, number=number).status != Round.Status.CLOSED:
-            assert time.monotonic() < deadline, f"round {number} did not close"
-            time.sleep(0.05)
+            assert waited < EXPECT_TIMEOUT_MS, f"round {number} did not close"
+            self.host.wait_for_timeout(50)
+            waited += 50
 
     def arrive(self, name: str, before_round: int) -> None:
         card = self.host.locator("#players-card")
