@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games.rules import fill_or_bust_bots
 from games.rules.table import IllegalMove, NotYourTurn, TableGame
+from games.table import statements
 from games.table.engines import engine
 from games.table.models import SETUP, Move, Table, TableSeat, commitment_of, new_seed, rng_for
 from games.table.replay import TIME_UP, UNDO, replayed_state
@@ -270,18 +271,16 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
     """Append the move, store the game as it now stands, and publish what each may see."""
     rules = table.engine
     number = table.moves_made + 1
-    recorded = Move.objects.create(
+    recorded = statements.insert_move(Move(
         table=table, number=number, seat=seat, move=move, chance=rules.chance(before, after),
         scores=rules.scores(after), by_bot=by_bot, key=key,
-    )
+    ))
     table.state = after.to_dict()
     table.moves_made = number
-    fields = ["state", "moves_made", "bot_due_at"]
     if after.is_over:
         table.status, table.ended_at = Table.Status.OVER, timezone.now()
-        fields += ["status", "ended_at"]
     table.bot_due_at = _bot_due(table, after)
-    table.save(update_fields=fields)
+    statements.save_table_after_move(table)
 
     events: list[Event] = [log_event(table.channel, "moved", {
         "move": recorded.as_data(), "view": after.view(None).public,
