@@ -30,6 +30,7 @@ from games.table import actions as table_actions
 from games.table.models import Table
 from live.log import log_event
 from tournaments import brackets
+from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, Turn
 
 GAME = "fill_or_bust"
@@ -62,6 +63,7 @@ def open_group_table(group: Group, players: list[Entrant], *, bot_level: str = "
         options=table_options(tournament), host_user=tournament.director,
         seed=simulated_seed(tournament, group) if tournament.simulated else None,
         simulated=tournament.simulated,
+        home=(group_path(group.code), f"Back to {group}'s scores and the round"),
     )
     if table.status == Table.Status.SEATING:
         table = table_actions.start_table(table=table)

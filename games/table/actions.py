@@ -105,13 +105,15 @@ def open_table(
     party: Any = None,
     seed: str | None = None,
     simulated: bool = False,
+    home: tuple[str, str] | None = None,
 ) -> Table:
     """A table for `game` with a seat per name (in playing order as dealt: the engine may roll for
     who starts), each played by a person's phone or, where `bots[n]` names a level, by a bot.
 
     The seed is drawn now and only its commitment is ever shown before the end; `seed` is for
     simulations, which derive theirs from their own (and, `simulated`, move their own bots: the
-    clock leaves them alone). A table of bots only starts at once."""
+    clock leaves them alone). `home`: (path, words) of the page the players go back to once the
+    game is over. A table of bots only starts at once."""
     rules = engine(game)
     seats = _checked_seats(game, names, bots or [""] * len(names))
     options = dict(options or {})
@@ -124,6 +126,7 @@ def open_table(
         game=game, options=options, seed=seed, commitment=commitment_of(seed), state=state.to_dict(),
         opener_token=opener_token, host_user=host_user, party=party, simulated=simulated,
         bot_seats=[number for number, (_, level) in enumerate(seats) if level],
+        home_path=home[0] if home else "", home_label=home[1] if home else "",
     )
     TableSeat.objects.bulk_create(
         TableSeat(table=table, number=number, name=name, bot_level=level)

@@ -79,6 +79,10 @@ class Table(models.Model):
     party = models.ForeignKey("bunco_club.Party", null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="game_tables")
     screen_token = models.CharField(max_length=40, default=new_token)
+    # Where the players go back to once the game is over (a tournament group's scoresheet), and the
+    # link's words: the table knows no more of what it was opened for.
+    home_path = models.CharField(max_length=200, blank=True)
+    home_label = models.CharField(max_length=80, blank=True)
     # A table of `simulate_table` (or a simulated tournament): it moves its own bots, never the clock.
     simulated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 from django.utils import timezone
 
 from games.table.models import Table
@@ -26,6 +27,7 @@ from tests.builders import (
     table_move,
 )
 from tournaments import actions, deciding, digital
+from tournaments.links import group_path
 from tournaments.models import Group, Tournament, TournamentRound, Turn
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +255,12 @@ def test_the_director_puts_one_group_of_a_typed_round_on_phones(tournament, dire
         actions.put_group_on_phones(group=second)
     second.refresh_from_db()
     assert second.table is None
+
+
+def test_a_finished_group_table_sends_its_players_back_to_the_groups_scores(tournament, client):
+    round_ = phones_round(tournament)
+    group = groups_of(tournament)[0]
+    assert group.table is not None
+    deciding.close_round_if_due(round_.ends_at + timedelta(hours=1))
+    page = client.get(reverse("tables:table", args=[group.table.code])).content.decode()
+    assert f'href="{group_path(group.code)}"' in page and f"Back to {group}&#x27;s scores" in page
