@@ -39,17 +39,30 @@ pytestmark = [
 WAIT = 60.0
 
 
-def celery(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+def celery(tmp_path: Path, *args: str, log: Path | None = None) -> subprocess.Popen[bytes]:
     env = {**os.environ, **database_env(), "REDIS_URL": settings.REDIS_URL, "SECRET_KEY": settings.SECRET_KEY,
            "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    log = (tmp_path / f"celery-{args[0]}-{time.monotonic_ns()}.log").open("ab")
+    output = (log or tmp_path / f"celery-{args[0]}-{time.monotonic_ns()}.log").open("ab")
     return subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club", *args, "--loglevel=info"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
 
 
-def worker(tmp_path: Path) -> subprocess.Popen[bytes]:
-    return celery(tmp_path, "worker", "--pool=solo", "--concurrency=1", "--without-gossip", "--without-mingle")
+def worker(log: Path) -> subprocess.Popen[bytes]:
+    """A worker writing to `log`, where `logged` finds what it has done."""
+    return celery(log.parent, "worker", "--pool=solo", "--concurrency=1", "--without-gossip", "--without-mingle",
+                  log=log)
+
+
+def logged(log: Path, text: str) -> None:
+    """Wait until the worker's log says `text` ("ready.", a task "received"): a condition, not a
+    pause, so a busy machine only makes it later."""
+    deadline = time.time() + WAIT
+    while time.time() < deadline:
+        if log.exists() and text in log.read_text(errors="replace"):
+            return
+        time.sleep(0.1)
+    pytest.fail(f"The worker's log never said {text!r}:\n{log.read_text(errors='replace')[-2000:]}")
 
 
 @pytest.fixture
@@ -78,8 +91,9 @@ def seconds_until_closed(round_: TournamentRound, deadline: float) -> float:
 
 
 def test_a_round_closes_on_time_by_its_eta_task_and_beat(tmp_path, processes):
-    processes += [worker(tmp_path), celery(tmp_path, "beat", "--schedule", str(tmp_path / "beat-schedule"))]
-    time.sleep(4)  # the worker is up
+    log = tmp_path / "worker.log"
+    processes += [worker(log), celery(tmp_path, "beat", "--schedule", str(tmp_path / "beat-schedule"))]
+    logged(log, "ready.")
     tournament = make_tournament(make_user("director"), 12, grace_seconds=2)
     round_ = actions.start_round(tournament, length=timedelta(seconds=8))
     late = seconds_until_closed(round_, time.time() + WAIT)
@@ -87,16 +101,17 @@ def test_a_round_closes_on_time_by_its_eta_task_and_beat(tmp_path, processes):
 
 
 def test_a_round_closes_on_time_when_its_worker_is_killed_mid_round(tmp_path, processes):
-    first = worker(tmp_path)
+    log = tmp_path / "first-worker.log"
+    first = worker(log)
     processes += [first, celery(tmp_path, "beat", "--schedule", str(tmp_path / "beat-schedule"))]
-    time.sleep(4)
+    logged(log, "ready.")
     tournament = make_tournament(make_user("director"), 12, grace_seconds=2)
     round_ = actions.start_round(tournament, length=timedelta(seconds=12))
-    time.sleep(1)  # the worker has taken the ETA task
+    logged(log, "tournaments.tasks.close_round_at[")  # the worker has taken (reserved) the ETA task
     # Closed within WAIT, it was the beat sweep: the task the killed worker held is back only later.
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > WAIT
     first.kill()  # SIGKILL: the task it held comes back only after Redis's visibility timeout
     first.wait(timeout=10)
-    processes.append(worker(tmp_path))
+    processes.append(worker(tmp_path / "second-worker.log"))
     late = seconds_until_closed(round_, time.time() + WAIT)
     assert late >= -0.5  # never before its time and grace are over
