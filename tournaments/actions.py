@@ -362,6 +362,7 @@ def pause_round(tournament: Tournament, *, number: int, now: datetime | None = N
     round_.paused_at = now
     round_.save(update_fields=["paused_at"])
     log_event(round_.tournament.channel, "tournament_state", {"what": "paused", "round": round_.number})
+    digital.keep_table_clocks(round_.groups.filter(status=Group.Status.PLAYING, table__isnull=False))
     return round_
 
 
@@ -387,6 +388,7 @@ def resume_round(tournament: Tournament, *, number: int, now: datetime | None = 
     round_.paused_at = None
     round_.save(update_fields=["ends_at", "paused_at"])
     log_event(round_.tournament.channel, "tournament_state", {"what": "resumed", "round": round_.number})
+    digital.keep_table_clocks(round_.groups.filter(status=Group.Status.PLAYING, table__isnull=False))
     _schedule_close(round_)
     return round_
 
@@ -404,6 +406,7 @@ def end_round_now(tournament: Tournament, *, number: int, now: datetime | None =
     round_.paused_at = None
     round_.save(update_fields=["paused_at"])
     log_event(round_.tournament.channel, "tournament_state", {"what": "ended_now", "round": round_.number})
+    digital.keep_table_clocks(round_.groups.filter(status=Group.Status.PLAYING, table__isnull=False))
     deciding.close_round_if_due(now)
     round_.refresh_from_db()
     return round_
@@ -685,6 +688,7 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     TournamentRound.objects.filter(pk=group.round_id, ends_at__lt=group.ends_at).update(ends_at=group.ends_at)
     log_event(group.round.tournament.channel, "tournament_state",
               {"what": "extended", "round": group.round.number, "group": group.number})
+    digital.keep_table_clocks([group])
     return group
 
 

@@ -20,6 +20,7 @@ This module sits on deciding's floor: deciding and the actions import it; it imp
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -67,6 +68,7 @@ def open_group_table(group: Group, players: list[Entrant], *, bot_level: str = "
     )
     if table.status == Table.Status.SEATING:
         table = table_actions.start_table(table=table)
+    table_actions.set_clock(table=table, ends_at=group.ends_at, paused=group.round.paused_at is not None)
     group.table = table
     group.save(update_fields=["table"])
     return table
@@ -168,3 +170,12 @@ def sound_buzzer(group: Group) -> None:
     """Time is up at the group's table: no new turn starts there, the turn under way plays out."""
     if group.table_id is not None:
         table_actions.sound_buzzer(table=Table.objects.get(pk=group.table_id))
+
+
+def keep_table_clocks(groups: Iterable[Group]) -> None:
+    """After the director moved or paused the clock: each group's table counts down to its group's
+    `ends_at` again (paused while its round is)."""
+    for group in groups:
+        if group.table_id is not None:
+            table = Table.objects.get(pk=group.table_id)
+            table_actions.set_clock(table=table, ends_at=group.ends_at, paused=group.round.paused_at is not None)

@@ -393,3 +393,14 @@ def end_table(*, table: Table) -> bool:
     log_event(table.channel, "table_state", {"what": "over", "stopped": True, "seed": table.seed,
                                              "commitment": table.commitment, "winners": []})
     return True
+
+
+@transaction.atomic
+def set_clock(*, table: Table, ends_at: Any, paused: bool = False) -> None:
+    """The clock the table plays against (a tournament round's) now says `ends_at`, or is paused:
+    its pages count down to it. The clock's owner decides what time up means (`sound_buzzer`)."""
+    if table.clock_ends_at == ends_at and table.clock_paused == paused:
+        return
+    Table.objects.filter(pk=table.pk).update(clock_ends_at=ends_at, clock_paused=paused)
+    table.clock_ends_at, table.clock_paused = ends_at, paused
+    log_event(table.channel, "table_state", {"what": "clock"})

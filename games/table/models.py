@@ -79,6 +79,10 @@ class Table(models.Model):
     party = models.ForeignKey("bunco_club.Party", null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="game_tables")
     screen_token = models.CharField(max_length=40, default=new_token)
+    # A clock the table plays against (a tournament round's), as its page counts it down: when
+    # time is up, or paused. Kept by whoever runs the clock (`actions.set_clock`).
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_paused = models.BooleanField(default=False)
     # Where the players go back to once the game is over (a tournament group's scoresheet), and the
     # link's words: the table knows no more of what it was opened for.
     home_path = models.CharField(max_length=200, blank=True)

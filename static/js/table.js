@@ -304,7 +304,7 @@
     source.addEventListener("table_state", function (event) {
       var data = JSON.parse(event.data);
       if (!state) return;
-      if (data.what === "over" || data.what === "started" || state.status === "seating" ||
+      if (data.what === "over" || data.what === "started" || data.what === "clock" || state.status === "seating" ||
           (data.what === "seat_released" && data.seat === undefined)) {
         location.reload();  // the page changes shape (or this phone's seat went): draw it anew
         return;

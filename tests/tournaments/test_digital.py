@@ -264,3 +264,25 @@ def test_a_finished_group_table_sends_its_players_back_to_the_groups_scores(tour
     deciding.close_round_if_due(round_.ends_at + timedelta(hours=1))
     page = client.get(reverse("tables:table", args=[group.table.code])).content.decode()
     assert f'href="{group_path(group.code)}"' in page and f"Back to {group}&#x27;s scores" in page
+
+
+def test_a_group_table_counts_down_the_rounds_clock_paused_resumed_and_extended_with_it(tournament, client):
+    round_ = phones_round(tournament)
+    group = groups_of(tournament)[0]
+    assert group.table is not None and group.ends_at is not None
+    group.table.refresh_from_db()
+    assert group.table.clock_ends_at == group.ends_at and not group.table.clock_paused
+    page = client.get(reverse("tables:table", args=[group.table.code])).content.decode()
+    assert f'data-ends-at="{group.ends_at.isoformat()}"' in page and "js/tournament.js" in page
+
+    actions.pause_round(tournament, number=round_.number, now=START + MINUTE)
+    group.table.refresh_from_db()
+    assert group.table.clock_paused
+    assert "data-paused" in client.get(reverse("tables:table", args=[group.table.code])).content.decode()
+
+    actions.resume_round(tournament, number=round_.number, now=START + 3 * MINUTE)
+    actions.extend_group(group=Group.objects.get(pk=group.pk), minutes=2, now=START + 3 * MINUTE)
+    group.refresh_from_db()
+    group.table.refresh_from_db()
+    assert not group.table.clock_paused and group.table.clock_ends_at == group.ends_at
+    assert group.ends_at == round_.ends_at + 2 * MINUTE + 2 * MINUTE  # the pause's 2 minutes, then 2 more

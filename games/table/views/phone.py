@@ -8,6 +8,7 @@ import json
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import phones
@@ -46,6 +47,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         "join_url": join_url,
         "join_qr": qr_svg(join_url, scale=5),
         "payload": payload,
+        "now": timezone.now(),
         "urls": {
             "move": reverse("tables:move", args=[table.code]),
             "state": reverse("tables:state", args=[table.code]),
