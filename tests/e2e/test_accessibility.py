@@ -132,6 +132,8 @@ def test_the_phone_pages_fit_a_360_px_wide_screen(live_site: ServerProcess, new_
     phone.get_by_role("button", name=head[0], exact=True).click()
     expect(phone.locator(".go-to")).to_be_visible()
     fits("phone, waiting to start")
+    # A tap before the page's script has taken its buttons does nothing: wait until it is live.
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
     phone.get_by_role("button", name="Start round 1").click()
     expect(phone.locator("#tally-form")).to_be_visible()
     fits("phone, in a round")
