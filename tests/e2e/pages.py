@@ -5,6 +5,7 @@ turn. Each step waits until the page has taken it (Playwright's expect), never a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
@@ -13,6 +14,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games.links import join_path
 from tests.builders import PASSWORD
+from tests.e2e.conftest import PATIENT_MS
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 VENGEANCE = "Played a Vengeance"
@@ -113,3 +115,13 @@ def register_player(desk: Page, name: str, *, here: bool = True) -> None:
     desk.get_by_label("Here now (checked in)").set_checked(here)
     desk.get_by_role("button", name="Register", exact=True).click()
     expect(desk.locator("table.entrants tr", has_text=name)).to_contain_text("checked in" if here else "registered")
+
+
+def wait_until(page: Page, condition: Callable[[], bool], failure: str, *, patience_ms: int = PATIENT_MS) -> None:
+    """Until `condition` holds, letting the page (and Playwright's route handlers) run meanwhile;
+    as patient as the page-level waits (tests/e2e/conftest.py, or the module's own patience)."""
+    waited = 0
+    while not condition():
+        assert waited < patience_ms, failure
+        page.wait_for_timeout(50)
+        waited += 50

@@ -35,24 +35,13 @@ from games.rules import bunco, prizes
 from games.templatetags.bunco import dollars, prize_name
 from tests.builders import PASSWORD, make_night, make_user, seating_of
 from tests.conftest import POLL_OFF_SECONDS, ServerProcess
-from tests.e2e.conftest import PATIENT_MS
-from tests.e2e.pages import desk, join_night, log_in
+from tests.e2e.pages import desk, join_night, log_in, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou"]
 SEED = 2024
 STREAM_ONLY = True  # the servers run with the pages' poll off (tests/conftest.py)
-
-
-def wait_until(page: Page, condition: Callable[[], bool], failure: str) -> None:
-    """Until `condition` holds, letting the page (and Playwright's route handlers) run meanwhile;
-    as patient as every page-level wait (tests/e2e/conftest.py)."""
-    waited = 0
-    while not condition():
-        assert waited < PATIENT_MS, failure
-        page.wait_for_timeout(50)
-        waited += 50
 
 
 def expect_no_poll(page: Page, live_region: str) -> None:

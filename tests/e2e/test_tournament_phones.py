@@ -18,7 +18,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
-from tests.e2e.pages import VENGEANCE, enter_turn
+from tests.e2e.pages import VENGEANCE, enter_turn, wait_until
 from tournaments import actions, brackets, deciding
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn
@@ -106,8 +106,7 @@ def test_the_form_is_locked_while_its_turn_is_sent_and_each_turn_has_its_own_key
     # While Ann's turn is on its way, the form takes no second turn.
     expect(phone.get_by_role("button", name="Bank")).to_be_disabled()
     expect(phone.locator("#t-points")).to_be_disabled()
-    while not held:  # the route's handler runs while Playwright serves the page's events
-        phone.wait_for_timeout(50)
+    wait_until(phone, lambda: bool(held), "Ann's turn never went out")  # the route's handler runs meanwhile
     assert len(held) == 1
     held[0].continue_()
     phone.unroute("**/turn/")

@@ -18,7 +18,7 @@ from games.rules import bunco
 from games.templatetags.bunco import dollars
 from tests.builders import make_user
 from tests.conftest import ServerProcess
-from tests.e2e.pages import desk, join_night, log_in, start_night_from_form
+from tests.e2e.pages import desk, join_night, log_in, start_night_from_form, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -100,11 +100,8 @@ class PlayedNight:
     def wait_for_close(self, number: int) -> None:
         """Until the round has closed: as patient as the module's page-level waits (it is one of
         them: the last "Our turn is over" tap's answer), letting the pages run meanwhile."""
-        waited = 0
-        while Round.objects.get(night=self.night, number=number).status != Round.Status.CLOSED:
-            assert waited < EXPECT_TIMEOUT_MS, f"round {number} did not close"
-            self.host.wait_for_timeout(50)
-            waited += 50
+        wait_until(self.host, lambda: Round.objects.get(night=self.night, number=number).status == Round.Status.CLOSED,
+                   f"round {number} did not close", patience_ms=EXPECT_TIMEOUT_MS)
 
     def arrive(self, name: str, before_round: int) -> None:
         card = self.host.locator("#players-card")
