@@ -918,7 +918,7 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; `Game.from_dict` rebuilds the same game."""
-        steps = _step_lists
+        steps = step_lists
         return {
             "seats": list(self.seats),
             "sheet": list(self.sheet),
@@ -1147,7 +1147,7 @@ def new_game(
     return Game.start(seats, options=options, goal=goal, first=first, deck=deck)
 
 
-def _step_lists(items: Iterable[Step]) -> list[list[Any]]:
+def step_lists(items: Iterable[Step]) -> list[list[Any]]:
     """Steps as JSON-ready lists (the dice of a toss or keep as a list)."""
     return [[s[0], *(list(a) if isinstance(a, tuple) else a for a in s[1:])] for s in items]
 
@@ -1372,7 +1372,7 @@ class FillOrBustTable(table_game.TableGame):
             "set_aside": list(state.set_aside),
             "last_toss": None if state.last_toss is None else list(state.last_toss),
             "dice_to_toss": state.dice_to_toss,
-            "steps": _step_lists(state.steps),
+            "steps": step_lists(state.steps),
             "cards_left": None if deck is None else len(deck.draw_pile),
             "buzzer": state.buzzer,
             "show_down_from": state.show_down_from,
@@ -1385,7 +1385,7 @@ class FillOrBustTable(table_game.TableGame):
             if not state.turns
             else {
                 "player": state.turns[-1].player,
-                "steps": _step_lists(state.turns[-1].steps),
+                "steps": step_lists(state.turns[-1].steps),
                 "outcome": state.turns[-1].outcome.value,
                 "scores": dict(state.turns[-1].scores_after),
             },

@@ -23,8 +23,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.rules import fill_or_bust_bots
 from games.rules.table import IllegalMove, NotYourTurn, TableGame
+from games.table import bots as bot_levels
 from games.table import statements
 from games.table.engines import engine
 from games.table.models import SETUP, Move, Table, TableSeat, commitment_of, new_seed, rng_for
@@ -66,17 +66,18 @@ class MoveKeyReused(TableError, refusals.KeyReused):
     status = 409
 
 
-def bot_levels() -> tuple[str, ...]:
-    return tuple(fill_or_bust_bots.LEVELS)
+def _check_bot_level(level: str) -> None:
+    if level not in bot_levels.LEVELS:
+        raise BadMove(f"A bot plays at one of the levels {', '.join(bot_levels.LEVELS)}, not {level!r}.")
 
 
 # --- Opening a table ------------------------------------------------------------------------------
 
 
-def _checked_seats(game: str, names: Sequence[str], bots: Sequence[str]) -> list[tuple[str, str]]:
+def _checked_seats(game: str, names: Sequence[str], levels: Sequence[str]) -> list[tuple[str, str]]:
     rules = engine(game)
     names = [" ".join(str(name).split()) for name in names]
-    if len(bots) != len(names):
+    if len(levels) != len(names):
         raise BadMove("Say for every seat whether a person or a bot plays it.")
     if not rules.min_seats <= len(names) <= rules.max_seats:
         raise BadMove(f"{rules.label} takes {rules.min_seats} to {rules.max_seats} seats, not {len(names)}.")
@@ -87,10 +88,10 @@ def _checked_seats(game: str, names: Sequence[str], bots: Sequence[str]) -> list
             raise BadMove(f"A name has at most {MAX_NAME} letters: {name[:MAX_NAME]}…")
     if len({name.casefold() for name in names}) != len(names):
         raise BadMove("Give every seat a different name.")
-    for level in bots:
-        if level and level not in bot_levels():
-            raise BadMove(f"A bot plays at one of the levels {', '.join(bot_levels())}, not {level!r}.")
-    return list(zip(names, bots, strict=True))
+    for level in levels:
+        if level:
+            _check_bot_level(level)
+    return list(zip(names, levels, strict=True))
 
 
 @transaction.atomic
@@ -207,8 +208,7 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
     table = _locked(table)
     if table.is_over:
         raise NotNow("The game is over.")
-    if level not in bot_levels():
-        raise BadMove(f"A bot plays at one of the levels {', '.join(bot_levels())}, not {level!r}.")
+    _check_bot_level(level)
     seat = _seat(table, number)
     seat.bot_level, seat.claimed_by = level, ""
     seat.save(update_fields=["bot_level", "claimed_by"])

@@ -81,8 +81,8 @@ def _fill_or_bust_new_steps(before: TableGame, after: TableGame) -> list[tuple[A
 
 
 def _fill_or_bust_chance(before: TableGame, after: TableGame) -> list[list[Any]]:
-    return [[step[0], *(list(a) if isinstance(a, tuple) else a for a in step[1:])]
-            for step in _fill_or_bust_new_steps(before, after) if step[0] in ("card", "toss")]
+    return fill_or_bust.step_lists(step for step in _fill_or_bust_new_steps(before, after)
+                                   if step[0] in ("card", "toss"))
 
 
 def _fill_or_bust_time_up(game: TableGame) -> TableGame:

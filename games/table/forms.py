@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from games.table import actions
+from games.table import actions, bots
 from games.table.engines import FILL_OR_BUST_GOALS, SHORT_GOAL, engine
 from live.http import BadNumber, parse_int
 
@@ -25,7 +25,7 @@ GOALS = [(SHORT_GOAL, f"{SHORT_GOAL:,} (a short game)")] + [
 
 
 def who_choices() -> list[tuple[str, str]]:
-    return [(PERSON, "a person")] + [(level, f"a bot ({level})") for level in actions.bot_levels()]
+    return [(PERSON, "a person")] + [(level, f"a bot ({level})") for level in bots.LEVELS]
 
 
 class NewTableForm(forms.Form):

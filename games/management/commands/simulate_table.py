@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.rules import fill_or_bust
 from games.rules.table import IllegalMove
 from games.table import actions, bots
 from games.table.engines import ENGINES
@@ -63,8 +64,7 @@ def summary(table: Table, elapsed: float) -> dict[str, Any]:
     if table.game == "fill_or_bust":
         state = game.state  # type: ignore[attr-defined]
         out["turns"] = [
-            {"player": turn.player, "steps": [[s[0], *(list(a) if isinstance(a, tuple) else a for a in s[1:])]
-                                             for s in turn.steps], "scores": dict(turn.scores_after)}
+            {"player": turn.player, "steps": fill_or_bust.step_lists(turn.steps), "scores": dict(turn.scores_after)}
             for turn in state.turns
         ]
         out["scores"] = dict(zip(names, state.sheet, strict=True))

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import phones
-from games.table import actions
+from games.table import actions, bots
 from games.table.forms import read_move
 from games.table.models import Table
 from games.table.views.shared import (
@@ -43,7 +43,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         "mine": mine,
         "let_go": SEATS.let_go_name(request, table.code),
         "is_opener": is_opener(request, table),
-        "bot_levels": actions.bot_levels(),
+        "bot_levels": bots.LEVELS,
         "join_url": join_url,
         "join_qr": qr_svg(join_url, scale=5),
         "payload": payload,
