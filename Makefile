@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # then SITE_URL stays unset and the site uses the address a club's host reached it at.
 SITE_URL ?= $(if $(filter 0.0.0.0 :: [::],$(HOST)),,http://$(HOST):$(PORT))
 
-.PHONY: run test test-services test-all bench run-scaled services-db lint venv clean
+.PHONY: run test test-services test-all bench soak run-scaled services-db lint venv clean
 
 venv: $(VENV)/.installed
 
@@ -36,17 +36,20 @@ run: venv
 
 # The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included
 # (Debian's Chromium is installed first when missing, as root; otherwise the one command is shown).
-# Two passes, each on $(TEST_WORKERS) pytest-xdist workers (each worker with its own test database,
-# Redis database and server ports: tests/conftest.py): the tests without a browser, then the browser
-# tests (Playwright keeps an event loop in the process that starts it, beside which Django's test
-# client refuses to run, so no worker runs both kinds). The browser tests are handed out one at a
-# time, longest first, so that neither worker ends with a long night alone. A pass that PYTEST_ARGS
-# leaves without tests (exit 5) is not a failure.
+# Two passes on pytest-xdist workers (each worker with its own test database, Redis database and
+# server ports: tests/conftest.py): the tests without a browser on $(TEST_WORKERS), then the browser
+# tests on $(BROWSER_WORKERS) (Playwright keeps an event loop in the process that starts it, beside
+# which Django's test client refuses to run, so no worker runs both kinds). A browser test spends
+# much of its time waiting on pages, a server and a person's pace (a whole night measured about one
+# core busy of two), so that pass has a worker more than the cores. The browser tests are handed out
+# one at a time, longest first, so that no worker ends with a long night alone. A pass that
+# PYTEST_ARGS leaves without tests (exit 5) is not a failure.
 TEST_WORKERS ?= 2
+BROWSER_WORKERS ?= 3
 XDIST := -n $(TEST_WORKERS)
-BROWSER_XDIST := $(XDIST) --dist load --maxschedchunk 1
+BROWSER_XDIST := -n $(BROWSER_WORKERS) --dist load --maxschedchunk 1
 test: venv
-	@scripts/ensure_packages.sh chromium
+	@scripts/ensure_packages.sh chromium nginx
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
@@ -63,6 +66,21 @@ test-all: test test-services
 bench: venv
 	@scripts/ensure_packages.sh nginx wrk
 	BENCH_ONLY=$(ONLY) $(PY) bench/run_all.py
+
+# The soak of issue 21 (bench/soak.py): a 100-table night of 400 phones for SOAK_SECONDS of play
+# on each layout of SOAK_LAYOUTS (embedded: 1 uvicorn, SQLite, in-process events; scaled: nginx ->
+# gunicorn + 2 uvicorn, Redis, PostgreSQL), then its checks; exits 1 if one fails. docs/RELIABILITY.md
+# "The soak" has its figures. CI runs it for 60 s a layout, the head table tapping 4 times as fast
+# (SOAK_HEAD_PACE) and the phones not polling their page (SOAK_POLL_SECONDS=0), so that a bell
+# rings within the minute on a shared machine.
+SOAK_SECONDS ?= 600
+SOAK_LAYOUTS ?= embedded,scaled
+SOAK_HEAD_PACE ?= 1
+SOAK_POLL_SECONDS ?= 10
+soak: venv
+	@scripts/ensure_packages.sh nginx
+	SOAK_SECONDS=$(SOAK_SECONDS) SOAK_LAYOUTS=$(SOAK_LAYOUTS) SOAK_HEAD_PACE=$(SOAK_HEAD_PACE) \
+	  SOAK_POLL_SECONDS=$(SOAK_POLL_SECONDS) $(PY) bench/soak.py
 
 # The scaled layout of docs/OPERATIONS.md, locally, against the machine's PostgreSQL and Redis.
 run-scaled: venv services-db

@@ -31,6 +31,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
+    LoadResult,
     Phone,
     Site,
     first_group,
@@ -46,6 +47,7 @@ from bench.common import (  # noqa: E402
 )
 
 PLAYERS = 400
+MINIMAL_SITE_TARGET = 0.75  # issue 22: a tally POST at three quarters of the minimal site's write
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -56,6 +58,7 @@ class PhoneSession:
     csrf: str
     table: int
     team: str
+    player: int  # the player's id: the phone's own stream is /events/night/<code>/player/<id>/
 
 
 def start_night(site: Site, players: int) -> tuple[httpx.Client, str, str, str]:
@@ -83,12 +86,15 @@ def host_post(host: httpx.Client, path: str, **data: object) -> None:
     response.raise_for_status()
 
 
-def claim_phones(site: Site, code: str, join: str, count: int) -> list[PhoneSession]:
-    """`count` phones that scanned the night's code and tapped a name, with their seats."""
+def claim_phones(site: Site, code: str, join: str, count: int, skip: int = 0) -> list[PhoneSession]:
+    """`count` phones that scanned the night's code and tapped a name (the names after the first
+    `skip` of the list), with their seats."""
     sessions: list[PhoneSession] = []
     with httpx.Client(base_url=site.url, timeout=60) as probe:
         listing = probe.get(join).text
-    players = re.findall(r'name="player" value="(\d+)"><span class="player-name">([^<]+)</span>', listing)[:count]
+    # Every name, taken ones too (disabled): the list is the same whoever else is claiming meanwhile.
+    players = re.findall(r'name="player" value="(\d+)"[^>]*><span class="player-name">([^<]+)</span>', listing)
+    players = players[skip:skip + count]
     for player_id, name in players:
         with httpx.Client(base_url=site.url, timeout=60) as phone:
             page = phone.get(join)
@@ -99,15 +105,16 @@ def claim_phones(site: Site, code: str, join: str, count: int) -> list[PhoneSess
             sessions.append(PhoneSession(
                 name=name.strip(), cookie=f"sessionid={phone.cookies['sessionid']}; csrftoken={phone.cookies['csrftoken']}",
                 csrf=phone.cookies["csrftoken"], table=table, team=team.group(1).upper() if team else "A",
+                player=int(player_id),
             ))
     return sessions
 
 
-def wrk_tally_script(code: str, phones: list[PhoneSession]) -> str:
-    rows = ",\n".join(
-        f'{{cookie="{p.cookie}", csrf="{p.csrf}", team="{p.team}", tbl={p.table}}}' for p in phones
-    )
-    run = secrets.token_hex(4)
+def wrk_post_script(phones: list[str], path: str, body: str) -> str:
+    """A wrk script POSTing to `path` from each phone in turn: `phones` are Lua tables with at least
+    the phone's cookie and csrf, `body` a Lua expression of the form body (`p` is the phone,
+    `counter` the request's number)."""
+    rows = ",\n".join(phones)
     return f"""
 phones = {{
 {rows}
@@ -116,29 +123,75 @@ counter = 0
 request = function()
   counter = counter + 1
   local p = phones[(counter % #phones) + 1]
-  local body = "team=" .. p.team .. "&points=1&table=" .. p.tbl .. "&key={run}-" .. counter
-  return wrk.format("POST", "/n/{code}/tally/", {{
+  return wrk.format("POST", "{path}", {{
     ["Content-Type"] = "application/x-www-form-urlencoded",
     ["Cookie"] = p.cookie, ["X-CSRFToken"] = p.csrf, ["HX-Request"] = "true",
-  }}, body)
+  }}, {body})
 end
 """
 
 
-def throughput_rows(site: Site, label: str) -> list[str]:
+def wrk_tally_script(code: str, phones: list[PhoneSession]) -> str:
+    # Each script its own keys: a key posted again is a retried tap, answered from the tally it
+    # recorded, which is not what is measured.
+    run = secrets.token_hex(4)
+    return wrk_post_script(
+        [f'{{cookie="{p.cookie}", csrf="{p.csrf}", team="{p.team}", tbl={p.table}}}' for p in phones],
+        f"/n/{code}/tally/", f'"team=" .. p.team .. "&points=1&table=" .. p.tbl .. "&key={run}-" .. counter',
+    )
+
+
+def tally_load(site: Site) -> LoadResult:
+    """A 400-player night started through the pages, 100+ phones claimed, then `wrk -c32 -d8s` of
+    +1 taps from them (after 2 s of warm-up) to their own tables (not the head table's: it would
+    ring the bell)."""
     host, code, join, _ = start_night(site, PLAYERS)
     host_post(host, f"/n/{code}/host/start/", round=1)
-    phones = [p for p in claim_phones(site, code, join, 120) if p.table != 1]  # the head table would ring
+    phones = [p for p in claim_phones(site, code, join, 120) if p.table != 1]
+    wrk(site.url + "/", connections=16, seconds=2, script=wrk_tally_script(code, phones))
+    return wrk(site.url + "/", connections=32, seconds=8, script=wrk_tally_script(code, phones))
+
+
+def throughput_rows(site: Site, label: str) -> list[str]:
     wrk(site.url + "/alive/", connections=16, seconds=2)
     trivial = wrk(site.url + "/alive/", connections=32, seconds=8)
-    # Each run its own keys: a key posted again is a retried tap, answered from the tally it
-    # recorded, which is not what this row measures.
-    wrk(site.url + "/", connections=16, seconds=2, script=wrk_tally_script(code, phones))
-    tally = wrk(site.url + "/", connections=32, seconds=8, script=wrk_tally_script(code, phones))
+    tally = tally_load(site)
     ratio = tally.requests_per_second / trivial.requests_per_second
     return [
         f"| {label} | {trivial.requests_per_second:.0f} | {tally.requests_per_second:.0f} | **{ratio:.0%}** | "
         f"{tally.p50_ms:.0f} ms | {tally.p99_ms:.0f} ms | {tally.errors} |"
+    ]
+
+
+def minimal_site_sessions(site: Site, count: int) -> list[tuple[str, str]]:
+    """`count` phones of the minimal site, each with its session (its own row) and CSRF cookie."""
+    sessions = []
+    for row in range(1, count + 1):
+        with httpx.Client(base_url=site.url, timeout=30) as phone:
+            phone.get("/hello/", params={"row": row}).raise_for_status()
+            cookie = f"sessionid={phone.cookies['sessionid']}; csrftoken={phone.cookies['csrftoken']}"
+            sessions.append((cookie, phone.cookies["csrftoken"]))
+    return sessions
+
+
+def wrk_bump_script(sessions: list[tuple[str, str]]) -> str:
+    return wrk_post_script([f'{{cookie="{cookie}", csrf="{csrf}"}}' for cookie, csrf in sessions], "/bump/", '"n=1"')
+
+
+def beside_the_minimal_site(postgres: bool, label: str) -> list[str]:
+    """The minimal site's one-row UPDATE POST, then the project's tally POST, each on a fresh
+    server of the same layout and backend, one after the other in the same run."""
+    with uvicorn_site(postgres=postgres, minimal=True) as site:
+        sessions = minimal_site_sessions(site, 100)
+        wrk(site.url + "/", connections=16, seconds=2, script=wrk_bump_script(sessions))
+        minimal = wrk(site.url + "/", connections=32, seconds=8, script=wrk_bump_script(sessions))
+    with uvicorn_site(postgres=postgres) as site:
+        tally = tally_load(site)
+    ratio = tally.requests_per_second / minimal.requests_per_second
+    verdict = "meets" if ratio >= MINIMAL_SITE_TARGET else "misses"
+    return [
+        f"| {label} | {minimal.requests_per_second:.0f} | {minimal.p99_ms:.0f} ms | {tally.requests_per_second:.0f} | "
+        f"{tally.p99_ms:.0f} ms | **{ratio:.2f}** ({verdict} {MINIMAL_SITE_TARGET}) | {minimal.errors + tally.errors} |"
     ]
 
 
@@ -288,6 +341,23 @@ def run() -> str:
         out += measured(label, partial(_throughput, embedded_pg, label))
         label = "scaled: nginx → gunicorn 2×4 threads (WSGI), PostgreSQL"
         out += measured(label, partial(_throughput, scaled, label))
+    else:
+        out.append("| wrk is not installed (apt-get install -y wrk) | | | | | | |")
+
+    out += [
+        "\n### The tally POST beside a minimal Django site\n",
+        "bench/minimal_site/: one model and one view on the project's own settings (database, sessions,",
+        "middleware), served the same way; each POST reads its phone's session and UPDATEs the phone's",
+        "row (100 rows, one statement, autocommit) and answers a small JSON. Then the project's tally",
+        "POST as above, on a fresh server of the same layout, in the same run. `wrk -c32 -d8s` each,",
+        f"after 2 s of warm-up. Target (issue 22): the tally at ≥ {MINIMAL_SITE_TARGET} of the minimal site.\n",
+        "| Server | minimal req/s | minimal p99 | tally req/s | tally p99 | ratio | errors |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    if wrk_available():
+        for postgres, label in ((True, "1 uvicorn process (ASGI), PostgreSQL"),
+                                (False, "1 uvicorn process (ASGI), SQLite")):
+            out += measured(label, partial(beside_the_minimal_site, postgres, label))
     else:
         out.append("| wrk is not installed (apt-get install -y wrk) | | | | | | |")
 

@@ -102,13 +102,19 @@ def bench_env(workdir: Path, *, postgres: bool, redis: bool) -> dict[str, str]:
 
 @contextmanager
 def uvicorn_site(*, workers: int = 1, postgres: bool = False, redis: bool = False,
-                 extra_env: dict[str, str] | None = None) -> Iterator[Site]:
-    """`make run`'s server (or N uvicorn workers on one port) on a fresh database."""
+                 extra_env: dict[str, str] | None = None, minimal: bool = False) -> Iterator[Site]:
+    """`make run`'s server (or N uvicorn workers on one port) on a fresh database; `minimal`: the
+    minimal Django site of bench/minimal_site/ served the same way instead (issue 22's baseline)."""
     workdir = Path(tempfile.mkdtemp(prefix="bunco-bench-"))
     env = {**bench_env(workdir, postgres=postgres, redis=redis), **(extra_env or {})}
-    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    application = "bunco_club.asgi:application"
+    if minimal:
+        env["DJANGO_SETTINGS_MODULE"] = "bench.minimal_site.settings"
+        application = "bench.minimal_site.asgi:application"
+    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0", *(["--run-syncdb"] if minimal else [])],
+                   cwd=ROOT, env=env, check=True)
     port = free_ports()
-    command = [PYTHON, "-m", "uvicorn", "bunco_club.asgi:application", "--host", "127.0.0.1",
+    command = [PYTHON, "-m", "uvicorn", application, "--host", "127.0.0.1",
                "--port", str(port), "--no-access-log", "--log-level", "warning", "--workers", str(workers),
                "--timeout-graceful-shutdown", "2", "--backlog", "4096"]
     process = subprocess.Popen(command, cwd=ROOT, env=env)
@@ -118,7 +124,7 @@ def uvicorn_site(*, workers: int = 1, postgres: bool = False, redis: bool = Fals
         yield site
     finally:
         _stop(site.processes)
-        _drop_database(env)
+        drop_bench_database(env)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -139,7 +145,7 @@ def scaled_site(*, streams: int = 2, web_workers: int = 2) -> Iterator[Site]:
         yield site
     finally:
         _stop(site.processes, group=True)
-        _drop_database(env)
+        drop_bench_database(env)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -155,7 +161,8 @@ def _stop(processes: list[subprocess.Popen[bytes]], group: bool = False) -> None
     stop_all(processes, timeout=20)
 
 
-def _drop_database(env: dict[str, str]) -> None:
+def drop_bench_database(env: dict[str, str]) -> None:
+    """Drop the PostgreSQL database `bench_env` made for `env` (nothing for SQLite)."""
     url = env.get("DATABASE_URL", "")
     if url.startswith("postgres"):
         name = url.rsplit("/", 1)[1]
@@ -211,6 +218,7 @@ class Phone:
         self.reader = reader
         self.writer = writer
         self.unread = b""  # what came after the last marker found (the next wait starts there)
+        self.head = b""  # the response's status line and headers
 
     @classmethod
     async def connect(cls, url: str, path: str, headers: dict[str, str] | None = None) -> Phone:
@@ -220,8 +228,8 @@ class Phone:
         writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())
         await writer.drain()
         phone = cls(reader, writer)
-        # The headers; the first messages may come in the same packet and stay unread.
-        await phone.wait_for(b"\r\n\r\n")
+        # The headers, and not a byte more: the first messages stay in the reader for wait_for.
+        phone.head = await reader.readuntil(b"\r\n\r\n")
         return phone
 
     async def wait_for(self, marker: bytes, timeout: float = 30) -> float:

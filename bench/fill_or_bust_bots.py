@@ -8,7 +8,9 @@ counts half to each), the mean points banked per turn by each level (a turn's ow
 player's score, so a Vengeance's hit on the other player is not in it), the mean turns per game
 and the time taken. Acceptance: the strong bot beats the threshold bot in more than 55% of games.
 
-Run alone: `.venv/bin/python bench/fill_or_bust_bots.py` (`--games N` for a quicker look);
+Run alone: `.venv/bin/python bench/fill_or_bust_bots.py` (`--games N` for a quicker look;
+`--pairing threshold,strong --first-seed N` plays that pairing only, on seeds N and on, and prints
+one line; `--processes 1` plays in this process);
 `make bench ONLY=bots` runs it and rewrites its section of docs/PERFORMANCE.md.
 """
 
@@ -91,22 +93,47 @@ def pairings() -> list[tuple[str, str]]:
     return list(combinations_with_replacement(LEVELS, 2))
 
 
-def measure(games: int = GAMES, processes: int | None = None) -> tuple[dict[tuple[str, str], Tally], float]:
-    """Every pairing's tally and the seconds taken, the games split into chunks over the cores."""
+def measure(
+    games: int = GAMES,
+    processes: int | None = None,
+    first_seed: int = 0,
+    only: list[tuple[str, str]] | None = None,
+) -> tuple[dict[tuple[str, str], Tally], float]:
+    """Every pairing's tally (or only those of `only`) over seeds first_seed .. first_seed + games - 1
+    and the seconds taken, the games split into chunks over the cores."""
     chunk = 250
-    jobs = [(a, b, start, min(games, start + chunk)) for a, b in pairings() for start in range(0, games, chunk)]
+    chosen = only or pairings()
+    stop = first_seed + games
+    jobs = [(a, b, start, min(stop, start + chunk)) for a, b in chosen for start in range(first_seed, stop, chunk)]
     started = time.perf_counter()
-    with Pool(processes or os.cpu_count() or 1) as pool:
-        results = pool.map(_play_chunk, jobs)
+    if processes == 1:
+        results = [_play_chunk(job) for job in jobs]
+    else:
+        with Pool(processes or os.cpu_count() or 1) as pool:
+            results = pool.map(_play_chunk, jobs)
     seconds = time.perf_counter() - started
-    tallies = {pair: Tally() for pair in pairings()}
+    tallies = {pair: Tally() for pair in chosen}
     for (a, b, _start, _stop), tally in zip(jobs, results, strict=True):
         tallies[(a, b)].add(tally)
     return tallies, seconds
 
 
-def run(games: int = GAMES) -> str:
-    tallies, seconds = measure(games)
+def duel(games: int, first_seed: int, processes: int | None, pairing: tuple[str, str]) -> str:
+    """One pairing only, on seeds first_seed .. first_seed + games - 1 (for tuning): one line."""
+    tallies, seconds = measure(games, processes, first_seed, [pairing])
+    t = tallies[pairing]
+    b = t.wins_b / t.games
+    error = (b * (1 - b) / t.games) ** 0.5
+    return (
+        f"{pairing[0]} vs {pairing[1]}, seeds {first_seed:,}..{first_seed + games - 1:,}: "
+        f"A {t.wins_a / t.games:.2%}, B {b:.2%} (standard error {error:.2%}); "
+        f"points per turn A {t.points_a / t.turns_a:.0f}, B {t.points_b / t.turns_b:.0f}; {seconds:.0f} s"
+    )
+
+
+def run(games: int = GAMES, processes: int | None = None) -> str:
+    tallies, seconds = measure(games, processes)
+    processes = processes or os.cpu_count() or 1
     started = time.perf_counter()
     odds.cache_clear()
     odds()
@@ -153,8 +180,8 @@ def run(games: int = GAMES) -> str:
         f"Headline: the strong bot beats the threshold bot in **{strong:.1%}** of {duel.games:,} games "
         f"(standard error {error:.1%}; acceptance: more than {ACCEPTANCE:.0%}: {verdict}).",
         "",
-        f"Time: {seconds:.0f} s for all {games * len(tallies):,} games on {os.cpu_count()} processes "
-        f"({seconds * 1000 * (os.cpu_count() or 1) / (games * len(tallies)):.1f} ms of one core per game); "
+        f"Time: {seconds:.0f} s for all {games * len(tallies):,} games on {processes} processes "
+        f"({seconds * 1000 * processes / (games * len(tallies)):.1f} ms of one core per game); "
         f"the strong bot's expected-value table builds in {build_ms:.0f} ms.",
         "",
         f"Command: `{COMMAND}`",
@@ -166,4 +193,20 @@ def run(games: int = GAMES) -> str:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=GAMES, help="games per pairing")
-    print(run(parser.parse_args().games))
+    parser.add_argument("--processes", type=int, default=None, help="worker processes (default: every core)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (with --pairing)")
+    parser.add_argument(
+        "--pairing",
+        default=None,
+        help="play only this pairing, e.g. threshold,strong (seat A, seat B), and print one line",
+    )
+    arguments = parser.parse_args()
+    if arguments.pairing:
+        a, b = arguments.pairing.split(",")
+        if a not in LEVELS or b not in LEVELS:
+            parser.error(f"--pairing takes two of {', '.join(LEVELS)}")
+        print(duel(arguments.games, arguments.first_seed, arguments.processes, (a, b)))
+    elif arguments.first_seed:
+        parser.error("--first-seed goes with --pairing (the full table always starts at seed 0)")
+    else:
+        print(run(arguments.games, arguments.processes))

@@ -1,7 +1,7 @@
 """`make bench`: runs every bench/bench_*.py and rewrites docs/PERFORMANCE.md with the figures.
 
-`make bench ONLY=baselines` (BENCH_ONLY) runs the ones whose name contains the word and replaces
-only their sections (by `## ` heading) in docs/PERFORMANCE.md. The benchmarks named in `ALSO` run
+`make bench ONLY=baselines` (BENCH_ONLY) runs the ones whose name contains the word. Either way only
+the sections measured are replaced (by `## ` heading): a hand-written section stays. The benchmarks named in `ALSO` run
 too, though their files are not called bench_*.py (`make bench ONLY=bots`: the Fill or Bust bots).
 """
 
@@ -40,7 +40,7 @@ def main() -> None:
         print(f"({time.monotonic() - started:.0f} s)", flush=True)
         sections.append(section.strip() + "\n")
     path = ROOT / "docs" / "PERFORMANCE.md"
-    if only and path.exists():
+    if path.exists():  # sections no benchmark writes (hand-written findings) stay where they are
         sections = merge_sections(path.read_text(), sections)
     text = HEADER.format(when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())) + "\n" + "\n".join(sections)
     path.write_text(text)

@@ -11,10 +11,12 @@ whose `send_due_reminders` sweeps up anything an enqueue lost.
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -23,7 +25,14 @@ from django.utils.text import slugify
 
 from bunco_club import rotation, tasks
 from bunco_club.models import (
+    CLUB_NAME_MAX,
+    EMAIL_MAX,
+    NAME_MAX,
+    NOTES_MAX,
+    PHONE_MAX,
+    PLACE_MAX,
     RSVP,
+    RSVP_NOTE_MAX,
     Blackout,
     Club,
     Member,
@@ -37,8 +46,7 @@ from bunco_club.models import (
 from live import refusals
 from live.log import log_event
 from live.refusals import Refusal
-
-NAME_MAX = 60
+from live.text import has_control_characters, well_formed_key
 
 
 class ClubError(Refusal):
@@ -73,6 +81,41 @@ def _clean_name(raw: str, what: str = "name", limit: int = NAME_MAX) -> str:
     return name
 
 
+def _clean_text(raw: str, what: str, limit: int) -> str:
+    """Text a host typed (an address, a phone number, a party's notes), trimmed; refused when
+    longer than its cap (bunco_club.models), before anything is saved."""
+    text = str(raw).strip()
+    if len(text) > limit:
+        raise ClubError(f"Shorten the {what}: {limit:,} characters at most, and this has {len(text):,}.")
+    return text
+
+
+def _clean_club_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    if "name" in fields:
+        fields["name"] = _clean_name(fields["name"], "club name", CLUB_NAME_MAX)
+    if "place" in fields:
+        fields["place"] = _clean_text(fields["place"], "usual place", PLACE_MAX)
+    if "time_zone" in fields and fields["time_zone"] not in zoneinfo.available_timezones():
+        raise ClubError("Pick the club's time zone from the list, like America/Chicago.")
+    return fields
+
+
+def _check_hosting_room(user: Any, *, club: Club | None = None, yourself: bool = True) -> None:
+    """Refuse one more club for an account that hosts settings.CLUB_MAX_PER_HOST already (`club`:
+    the club it would host, not counted)."""
+    most = settings.CLUB_MAX_PER_HOST
+    hosted = Club.objects.filter(hosts=user)
+    if club is not None:
+        hosted = hosted.exclude(pk=club.pk)
+    if hosted.count() < most:
+        return
+    if yourself:
+        raise ClubError(f"You host {most} clubs already, the most one account may: hand one of them to another "
+                        "host and leave it before you start another.")
+    raise ClubError(f"{user.get_username()} hosts {most} clubs already, the most one account may: they need to "
+                    "leave one of them first.")
+
+
 RESERVED_SLUGS = frozenset({"new", "me", "calendar"})  # the club URLs' own words
 
 
@@ -93,7 +136,10 @@ def create_club(*, user: Any, name: str, **fields: Any) -> Club:
     unknown = set(fields) - set(CLUB_FIELDS)
     if unknown:
         raise TypeError(f"create_club got unknown fields {sorted(unknown)}")
-    clean = _clean_name(name, "club name", 80)
+    clean = _clean_name(name, "club name", CLUB_NAME_MAX)
+    fields = _clean_club_fields(fields)
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one new club at a time per account
+    _check_hosting_room(user)
     club = Club.objects.create(name=clean, slug=_unique_slug(clean), **fields)
     club.hosts.add(user)
     _changed(club, "club", what="created")
@@ -106,8 +152,7 @@ def update_club(club: Club, **fields: Any) -> Club:
     unknown = set(fields) - set(CLUB_FIELDS)
     if unknown:
         raise TypeError(f"update_club got unknown fields {sorted(unknown)}")
-    if "name" in fields:
-        fields["name"] = _clean_name(fields["name"], "club name", 80)
+    fields = _clean_club_fields(fields)
     for name, value in fields.items():
         setattr(club, name, value)
     club.save(update_fields=list(fields))
@@ -121,6 +166,8 @@ def add_cohost(club: Club, username: str) -> Any:
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
         raise ClubError(f"There is no account with the username “{username.strip()}”. They need to sign up first.")
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    _check_hosting_room(user, club=club, yourself=False)
     club.hosts.add(user)
     _changed(club, "club", what="cohost")
     return user
@@ -134,6 +181,11 @@ def remove_cohost(club: Club, user: Any) -> None:
         raise ClubError("A club needs at least one host: add another host before leaving.")
     club.hosts.remove(user)
     _changed(club, "club", what="cohost")
+
+
+def _locked_club(club: Club) -> None:
+    """Take the club's row lock: what counts its members or parties before adding one goes one at a time."""
+    Club.objects.select_for_update().filter(pk=club.pk).first()
 
 
 # --- The roster -------------------------------------------------------------------------------
@@ -152,13 +204,24 @@ def _next_sub_order(club: Club) -> int:
     return (last or 0) + 1
 
 
+def _check_roster_room(club: Club) -> None:
+    """Refuse one more member for a club whose roster holds settings.CLUB_MAX_MEMBERS already."""
+    most = settings.CLUB_MAX_MEMBERS
+    if club.members.count() >= most:
+        raise ClubError(f"{club.name} has {most} members already (retired ones count: they stay for the club's "
+                        "history), the most a club may: start a second club for the others.")
+
+
 @transaction.atomic
 def add_member(club: Club, *, name: str, email: str = "", phone: str = "", alternate: bool = False) -> Member:
     """A regular, or an alternate at the end of the sub list."""
     clean = _clean_name(name)
+    email, phone = _clean_text(email, "email address", EMAIL_MAX), _clean_text(phone, "phone number", PHONE_MAX)
+    _locked_club(club)
+    _check_roster_room(club)
     _check_name_free(club, clean)
     member = Member.objects.create(
-        club=club, name=clean, email=email.strip(), phone=phone.strip(), is_alternate=alternate,
+        club=club, name=clean, email=email, phone=phone, is_alternate=alternate,
         sub_order=_next_sub_order(club) if alternate else 0,
     )
     _changed(club, "roster", member=member.pk)
@@ -168,8 +231,9 @@ def add_member(club: Club, *, name: str, email: str = "", phone: str = "", alter
 @transaction.atomic
 def edit_member(member: Member, *, name: str, email: str = "", phone: str = "") -> Member:
     clean = _clean_name(name)
+    email, phone = _clean_text(email, "email address", EMAIL_MAX), _clean_text(phone, "phone number", PHONE_MAX)
     _check_name_free(member.club, clean, but=member)
-    member.name, member.email, member.phone = clean, email.strip(), phone.strip()
+    member.name, member.email, member.phone = clean, email, phone
     member.save(update_fields=["name", "email", "phone"])
     _changed(member.club_id, "roster", member=member.pk)
     return member
@@ -333,6 +397,11 @@ def create_season(club: Club, *, name: str, starts: Sequence[datetime.datetime])
         raise ClubError(f"The club already has a season called “{clean}”.")
     if not starts:
         raise ClubError("A season needs at least one date.")
+    if len(starts) > settings.SEASON_MAX_PARTIES:
+        raise ClubError(f"A season has {settings.SEASON_MAX_PARTIES} dates at most, and this one has {len(starts)}: "
+                        "split them into two seasons.")
+    _locked_club(club)
+    _check_party_room(club, adding=len(starts))
     days = sorted(club.local(start).date() for start in starts)
     for earlier, later in zip(days, days[1:], strict=False):
         if earlier == later:
@@ -355,12 +424,32 @@ def season_by_rule(club: Club, *, name: str, first_month: datetime.date, months:
     return create_season(club, name=name, starts=[_at(club, day, time) for day in days])
 
 
+def _check_party_room(club: Club, *, adding: int = 1) -> None:
+    """Refuse more parties for a club that would pass settings.CLUB_MAX_PARTIES."""
+    most = settings.CLUB_MAX_PARTIES
+    count = club.parties.count()
+    if count + adding > most:
+        room = max(0, most - count)
+        raise ClubError(f"{club.name} has {count:,} parties, and a club keeps {most:,} at most (past and cancelled "
+                        f"ones count: they stay for its history): there is room for {room:,} more.")
+
+
+def _check_season_room(season: Season) -> None:
+    """Refuse one more party for a season that has settings.SEASON_MAX_PARTIES already."""
+    most = settings.SEASON_MAX_PARTIES
+    if season.parties.count() >= most:
+        raise ClubError(f"The season {season.name} has {most} dates already, the most a season may: "
+                        "put this date in another season, or in none.")
+
+
 @transaction.atomic
 def add_party(club: Club, *, starts_at: datetime.datetime, season: Season | None = None, location: str | None = None,
               notes: str = "", host: Member | None = None, cohost: Member | None = None) -> Party:
     """A date chosen by hand (with its host, if the host knows already)."""
     if season is not None and season.club_id != club.pk:
         raise ClubError("That season belongs to another club.")
+    location = club.place if location is None else _clean_text(location, "address", PLACE_MAX)
+    notes = _clean_text(notes, "notes", NOTES_MAX)
     for member in (host, cohost):
         if member is not None and (member.club_id != club.pk or not member.is_active):
             raise ClubError(f"{member.name} is not on this club's roster.")
@@ -371,8 +460,12 @@ def add_party(club: Club, *, starts_at: datetime.datetime, season: Season | None
                                                    starts_at + datetime.timedelta(days=1))).select_related("club")
     if any(other.day == day for other in nearby):
         raise ClubError(f"The club already has a party on {day:%a %d %b %Y}.")
+    _locked_club(club)
+    _check_party_room(club)
+    if season is not None:
+        _check_season_room(season)
     party = Party.objects.create(club=club, season=season, starts_at=starts_at, host=host, cohost=cohost,
-                                 location=club.place if location is None else location.strip(), notes=notes.strip())
+                                 location=location, notes=notes)
     _changed(club, "party", party=party.pk)
     return party
 
@@ -391,9 +484,13 @@ def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, not
                host: Member | None = None, cohost: Member | None = None, season: Any = _KEEP) -> Party:
     """The host edits a party by hand (time, place, notes, who hosts, its season). A new time or
     place is mailed to the members who said they are coming."""
+    location, notes = _clean_text(location, "address", PLACE_MAX), _clean_text(notes, "notes", NOTES_MAX)
     party = Party.objects.select_for_update().select_related("club").get(pk=party.pk)
     if season is not _KEEP and season is not None and season.club_id != party.club_id:
         raise ClubError("That season belongs to another club.")
+    if season is not _KEEP and season is not None and season.pk != party.season_id:
+        _locked_club(party.club)
+        _check_season_room(season)
     if party.is_cancelled:
         raise WrongMoment("This party is cancelled: add a new date instead.")
     for member in (host, cohost):
@@ -404,8 +501,8 @@ def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, not
     if cohost is not None and host is None:
         raise ClubError("Pick the host before a co-host.")
     before = (party.starts_at, party.location, party.host_id, party.cohost_id)
-    moved = (party.starts_at, party.location) != (starts_at, location.strip())
-    party.starts_at, party.location, party.notes = starts_at, location.strip(), notes.strip()
+    moved = (party.starts_at, party.location) != (starts_at, location)
+    party.starts_at, party.location, party.notes = starts_at, location, notes
     party.host, party.cohost = host, cohost
     fields = ["starts_at", "location", "notes", "host", "cohost"]
     if season is not _KEEP:
@@ -592,7 +689,6 @@ class KeyReused(WrongMoment, refusals.KeyReused):
 
 RSVP_KEY_REUSED = ("This answer carries the key of an earlier answer with other content, so it was not taken. "
                    "Reload the page and answer again.")
-NOTE_MAX = 200
 
 
 @transaction.atomic
@@ -608,9 +704,12 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
     if answer not in RSVP.Answer.values:
         raise ClubError("Answer yes, no or maybe.")
     clean_note = None if note is None else " ".join(str(note).split())
-    if clean_note is not None and len(clean_note) > NOTE_MAX:
-        raise ClubError(f"A note is {NOTE_MAX} letters at most.")
-    if key is not None and not (0 < len(key) <= 64):
+    if clean_note is not None and len(clean_note) > RSVP_NOTE_MAX:
+        raise ClubError(f"A note is {RSVP_NOTE_MAX} letters at most.")
+    if clean_note is not None and has_control_characters(clean_note):
+        raise ClubError("The note holds a character that is not a letter, a digit or a sign (a control "
+                        "character): write it again.")
+    if key is not None and not well_formed_key(key):
         raise ClubError("This answer's key is not valid: reload the page and answer again.")
     party = _locked_party(party)
     if member.club_id != party.club_id or not member.is_active:

@@ -5,6 +5,10 @@ The lifespan handler does what one long-lived process must do around Django:
   run, they own the clock), which calls every ticker in settings.CLOCK_TICKERS once a second;
 * at shutdown, it ends every open event stream so uvicorn can stop promptly (uvicorn does not
   close streaming responses itself), and stops the Redis relay.
+
+And every HTTP request passes `limit_the_body` first: a body over settings.REQUEST_BODY_MAX_BYTES
+is refused with 413 before it is read (Django's ASGI handler reads a whole body into a file before
+any view or limit of its own sees it: 50 MB took 2 s, and slowed every other request meanwhile).
 """
 
 from __future__ import annotations
@@ -15,11 +19,40 @@ import logging
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.settings")
 
-django_application = get_asgi_application()
+STREAMS_PREFIX = "/events/"  # every event stream's URL (live/, games/, tournaments/ urls)
+
+
+class StreamAwareASGIHandler(ASGIHandler):
+    """Django's handler, except that an event stream is served outside a thread-sensitive context.
+
+    Django runs each request in its own such context, and the first sync code a request runs (the
+    stream view reading its table and session) starts an OS thread that lives until the request
+    ends: for a stream, as long as the phone stays. 1,000 phones kept 1,000 idle threads (issue
+    22's profile, bench/profile_streams.py). Outside a context, a stream's sync code runs on the
+    one shared sync thread instead: a stream's sync work is a few short reads when it opens.
+    """
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("path", "").startswith(STREAMS_PREFIX):
+            await self.handle(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def _django_application() -> ASGIHandler:
+    """What get_asgi_application() does, with the handler above."""
+    import django
+
+    django.setup(set_prefix=False)
+    return StreamAwareASGIHandler()
+
+
+django_application = _django_application()
 
 from servestatic.asgi import ServeStaticASGI  # noqa: E402
 
@@ -36,7 +69,62 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
         await lifespan(receive, send)
         return
+    if scope["type"] == "http":
+        await limit_the_body(http_application, scope, receive, send, settings.REQUEST_BODY_MAX_BYTES)
+        return
     await http_application(scope, receive, send)
+
+
+TOO_LARGE = "This request is too large: the site takes at most {size} in one request. Send less."
+
+
+async def limit_the_body(app: Any, scope: dict[str, Any], receive: Any, send: Any, limit: int) -> None:
+    """Run `app`, unless the request's body is over `limit` bytes: a declared Content-Length over it
+    is answered 413 at once, the body unread; a body without one (chunked) is counted as it arrives,
+    and once past the limit the app is told the client went away (Django then drops the request
+    unanswered) and the client gets the 413."""
+    declared = dict(scope.get("headers") or ()).get(b"content-length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+        await _refuse_too_large(send, limit)
+        return
+    received = 0
+    over = answered = False
+
+    async def counting_receive() -> dict[str, Any]:
+        nonlocal received, over
+        if over:
+            return {"type": "http.disconnect"}
+        message: dict[str, Any] = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
+                over = True
+                return {"type": "http.disconnect"}
+        return message
+
+    async def watching_send(message: dict[str, Any]) -> None:
+        nonlocal answered
+        answered = answered or message["type"] == "http.response.start"
+        await send(message)
+
+    await app(scope, counting_receive, watching_send)
+    if over and not answered:
+        await _refuse_too_large(send, limit)
+
+
+async def _refuse_too_large(send: Any, limit: int) -> None:
+    size = f"{limit / 1024 / 1024:g} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+    body = TOO_LARGE.format(size=size).encode()
+    await send({
+        "type": "http.response.start",
+        "status": 413,
+        "headers": [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),  # the rest of the body is never read: the connection ends here
+        ],
+    })
+    await send({"type": "http.response.body", "body": body})
 
 
 async def lifespan(receive: Any, send: Any) -> None:

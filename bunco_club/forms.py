@@ -11,10 +11,21 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from bunco_club.models import Club, Member, Party, Season
+from bunco_club.models import (
+    CLUB_NAME_MAX,
+    EMAIL_MAX,
+    NAME_MAX,
+    NOTES_MAX,
+    PHONE_MAX,
+    PLACE_MAX,
+    Club,
+    Member,
+    Party,
+    Season,
+)
 from bunco_club.rotation import ORDINALS, WEEKDAYS
 from games.rules import bunco, prizes
-from live.forms import WholeNumberField
+from live.forms import RecordChoiceField, WholeNumberField
 
 DATE_HELP = "One date a line, written like 2027-01-15."
 BUY_IN_FORMAT = "The buy-in is an amount in dollars written with the digits 0 to 9, like 5 or 5.50."
@@ -23,8 +34,8 @@ BUY_IN_FORMAT = "The buy-in is an amount in dollars written with the digits 0 to
 class ClubForm(forms.Form):
     """A club's name, usual place and time, buy-in, reminders and the house rules of its nights."""
 
-    name = forms.CharField(max_length=80, label="Club name")
-    place = forms.CharField(max_length=200, required=False, label="Usual place",
+    name = forms.CharField(max_length=CLUB_NAME_MAX, label="Club name")
+    place = forms.CharField(max_length=PLACE_MAX, required=False, label="Usual place",
                             help_text="Where you usually play; each party can change it.")
     usual_time = forms.TimeField(initial=datetime.time(19, 0), label="Usual start time",
                                  widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
@@ -88,10 +99,10 @@ class CohostForm(forms.Form):
 
 
 class MemberForm(forms.Form):
-    name = forms.CharField(max_length=60)
-    email = forms.EmailField(required=False, help_text="For invitations and reminders.",
+    name = forms.CharField(max_length=NAME_MAX)
+    email = forms.EmailField(max_length=EMAIL_MAX, required=False, help_text="For invitations and reminders.",
                              error_messages={"invalid": "That email address doesn't look right."})
-    phone = forms.CharField(max_length=30, required=False)
+    phone = forms.CharField(max_length=PHONE_MAX, required=False)
 
 
 class NewMemberForm(MemberForm):
@@ -99,7 +110,7 @@ class NewMemberForm(MemberForm):
 
 
 class PairForm(forms.Form):
-    partner = forms.ModelChoiceField(queryset=Member.objects.none(), label="Hosts together with",
+    partner = RecordChoiceField(queryset=Member.objects.none(), label="Hosts together with",
                                      error_messages={"invalid_choice": "Pick a regular of the club."})
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
@@ -151,7 +162,7 @@ class BlackoutsForm(forms.Form):
 
 
 class SeasonByRuleForm(forms.Form):
-    name = forms.CharField(max_length=60, label="Season name", initial=lambda: str(timezone.localdate().year + 1))
+    name = forms.CharField(max_length=NAME_MAX, label="Season name", initial=lambda: str(timezone.localdate().year + 1))
     first_month = forms.DateField(label="Starting in the month of", widget=forms.DateInput(attrs={"type": "date"}),
                                   error_messages={"invalid": "Write a date like 2027-01-01."})
     months = WholeNumberField(low=1, high=24, what="the number of months", initial=12, label="For how many months")
@@ -163,7 +174,7 @@ class SeasonByRuleForm(forms.Form):
 
 
 class SeasonByHandForm(forms.Form):
-    name = forms.CharField(max_length=60, label="Season name")
+    name = forms.CharField(max_length=NAME_MAX, label="Season name")
     dates = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), help_text=DATE_HELP, label="The dates")
     time = forms.TimeField(label="At", widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
                            error_messages={"invalid": "Write the time like 19:00."})
@@ -180,14 +191,16 @@ class PartyForm(forms.Form):
                            error_messages={"invalid": "Write a date like 2027-01-15."})
     time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
                            error_messages={"invalid": "Write the time like 19:00."})
-    location = forms.CharField(max_length=200, required=False, label="Address")
-    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-    host = forms.ModelChoiceField(queryset=Member.objects.none(), required=False, empty_label="No host yet",
+    location = forms.CharField(max_length=PLACE_MAX, required=False, label="Address")
+    notes = forms.CharField(max_length=NOTES_MAX, widget=forms.Textarea(attrs={"rows": 3}), required=False,
+                            help_text=f"Members see them on the party's page and in their calendars ({NOTES_MAX:,} "
+                                      "characters at most).")
+    host = RecordChoiceField(queryset=Member.objects.none(), required=False, empty_label="No host yet",
                                   error_messages={"invalid_choice": "Pick a member of the club."})
-    cohost = forms.ModelChoiceField(queryset=Member.objects.none(), required=False, empty_label="Nobody",
+    cohost = RecordChoiceField(queryset=Member.objects.none(), required=False, empty_label="Nobody",
                                     label="Co-host", error_messages={"invalid_choice": "Pick a member of the club."})
 
-    season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False, empty_label="No season",
+    season = RecordChoiceField(queryset=Season.objects.none(), required=False, empty_label="No season",
                                     error_messages={"invalid_choice": "Pick one of the club's seasons."})
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -226,9 +239,9 @@ class NewPartyForm(PartyForm):
 
 
 class SwapForm(forms.Form):
-    give = forms.ModelChoiceField(queryset=Party.objects.none(), label="Your date",
+    give = RecordChoiceField(queryset=Party.objects.none(), label="Your date",
                                   error_messages={"invalid_choice": "Pick one of the dates you host."})
-    take = forms.ModelChoiceField(queryset=Party.objects.none(), label="The date you'd like instead",
+    take = RecordChoiceField(queryset=Party.objects.none(), label="The date you'd like instead",
                                   error_messages={"invalid_choice": "Pick a date another member hosts."})
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:

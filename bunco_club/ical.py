@@ -21,7 +21,7 @@ from django.utils import timezone
 from icalendar import Calendar, Event
 
 from bunco_club.links import absolute
-from bunco_club.models import RSVP, Club, Member, Party
+from bunco_club.models import NOTES_MAX, RSVP, Club, Member, Party
 
 PARTY_LENGTH = datetime.timedelta(hours=3)
 
@@ -57,7 +57,8 @@ def _event(party: Party, *, for_member: Member | None = None) -> Event:
         event.add("location", party.location)
     lines = [f"Hosted by {party.hosts_label()}."]
     if party.notes:
-        lines.append(party.notes)
+        # The actions refuse longer notes; a party saved before the cap carries its first NOTES_MAX.
+        lines.append(party.notes[:NOTES_MAX])
     event.add("description", "\n".join(lines))
     event.add("url", absolute(reverse("clubs:party", args=[party.club.slug, party.pk]), club=party.club))
     return event

@@ -23,6 +23,17 @@ from bunco_club.standings import Line, Standing, season_standings
 from games.rules import bunco, prizes
 from games.rules.prizes import PrizeAmounts  # how a club cuts the pot: the engine's choice
 
+# How long the text a host types may be (issue 21): each is read by its column, its form field and
+# the action that saves it (which refuses longer, whoever calls it). A party's notes go into every
+# calendar feed that carries the party (bunco_club/ical.py).
+CLUB_NAME_MAX = 80
+NAME_MAX = 60  # a member's name, a season's
+PLACE_MAX = 200  # a club's usual place, a party's address
+PHONE_MAX = 30
+EMAIL_MAX = 254  # the longest address SMTP carries (RFC 5321), Django's EmailField's column
+NOTES_MAX = 2000  # a party's notes: its column (a TextField) holds any length, this is the cap
+RSVP_NOTE_MAX = 200  # a member's note with their answer ("bringing dessert")
+
 
 def new_code() -> str:
     """An unguessable code: what a member's personal link and a club's feed carry (never an id)."""
@@ -30,12 +41,12 @@ def new_code() -> str:
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=CLUB_NAME_MAX)
     slug = models.SlugField(unique=True)
     hosts = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="hosted_clubs", blank=True)
     buy_in_cents = models.PositiveIntegerField(default=500)
     created_at = models.DateTimeField(auto_now_add=True)
-    place = models.CharField("usual place", max_length=200, blank=True)
+    place = models.CharField("usual place", max_length=PLACE_MAX, blank=True)
     usual_time = models.TimeField(default=datetime.time(19, 0))
     # Days before a party that members who haven't answered get a nudge.
     rsvp_nudge_days = models.PositiveSmallIntegerField(default=3)
@@ -120,9 +131,9 @@ class Member(models.Model):
     """A person on a club's roster; alternates ("the sub list") fill in when a regular cancels."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
-    name = models.CharField(max_length=60)
-    email = models.EmailField(blank=True)
-    phone = models.CharField(max_length=30, blank=True)
+    name = models.CharField(max_length=NAME_MAX)
+    email = models.EmailField(max_length=EMAIL_MAX, blank=True)
+    phone = models.CharField(max_length=PHONE_MAX, blank=True)
     is_alternate = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -157,7 +168,7 @@ class Season(models.Model):
     """A club's year (or any run of parties) with its hosting rotation."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=NAME_MAX)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -200,8 +211,8 @@ class Party(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="parties")
     starts_at = models.DateTimeField()
     host = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="hosted_parties")
-    location = models.CharField(max_length=200, blank=True)
-    notes = models.TextField(blank=True)
+    location = models.CharField(max_length=PLACE_MAX, blank=True)
+    notes = models.TextField(blank=True)  # NOTES_MAX at most (the actions')
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="parties")
     cohost = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="cohosted_parties")
     # Seats given up by a "no" after a "yes" that no alternate has taken yet (changed under a row lock).
@@ -252,6 +263,12 @@ class Party(models.Model):
     def is_hosted_by_member(self, member: Member) -> bool:
         return member.pk is not None and member.pk in (self.host_id, self.cohost_id)
 
+    def coming_names(self) -> list[str]:
+        """The members who said they are coming, by name: whom a night or a game table opened for
+        this party seats first."""
+        coming = self.rsvps.filter(answer=RSVP.Answer.YES).order_by("member__name")
+        return list(coming.values_list("member__name", flat=True))
+
 
 class RSVP(models.Model):
     class Answer(models.TextChoices):
@@ -263,7 +280,7 @@ class RSVP(models.Model):
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rsvps")
     answer = models.CharField(max_length=5, choices=Answer.choices)
     answered_at = models.DateTimeField(auto_now=True)
-    note = models.CharField(max_length=200, blank=True)  # "bringing dessert", for the host
+    note = models.CharField(max_length=RSVP_NOTE_MAX, blank=True)  # "bringing dessert", for the host
     paid = models.BooleanField(default=False)  # the host has the member's buy-in
     # A regular's "no" (or a "maybe" after a "yes") gives their seat to the sub list, once.
     gave_up_seat = models.BooleanField(default=False)
@@ -283,7 +300,7 @@ class RSVPRequest(models.Model):
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="+")
     answer = models.CharField(max_length=5)
-    note = models.CharField(max_length=200, blank=True)
+    note = models.CharField(max_length=RSVP_NOTE_MAX, blank=True)
     sent_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -360,7 +377,7 @@ class NightRecord(models.Model):
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="records")
     member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="records")
-    name = models.CharField(max_length=60)
+    name = models.CharField(max_length=NAME_MAX)
     wins = models.PositiveSmallIntegerField(default=0)
     losses = models.PositiveSmallIntegerField(default=0)
     buncos = models.PositiveSmallIntegerField(default=0)

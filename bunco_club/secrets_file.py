@@ -88,6 +88,30 @@ def secret(path: Path, name: str) -> str:
     return values[name]
 
 
+SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+def owner_only(database_path: str | os.PathLike[str]) -> None:
+    """Make the SQLite database readable by its owner only, as the secret file beside it: it holds
+    members' emails and phones, password hashes and sessions. A new database file is created empty
+    with mode 600 before SQLite opens it (SQLite then gives its -wal and -shm files the database's
+    mode); one made by an older version with 644, and its companions, are set to 600."""
+    path = Path(database_path)
+    if str(database_path) == ":memory:" or str(database_path).startswith("file:") or not path.parent.is_dir():
+        return  # an in-memory database, a URI SQLite parses itself, or a folder SQLite will complain of
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # an existing file is left as it is
+        for suffix in SQLITE_COMPANIONS:
+            companion = path.with_name(path.name + suffix)
+            if companion.exists() and companion.stat().st_mode & 0o077:
+                os.chmod(companion, 0o600)
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"Could not make the database {path} readable by its owner only ({error.strerror}). Run the "
+            "site as the user who owns it, or point SQLITE_PATH at a file this user may write."
+        ) from error
+
+
 def public_hosts(hosts: Iterable[str]) -> list[str]:
     """The ALLOWED_HOSTS entries that reach beyond this machine and its home network.
 

@@ -9,7 +9,9 @@ workers). See docs/OPERATIONS.md.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -20,11 +22,14 @@ from bunco_club import secrets_file
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
+def truthy(value: str | None, default: bool) -> bool:
     if value is None or value == "":
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    return truthy(os.environ.get(name), default)
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -84,6 +89,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that cannot reach the database answers 503 with a sentence, not the 500 page (and logs it).
+    "bunco_club.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "bunco_club.urls"
@@ -116,10 +123,15 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
             "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
-            "timeout": 10,
+            # How long a request waits for a connection before it is answered 503 (PostgreSQL down,
+            # or every connection busy): bunco_club/unavailable.py.
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
         }
 else:
     SQLITE_PATH = os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+    # Owner-only, as the secret file beside it (mode 600, its -wal and -shm too): it holds emails,
+    # phones, password hashes and sessions.
+    secrets_file.owner_only(SQLITE_PATH)
     # NORMAL (WAL): a power cut may lose the transactions committed in the moments before it, never
     # corrupt the database. FULL syncs every commit to disk, at a cost per write (docs/OPERATIONS.md).
     SQLITE_SYNCHRONOUS = os.environ.get("SQLITE_SYNCHRONOUS", "NORMAL").strip().upper() or "NORMAL"
@@ -222,6 +234,14 @@ EVENTS_STREAM_MAX_SECONDS = float(os.environ.get("EVENTS_STREAM_MAX_SECONDS", "3
 # delivery by the stream turn it effectively off (an hour).
 PHONE_POLL_SECONDS = int(os.environ.get("PHONE_POLL_SECONDS", "10"))
 
+# --- Request bodies ---------------------------------------------------------------------------
+# A request body over this is refused with 413 before it is read: by the ASGI app (bunco_club/asgi.py)
+# and, in the scaled layout, by nginx (client_max_body_size, scripts/run_scaled.py). Django's own
+# check of a form's size uses the same figure. No page sends more than a few kilobytes: a charity
+# night's 400 names, a party's notes.
+REQUEST_BODY_MAX_BYTES = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+
 # --- Auth -------------------------------------------------------------------------------------
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -236,6 +256,10 @@ AUTH_PASSWORD_VALIDATORS = [
 # Never set it on a real site.
 if env_bool("TESTS_FAST_PASSWORD_HASHING", False):
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# A server the test suite starts serves one browser test after another; between two tests the
+# suite quiets it and wipes what it keeps in memory (bunco_club/between_tests.py). Those two doors
+# exist only with this set: never on a real site.
+TESTS_BETWEEN_TESTS_HOOKS = env_bool("TESTS_BETWEEN_TESTS_HOOKS", False)
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a phone stays joined for a month of club nights
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -277,21 +301,27 @@ PERMISSIONS_POLICY = os.environ.get("PERMISSIONS_POLICY", "camera=(), microphone
 # --- Email ------------------------------------------------------------------------------------
 # Django 6.1's MAILERS: the console by default (a living room needs no mail server); set
 # EMAIL_HOST to send real reminders through SMTP.
-if os.environ.get("EMAIL_HOST"):
-    MAILERS = {
+
+
+def mailers(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """MAILERS for these environment variables (the tests point a real SMTP server's at it too)."""
+    if not environ.get("EMAIL_HOST"):
+        return {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    return {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
-                "host": os.environ["EMAIL_HOST"],
-                "port": int(os.environ.get("EMAIL_PORT", "25")),
-                "username": os.environ.get("EMAIL_HOST_USER", ""),
-                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-                "use_tls": env_bool("EMAIL_USE_TLS", False),
+                "host": environ["EMAIL_HOST"],
+                "port": int(environ.get("EMAIL_PORT", "25")),
+                "username": environ.get("EMAIL_HOST_USER", ""),
+                "password": environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": truthy(environ.get("EMAIL_USE_TLS"), False),
             },
         }
     }
-else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+
+
+MAILERS = mailers(os.environ)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Bunco Club <bunco@localhost>")
 
 # --- Internationalisation ---------------------------------------------------------------------
@@ -361,8 +391,12 @@ RATE_LIMITS.update({
     # Starting nights (each is hundreds of rows), per address and per host account.
     "night-new": os.environ.get("RATE_LIMIT_NIGHT_NEW", "30/h"),
     "night-new-host": os.environ.get("RATE_LIMIT_NIGHT_NEW_HOST", "30/h"),
-    # The connection check's ping lights up every screen open on the check page: per address.
+    # The connection check's ping lights up every screen open in its room: counted per room, so the
+    # parties of a hall behind one address each have their own room's count (live/views.py)...
     "ping": os.environ.get("RATE_LIMIT_PING", "60/m"),
+    # ...under a ceiling per address, ten rooms' worth: a room costs nothing to open and every ping
+    # is a row of the event log, so this bounds the rows one address writes however many it opens.
+    "ping-address": os.environ.get("RATE_LIMIT_PING_ADDRESS", "600/m"),
 })
 # Live streams open at once from one address, counted in each process (live/streams.py). A hall's
 # phones share one public address: a charity night of 400 phones, the host and a projector fit.
@@ -392,7 +426,28 @@ REMINDERS_INTERVAL_SECONDS = 300
 SITE_URL = os.environ.get("SITE_URL", "")
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("bunco_club.tasks.send_due_reminders_when_due")
-CELERY_BEAT_SCHEDULE["send-club-reminders"] = {"task": "bunco_club.tasks.send_due_reminders", "schedule": 15 * 60.0}
+# How often beat runs the reminders' sweep (seconds): however often, each email goes once.
+REMINDERS_BEAT_SECONDS = float(os.environ.get("REMINDERS_BEAT_SECONDS", str(15 * 60)))
+CELERY_BEAT_SCHEDULE["send-club-reminders"] = {
+    "task": "bunco_club.tasks.send_due_reminders", "schedule": REMINDERS_BEAT_SECONDS,
+}
+
+# --- Caps on what a host or a director creates (issue 21) --------------------------------------
+# Each is refused by the action that creates the thing, with a message that says what to do, so
+# every caller (a page, a command, a test) is held to it; a page shows the message on its form. How
+# long a typed text may be is the models' (bunco_club.models, tournaments.models, games.night.models).
+# Clubs one account hosts: those it started and those another host handed it as a co-host.
+CLUB_MAX_PER_HOST = int(os.environ.get("CLUB_MAX_PER_HOST", "20"))
+# Members on a club's roster, retired ones included (they stay for the club's history).
+CLUB_MAX_MEMBERS = int(os.environ.get("CLUB_MAX_MEMBERS", "500"))
+# Parties in one season (a weekly club's two years), and in a club over all its years: every one
+# of them is an entry of the club's calendar feed.
+SEASON_MAX_PARTIES = int(os.environ.get("SEASON_MAX_PARTIES", "104"))
+CLUB_MAX_PARTIES = int(os.environ.get("CLUB_MAX_PARTIES", "1000"))
+# Tournaments one director has open (not finished) at once.
+TOURNAMENT_MAX_OPEN = int(os.environ.get("TOURNAMENT_MAX_OPEN", "20"))
+# Players in one tournament: the brackets are tested up to 1,000 (tests/tournaments/test_brackets.py).
+TOURNAMENT_MAX_ENTRANTS = int(os.environ.get("TOURNAMENT_MAX_ENTRANTS", "1000"))
 
 # --- Game tables (issue 18) -----------------------------------------------------------------------
 # A bot waits this long before each move, so people at the table can follow it; then the clock

@@ -87,7 +87,11 @@ def _locked_out(request: HttpRequest) -> bool:
 
 def _counting_failures(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     """Count a posted log in that did not log anybody in (the form again, not the redirect a
-    successful log in answers with) as a failure of its address and username."""
+    successful log in answers with) as a failure of its address and username. The form comes back
+    with its message ("Please enter a correct username and password…") as a 400, like every form
+    of the site sent back for what was typed: Django's log-in views answer it 200."""
     if request.method == "POST" and not (300 <= response.status_code < 400):
         too_many(request, "login", key=address_and_username)
+        if response.status_code == 200:
+            response.status_code = 400
     return response

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -18,3 +19,6 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("clubs/", include("bunco_club.club_urls")),
 ]
+
+if settings.TESTS_BETWEEN_TESTS_HOOKS:  # a server the test suite started, never a real site
+    urlpatterns.append(path("between-tests/", include("bunco_club.between_tests")))

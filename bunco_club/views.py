@@ -22,11 +22,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club import actions, ical
@@ -205,6 +204,13 @@ def _answer(request: HttpRequest, error: Refusal, *, back: Back, slug: str = "",
 View = Callable[..., HttpResponse]
 
 
+def _posted(request: HttpRequest) -> QueryDict | None:
+    """What a form page was posted, for its form: bound on every POST, so a post with nothing in
+    it (or a body that is no form) gets the form back with what is missing (400), not the blank
+    form as if it had been opened (`request.POST or None` took an empty POST for a GET)."""
+    return request.POST if request.method == "POST" else None
+
+
 def refused(back: Back) -> Callable[[View], View]:
     """The view decorator answering a refusal raised in the view: back to `back` with its message."""
     return answers_refusals(functools.partial(_answer, back=back))
@@ -216,7 +222,7 @@ def refused(back: Back) -> Callable[[View], View]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_new(request: HttpRequest) -> HttpResponse:
-    form = ClubForm(request.POST or None)
+    form = ClubForm(_posted(request))
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             club = actions.create_club(user=request.user, **form.club_fields())
@@ -247,7 +253,7 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_for_host(request, slug)
-    form = ClubForm(request.POST or None, initial=ClubForm.initial_for(club))
+    form = ClubForm(_posted(request), initial=ClubForm.initial_for(club))
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             actions.update_club(club, **form.club_fields())
@@ -288,7 +294,7 @@ def cohost_remove(request: HttpRequest, slug: str, user_pk: int) -> HttpResponse
 def roster(request: HttpRequest, slug: str) -> HttpResponse:
     """Regulars, the ordered sub list and retired members; adding a member posts here."""
     club = _club_for_host(request, slug)
-    form = NewMemberForm(request.POST or None)
+    form = NewMemberForm(_posted(request))
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             member = actions.add_member(club, **form.cleaned_data)
@@ -306,7 +312,7 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
 def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
-    form = MemberForm(request.POST or None, initial={"name": member.name, "email": member.email, "phone": member.phone})
+    form = MemberForm(_posted(request), initial={"name": member.name, "email": member.email, "phone": member.phone})
     blackouts = BlackoutsForm(member=member)
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
@@ -505,7 +511,7 @@ def standings(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def party_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_for_host(request, slug)
-    form = NewPartyForm(request.POST or None, club=club,
+    form = NewPartyForm(_posted(request), club=club,
                         initial={"time": club.usual_time, "location": club.place, "season": request.GET.get("season")})
     if request.method == "POST" and form.is_valid():
         values = form.cleaned_data
@@ -543,7 +549,7 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
 def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = _club_for_host(request, slug)
     party = _party_of(club, pk)
-    form = PartyForm(request.POST or None, club=club, initial=PartyForm.initial_for(party))
+    form = PartyForm(_posted(request), club=club, initial=PartyForm.initial_for(party))
     if request.method == "POST" and form.is_valid():
         values = form.cleaned_data
         with shown_on(form, None):
@@ -617,7 +623,6 @@ def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 MY_NEXT_PARTIES = 3  # a member's page shows these first; the rest of the season behind "Later"
 
 
-@never_cache
 @require_GET
 @personal_link
 def my_club(request: HttpRequest, token: str) -> HttpResponse:

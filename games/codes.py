@@ -10,8 +10,13 @@ import secrets
 
 
 def new_code() -> str:
-    """An unguessable short code for URLs."""
-    return secrets.token_urlsafe(6)
+    """An unguessable short code for URLs. Never one that begins with "-": a command line would
+    take it for an option (`manage.py verify_table -Xb3k9Qa` refused the code), and "_" looks
+    alike when read out."""
+    while True:
+        code = secrets.token_urlsafe(6)
+        if code[0] not in "-_":
+            return code
 
 
 def new_token() -> str:

@@ -162,13 +162,17 @@ class RedisBroadcaster:
     # After a failure, skip Redis for this long so that every POST doesn't wait on a dead socket.
     RETRY_AFTER_SECONDS = 5.0
 
-    def __init__(self, url: str, prefix: str = "bunco:events:") -> None:
+    def __init__(self, url: str, prefix: str | None = None) -> None:
         import redis
 
         self.url = url
-        self.prefix = prefix
         self.local = LocalFanout()
         self._client = redis.Redis.from_url(url, socket_connect_timeout=0.3, socket_timeout=0.5)
+        # Pub/sub channels belong to the whole Redis server, whatever database the URL names: the
+        # database's number is in the prefix, so that two sites (or two test workers) given two
+        # databases of one Redis never hear each other's events (both have a "night:1").
+        database = self._client.connection_pool.connection_kwargs.get("db", 0)
+        self.prefix = prefix if prefix is not None else f"bunco:{database}:events:"
         self._down_until = 0.0
         self._down_logged = False
         self._listeners: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}

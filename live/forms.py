@@ -5,7 +5,7 @@ from typing import Any
 
 from django import forms
 
-from live.http import BadNumber, parse_int
+from live.http import ID_MAX, BadNumber, parse_int
 
 
 class WholeNumberField(forms.Field):
@@ -33,6 +33,19 @@ class WholeNumberField(forms.Field):
 
     def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
         return {**super().widget_attrs(widget), "min": self.low, "step": 1}
+
+
+class RecordChoiceField(forms.ModelChoiceField):
+    """A choice among records, its id read as every number the site is sent is read (`parse_int`:
+    ASCII digits): Django's ModelChoiceField reads it with int(), which takes "٣" or "３" for 3."""
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str) and value not in self.empty_values:
+            try:
+                parse_int(value, low=1, high=ID_MAX, what="the choice")
+            except BadNumber:
+                raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice") from None
+        return super().to_python(value)
 
 
 class PingForm(forms.Form):

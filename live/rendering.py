@@ -72,12 +72,14 @@ class _RenderCache:
     """The encoded frames of recent events: a bell to 1,000 phones is rendered once."""
 
     def __init__(self, size: int = 256) -> None:
-        self._items: OrderedDict[int, bytes] = OrderedDict()
+        # Keyed by more than the id: an id is unique in one database, but a process can outlive
+        # its database's ids (a test server between flushed test databases, a restored backup).
+        self._items: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
     def get_or_render(self, message: Message) -> bytes:
-        key = message["id"]
+        key = (message["id"], message.get("channel", ""), message["kind"])
         with self._lock:
             cached = self._items.get(key)
             if cached is not None:

@@ -21,8 +21,9 @@ from typing import Any
 
 from django.core import signing
 
-# Several processes (or machines) sign and read tokens: their clocks may differ by this much.
-MAX_CLOCK_SKEW_SECONDS = 300
+# Several processes (or machines) sign and read tokens: their clocks may differ by this much (NTP keeps
+# them within a second; a link dated minutes ahead was made by a clock set wrong, or by hand).
+MAX_CLOCK_SKEW_SECONDS = 60
 # A token much longer than any the site makes is garbage: refused before any work is spent on it.
 TOKEN_MAX_LENGTH = 1000
 

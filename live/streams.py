@@ -8,6 +8,7 @@ that also reads the log for anything pub/sub lost.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -17,13 +18,15 @@ from concurrent.futures import ThreadPoolExecutor
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection, connections
+from django.db import InterfaceError, OperationalError, connection, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
 from live.http import ID_MAX, BadNumber, client_address, parse_int
 from live.models import Event
 from live.rendering import encode_frame, render_message
+
+logger = logging.getLogger("live.streams")
 
 
 def parse_last_event_id(request: HttpRequest) -> int | None:
@@ -68,6 +71,10 @@ class OpenStreams:
     def count(self, address: str) -> int:
         with self._lock:
             return self._by_address.get(address, 0)
+
+    def total(self) -> int:
+        with self._lock:
+            return sum(self._by_address.values())
 
     def clear(self) -> None:
         with self._lock:
@@ -143,11 +150,31 @@ def _events_after_sync(channels: tuple[str, ...], after_id: int, limit: int) -> 
     return [event.as_message() for event in Event.objects.on(*channels).after(after_id)[:limit]]
 
 
+def _unsent_after_sync(channels: tuple[str, ...], after_id: int, sent: _SentIds, limit: int) -> list[Message]:
+    """The events after `after_id` this connection has not sent: their ids first (one cheap read,
+    and usually every one of them was sent live), then the rows of those it lacks."""
+    ids = Event.objects.on(*channels).after(after_id).values_list("id", flat=True)[:limit]
+    unsent = [event_id for event_id in ids if event_id not in sent]
+    if not unsent:
+        return []
+    return [event.as_message() for event in Event.objects.filter(id__in=unsent).order_by("id")]
+
+
 _events_after = _reading_the_log(_events_after_sync)
+_unsent_after = _reading_the_log(_unsent_after_sync)
 
 
 # More missed events than this and a snapshot is cheaper than the replay.
 REPLAY_LIMIT = 500
+# An event's id is taken when its row is written but it reaches the streams when its transaction
+# commits, so events can arrive out of id order: a phone may have id 101 before 100 commits. Had
+# the phone reconnected in between, asking for what came after 101, event 100 would never reach
+# it (seen in the soak: a few phones a run). So a replay reads again from this many ids before the
+# newest one sent, which is far more than the writers ever in flight at once (the pools and the
+# servers' threads are a few dozen at most). What a phone gets twice is harmless: the renderers
+# send absolute figures, swap whole regions and upsert by id, and the table pages skip a move or an
+# event they have already taken.
+REPLAY_OVERLAP_IDS = 100
 
 
 def event_stream_response(
@@ -213,7 +240,7 @@ async def _stream(
         if last_event_id is None:
             yield await _snapshot_frame(channels, snapshot, sent)
         else:
-            missed = await _events_after(channels, last_event_id, REPLAY_LIMIT + 1)
+            missed = await _events_after(channels, max(0, last_event_id - REPLAY_OVERLAP_IDS), REPLAY_LIMIT + 1)
             if len(missed) > REPLAY_LIMIT:
                 yield await _snapshot_frame(channels, snapshot, sent)
             else:
@@ -229,9 +256,8 @@ async def _stream(
             except TimeoutError:
                 # The safety net: whatever pub/sub lost, the log still has.
                 yield b": heartbeat\n\n"
-                for missed_message in await _events_after(channels, sent.high, REPLAY_LIMIT):
-                    if missed_message["id"] not in sent:
-                        yield sent.frame(missed_message)
+                for missed_message in await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT):
+                    yield sent.frame(missed_message)
                 continue
             # Whatever else is already queued goes out in the same chunk: one write for a tap's
             # totals and the bell it rang.
@@ -242,12 +268,17 @@ async def _stream(
                 return
             if subscription.overflowed:
                 subscription.overflowed = False
-                for missed_message in await _events_after(channels, sent.high, REPLAY_LIMIT):
-                    if missed_message["id"] not in sent:
-                        yield sent.frame(missed_message)
+                for missed_message in await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT):
+                    yield sent.frame(missed_message)
             chunk = b"".join(sent.frame(queued) for queued in messages if queued["id"] not in sent)
             if chunk:
                 yield chunk
+    except (OperationalError, InterfaceError) as error:
+        # The database went away under an open stream (PostgreSQL restarting): the stream ends
+        # cleanly, and the phone reconnects with Last-Event-ID (answered 503 until the database is
+        # back, bunco_club/unavailable.py, then replayed what it missed). One line, not a traceback.
+        logger.error("A live stream ended: the database is unreachable (%s: %s)", type(error).__name__,
+                     str(error).strip().splitlines()[0] if str(error).strip() else "")
     finally:
         broadcaster.local.remove(subscription)
 
@@ -256,8 +287,14 @@ class _SentIds:
     """Which events this connection already sent, so a replay and a live copy are sent once."""
 
     def __init__(self) -> None:
-        self.high = 0
+        self.high = 0  # the newest id sent
+        self.floor = 0  # a snapshot's id: what it holds is never sent again
         self._recent: OrderedDict[int, None] = OrderedDict()
+
+    @property
+    def catch_up_from(self) -> int:
+        """Where a read of the log for what this connection lacks starts (REPLAY_OVERLAP_IDS)."""
+        return max(self.floor, self.high - REPLAY_OVERLAP_IDS)
 
     def __contains__(self, event_id: int) -> bool:
         return event_id in self._recent
@@ -272,7 +309,7 @@ class _SentIds:
 
 async def _snapshot_frame(channels: tuple[str, ...], snapshot: Callable[[], str], sent: _SentIds) -> bytes:
     latest_id, html = await _reading_the_log(_read_snapshot)(channels, snapshot)
-    sent.high = latest_id
+    sent.high = sent.floor = latest_id
     # The id lets a reconnect ask only for what came after this snapshot.
     return encode_frame(html, event_id=latest_id or None)
 

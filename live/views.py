@@ -27,7 +27,8 @@ from live.streams import event_stream_response
 logger = logging.getLogger(__name__)
 
 RECENT_PINGS = 10
-TOO_MANY_PINGS = "Lots of pings from this network just now: wait a few seconds, then ping again."
+TOO_MANY_PINGS = "Lots of pings in this check just now: wait a few seconds, then ping again."
+TOO_MANY_PINGS_FROM_HERE = "Lots of pings from this network just now: wait a minute, then ping again."
 ROOM_NOT_FOUND = (
     "This connection check link isn't valid (was it cut short when it was copied?). "
     "Scan the QR code on the screen of whoever started the check, or start a new one."
@@ -101,16 +102,27 @@ def connection_check_feed(request: HttpRequest, room: str) -> HttpResponse:
     return render(request, "live/connection_check.html#pings", {"room": check, "pings": _recent_pings(check)})
 
 
-def _too_many_pings(request: HttpRequest) -> bool:
-    """Count this ping for the client's address (settings.RATE_LIMITS["ping"], over every room):
-    every ping reaches every screen in its room, so one address may not flood them.
-    Redis down: the ping goes through."""
+def _ping_refusal(request: HttpRequest, room: CheckRoom) -> str | None:
+    """Count this ping; the sentence refusing it when it is over a limit, else None.
+
+    A ping reaches every screen in its room, and only there: what a flood hurts is one room's
+    screens, so the limit is the room's (settings.RATE_LIMITS["ping"]), whoever sends them. A hall
+    whose parties share one public address is not one room: each party's check counts apart.
+
+    The address keeps a ceiling (RATE_LIMITS["ping-address"], ten rooms' worth): a room costs
+    nothing to open (its link is signed, nothing is stored) and every ping is a row of the event
+    log, so without it one address could open rooms without end and write rows as fast as it likes.
+    A ping its room refused is not counted against the address. Redis down: the ping goes through."""
     try:
-        return is_ratelimited(request, group="ping", key="ip", rate=settings.RATE_LIMITS["ping"],
-                              method=ALL, increment=True)
+        if is_ratelimited(request, group="ping", key=lambda group, request: room.id,
+                          rate=settings.RATE_LIMITS["ping"], method=ALL, increment=True):
+            return TOO_MANY_PINGS
+        if is_ratelimited(request, group="ping-address", key="ip", rate=settings.RATE_LIMITS["ping-address"],
+                          method=ALL, increment=True):
+            return TOO_MANY_PINGS_FROM_HERE
     except RedisError as error:
         logger.warning("Ping rate limit not checked, the cache is down: %s", error)
-        return False
+    return None
 
 
 @require_POST
@@ -126,11 +138,12 @@ def connection_check_ping(request: HtmxHttpRequest, room: str) -> HttpResponse:
     form = PingForm(request.POST)
     if not form.is_valid():
         return render(request, "live/connection_check.html#ping-form", {"room": check, "form": form}, status=400)
-    if _too_many_pings(request):
+    refused = _ping_refusal(request, check)
+    if refused is not None:
         if request.htmx:
             return render(request, "live/connection_check.html#ping-form",
-                          {"room": check, "form": form, "refused": TOO_MANY_PINGS}, status=429)
-        return _room_page(request, check, form, status=429, refused=TOO_MANY_PINGS)
+                          {"room": check, "form": form, "refused": refused}, status=429)
+        return _room_page(request, check, form, status=429, refused=refused)
     event = send_ping(check, form.sender())
     if not request.htmx:
         return redirect("live:connection_check_room", check.token)

@@ -26,6 +26,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
+# settings.REQUEST_BODY_MAX_BYTES's default (the settings say why): nginx refuses a larger body
+# with 413 before it reaches a backend, and the backends are given the same figure.
+REQUEST_BODY_MAX_BYTES = 1024 * 1024
+# nginx keeps idle connections to the backends open for reuse. A backend that closes one first
+# (gunicorn's default keep-alive is 2 s, uvicorn's 5 s) races nginx's next request on it, and a
+# POST that loses is answered 502 (nginx does not send a POST again: it may have been taken). The
+# soak saw two such 502s on taps in 11,000. So nginx lets go of an idle connection well before the
+# backends would.
+UPSTREAM_IDLE_SECONDS = 60
+BACKEND_KEEP_ALIVE_SECONDS = 75
 
 
 
@@ -44,7 +54,8 @@ def free_ports(count: int = 1) -> int:
         return first
 
 
-def nginx_config(workdir: Path, port: int, web_port: int, stream_ports: list[int]) -> str:
+def nginx_config(workdir: Path, port: int, web_port: int, stream_ports: list[int],
+                 body_max_bytes: int = REQUEST_BODY_MAX_BYTES) -> str:
     streams = "\n".join(f"    server 127.0.0.1:{stream_port};" for stream_port in stream_ports)
     temp = {name: workdir / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
     for path in temp.values():
@@ -57,6 +68,7 @@ error_log {workdir}/nginx-error.log warn;
 events {{ worker_connections 8192; }}
 http {{
   access_log off;
+  client_max_body_size {body_max_bytes};
   client_body_temp_path {temp["body"]};
   proxy_temp_path {temp["proxy"]};
   fastcgi_temp_path {temp["fastcgi"]};
@@ -65,10 +77,12 @@ http {{
   upstream web {{
     server 127.0.0.1:{web_port};
     keepalive 32;
+    keepalive_timeout {UPSTREAM_IDLE_SECONDS}s;
   }}
   upstream streams {{
 {streams}
     keepalive 32;
+    keepalive_timeout {UPSTREAM_IDLE_SECONDS}s;
   }}
   server {{
     listen 127.0.0.1:{port};
@@ -91,6 +105,22 @@ http {{
   }}
 }}
 """
+
+
+def backend_commands(python: str, web_port: int, stream_ports: list[int], web_workers: int) -> list[list[str]]:
+    """gunicorn for the pages and POSTs, one uvicorn per stream port; each keeps an idle
+    connection from nginx open longer than nginx does (UPSTREAM_IDLE_SECONDS)."""
+    keep_alive = str(BACKEND_KEEP_ALIVE_SECONDS)
+    return [
+        [python, "-m", "gunicorn", "bunco_club.wsgi:application", "--bind", f"127.0.0.1:{web_port}",
+         "--workers", str(web_workers), "--threads", "4", "--keep-alive", keep_alive],
+        *[
+            [python, "-m", "uvicorn", "bunco_club.asgi:application", "--host", "127.0.0.1",
+             "--port", str(stream_port), "--no-access-log", "--timeout-graceful-shutdown", "3",
+             "--timeout-keep-alive", keep_alive]
+            for stream_port in stream_ports
+        ],
+    ]
 
 
 def stop_all(processes: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
@@ -145,6 +175,7 @@ def main() -> None:
         **os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1",
         # The backends listen on 127.0.0.1 behind nginx alone: its X-Real-IP is the client.
         "TRUST_X_REAL_IP": "1",
+        "REQUEST_BODY_MAX_BYTES": os.environ.get("REQUEST_BODY_MAX_BYTES") or str(REQUEST_BODY_MAX_BYTES),
     }
     python = sys.executable
 
@@ -153,17 +184,10 @@ def main() -> None:
 
     web_port = args.port + 1
     stream_ports = [args.port + 2 + index for index in range(args.streams)]
-    (workdir / "nginx.conf").write_text(nginx_config(workdir, args.port, web_port, stream_ports))
+    (workdir / "nginx.conf").write_text(nginx_config(
+        workdir, args.port, web_port, stream_ports, int(env["REQUEST_BODY_MAX_BYTES"])))
 
-    commands: list[list[str]] = [
-        [python, "-m", "gunicorn", "bunco_club.wsgi:application", "--bind", f"127.0.0.1:{web_port}",
-         "--workers", str(args.web_workers), "--threads", "4"],
-        *[
-            [python, "-m", "uvicorn", "bunco_club.asgi:application", "--host", "127.0.0.1",
-             "--port", str(stream_port), "--no-access-log", "--timeout-graceful-shutdown", "3"]
-            for stream_port in stream_ports
-        ],
-    ]
+    commands = backend_commands(python, web_port, stream_ports, args.web_workers)
     if not args.no_celery:
         celery = str(VENV_BIN / "celery")
         commands.append([celery, "-A", "bunco_club", "worker", "--loglevel", "warning", "--concurrency", "2"])

@@ -15,8 +15,10 @@ from datetime import UTC, datetime, time, timedelta
 from html.parser import HTMLParser
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -329,6 +331,26 @@ def seated_names(night: Night, number: int) -> set[str]:
     return {name for seats in seating_of(night, number) for name in seats}
 
 
+def statements_besides_the_session(captured: CaptureQueriesContext) -> list[str]:
+    """The SQL a request ran (savepoints left out), once its session is seen read as the layout
+    reads it: from memory in one process (no Redis), from the database once with several. What is
+    left is what the request itself costs, the same on both layouts."""
+    sql = [query["sql"] for query in captured.captured_queries if "SAVEPOINT" not in query["sql"]]
+    session_reads = [text for text in sql if "django_session" in text]
+    assert len(session_reads) == (1 if settings.REDIS_URL else 0), sql
+    return [text for text in sql if "django_session" not in text]
+
+
+def http_scope(method: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
+    """An ASGI HTTP scope for `method` `path`, as a server hands a request to the site's app."""
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+        "headers": [(name.lower().encode(), value.encode()) for name, value in headers.items()],
+    }
+
+
 # --- Tournaments ------------------------------------------------------------------------------
 
 START = datetime(2026, 11, 21, 14, 0, tzinfo=UTC)  # when a tournament test's clock reads "now"
@@ -435,6 +457,30 @@ def to_move(table: Any) -> int:
     """The seat whose move it is at `table` (as stored now)."""
     table.refresh_from_db()
     return table.loaded().to_move()[0]
+
+
+def table_url(name: str, table: Any, *args: Any) -> str:
+    """The address of one of a table's pages or doors (`tables:<name>`)."""
+    return reverse(f"tables:{name}", args=[table.code, *args])
+
+
+def seated_phone(table: Any, seat: int) -> Client:
+    """A phone that tapped seat `seat` at `table`."""
+    phone = Client()
+    assert phone.post(table_url("claim", table), {"seat": str(seat)}).status_code == 302
+    return phone
+
+
+def every_game_verifies(bot_game: Any, numbers: range) -> None:
+    """Bot games `bot_game(number)` played out through the actions each verify from their revealed
+    seed (a fairness test's part: parallel workers share the parts)."""
+    from games.table.replay import verify
+
+    for number in numbers:
+        table = bot_game(number)
+        assert table.is_over and table.revealed_seed == table.seed
+        verdict = verify(table)
+        assert verdict.verified, f"game {number} ({table.code}): {verdict.message}"
 
 
 # --- Tournament groups on phones ------------------------------------------------------------------

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -228,9 +229,22 @@ class ServerProcess:
     log_path: Path
     command: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    log_from: int = 0  # where the current test's part of the log begins (a shared server's)
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
+        with self.log_path.open("rb") as log:
+            log.seek(self.log_from)
+            return log.read().decode(errors="replace")
+
+    def mark_log(self) -> None:
+        self.log_from = self.log_path.stat().st_size
+
+    def between_tests(self, door: str) -> int:
+        """Knock on a shared server's `quiet` or `fresh` door (bunco_club/between_tests.py); the
+        number of event streams it still has open."""
+        answer = httpx.post(f"{self.url}/between-tests/{door}/", timeout=60)
+        answer.raise_for_status()
+        return int(answer.json()["open_streams"])
 
     def stop(self, *, kill: bool = False) -> None:
         if self.process.poll() is None:
@@ -285,7 +299,10 @@ def start_server(
         try:
             wait_until_up(server)
         except RuntimeError:
-            if server.process.poll() is None or not lost_its_port(server.log()):
+            # A server that never came up is stopped, not left behind holding its port and its
+            # database connections (the test database could not be dropped at the end of the run).
+            server.stop(kill=True)
+            if not lost_its_port(server.log()):
                 raise
             continue
         return server
@@ -347,23 +364,89 @@ def poll_env(request: pytest.FixtureRequest) -> dict[str, str]:
     return {}
 
 
-@pytest.fixture
-def live_site(transactional_db, tmp_path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
-    """The embedded default, as `make run` serves it: one uvicorn process, in-process events."""
-    server = start_server(tmp_path, extra_env={"REDIS_URL": "", **poll_env(request)})
+class ServerPool:
+    """A pytest-xdist worker's server (one configuration at a time), serving the worker's browser tests
+    one after another: starting a server costs seconds (more on a busy machine), a test's cleaning
+    up a fraction of one. Between two tests the server is quieted (its clock held, so nothing writes
+    while the test database is emptied) and then wiped of what it keeps in memory."""
+
+    # How long the streams of a finished test's closed pages may take to end before the server is
+    # replaced by a new one instead (it decides nothing: either way the next test starts clean).
+    STREAMS_PATIENCE_SECONDS = 30
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.servers: dict[tuple[tuple[str, str], ...], ServerProcess] = {}
+
+    def serve(self, extra_env: dict[str, str]) -> ServerProcess:
+        """The server of this configuration, wiped clean for a new test. A worker keeps one server
+        at a time: each holds a pool of database connections (PostgreSQL allows 100 in all, and
+        every worker's servers would otherwise keep theirs to the end of the run)."""
+        key = tuple(sorted(extra_env.items()))
+        for other in [other for other in self.servers if other != key]:
+            self.servers.pop(other).stop()
+        server = self.servers.get(key)
+        if server is not None and server.process.poll() is None and self._made_fresh(server):
+            return server
+        if server is not None:
+            server.stop(kill=True)
+        server = start_server(self.folder, extra_env={**extra_env, "TESTS_BETWEEN_TESTS_HOOKS": "1"})
+        server.between_tests("fresh")
+        self.servers[key] = server
+        return server
+
+    def _made_fresh(self, server: ServerProcess) -> bool:
+        """Wiped, once the last test's streams have ended; False for a server to replace."""
+        give_up = time.monotonic() + self.STREAMS_PATIENCE_SECONDS
+        try:
+            while server.between_tests("fresh"):
+                if time.monotonic() > give_up:
+                    return False
+                time.sleep(0.05)
+        except httpx.HTTPError:
+            return False
+        return True
+
+    def close(self) -> None:
+        for server in self.servers.values():
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def server_pool(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPool]:
+    pool = ServerPool(tmp_path_factory.mktemp("servers"))
+    yield pool
+    pool.close()
+
+
+@contextmanager
+def shared_server(pool: ServerPool, extra_env: dict[str, str], request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    """One test's turn on the pool's server of this configuration. The test's fixture must depend on
+    transactional_db: this turn ends (the clock held) before the test's database is emptied."""
+    server = pool.serve(extra_env)
+    server.mark_log()
     request.node.stash.setdefault(SERVERS, []).append(server)
     yield server
-    server.stop()
+    try:
+        server.between_tests("quiet")
+    except httpx.HTTPError:
+        server.stop(kill=True)  # the pool replaces it for the next test
 
 
 @pytest.fixture
-def night_site(transactional_db: None, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+def live_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    """The embedded default, as `make run` serves it: one uvicorn process, in-process events."""
+    with shared_server(server_pool, {"REDIS_URL": "", **poll_env(request)}, request) as server:
+        yield server
+
+
+@pytest.fixture
+def night_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """One uvicorn process, in-process events, streams as long-lived as in production."""
-    server = start_server(
-        tmp_path, extra_env={"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", **poll_env(request)}
-    )
-    yield server
-    server.stop()
+    with shared_server(
+        server_pool, {"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", **poll_env(request)}, request
+    ) as server:
+        yield server
 
 
 # --- Browser (Playwright driving Debian's chromium, never a downloaded browser) ---------------
@@ -458,7 +541,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # that order, run first: pytest-xdist hands tests out in this order, so the others fill the second
 # worker meanwhile instead of one worker finishing a long night alone at the end.
 LONGEST_BROWSER_MODULES = ("test_whole_nights.py", "test_bunco_night.py", "test_tournament_digital.py",
-                           "test_tournament.py", "test_game_table.py")
+                           "test_tournament.py", "test_kismet_table.py", "test_game_table.py",
+                           "test_ninety_nine_table.py")
 
 
 def run_order(item: pytest.Item) -> tuple[bool, int]:

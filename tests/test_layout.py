@@ -14,7 +14,8 @@ The layers:
                but the pure games.rules, the ground floor, so a house rule lives once, in its engine
 - games        games/: live and the club domain; never tournaments, never the wiring
 - tournaments  tournaments/: games, live and the club domain; never the wiring
-- wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, site_views, static, its
+- wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, between_tests,
+               site_views, static, its
                management commands and its __init__: anything
 
 A bunco_club file that is not named as wiring is club domain: a new file gets the stricter rules
@@ -59,6 +60,7 @@ WIRING_MODULES = frozenset(
         "bunco_club.wsgi",
         "bunco_club.celery",
         "bunco_club.clock",
+        "bunco_club.between_tests",  # the test servers' doors between two browser tests
         "bunco_club.site_views",
         "bunco_club.static",
         "bunco_club.secrets_file",

@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -31,9 +32,21 @@ from games.table.actions import TableError
 from games.table.models import Move
 from live import refusals
 from live.log import log_event
+from live.models import Event
 from live.refusals import Refusal
+from live.text import well_formed_key
 from tournaments import brackets, deciding, digital, tasks
-from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound, Turn, round_length
+from tournaments.models import (
+    ENTRANT_NAME_MAX,
+    NAME_MAX,
+    Entrant,
+    Group,
+    GroupSeat,
+    Tournament,
+    TournamentRound,
+    Turn,
+    round_length,
+)
 
 MAX_POINTS = 1_000_000  # far beyond any Fill or Bust turn: a typo, not a score
 POINT_STEP = 50  # every Fill or Bust score is a multiple of 50
@@ -91,8 +104,8 @@ def create_tournament(
     practice_minutes: int | None = None,
 ) -> Tournament:
     name = " ".join(name.split())
-    if not name or len(name) > 80:
-        raise BadEntry("Give the tournament a name (80 letters at most).")
+    if not name or len(name) > NAME_MAX:
+        raise BadEntry(f"Give the tournament a name ({NAME_MAX} letters at most).")
     if format not in Tournament.Format.values:
         raise BadEntry("Choose single or double elimination.")
     if ties not in Tournament.Ties.values:
@@ -115,6 +128,7 @@ def create_tournament(
         raise BadEntry("The point goal on the sheets is 1,000 to 100,000 (usually 5,000 or 10,000).")
     if not 0 <= vengeance_penalty <= 10000 or vengeance_penalty % POINT_STEP:
         raise BadEntry("The Vengeance penalty is a multiple of 50 up to 10,000 (officially 2,500).")
+    _check_open_tournaments(director)
     tournament = Tournament.objects.create(
         director=director, name=name, format=format, round_minutes=round_minutes,
         per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
@@ -127,12 +141,21 @@ def create_tournament(
     return tournament
 
 
+def _check_open_tournaments(director: Any) -> None:
+    """Refuse a new tournament to a director who has settings.TOURNAMENT_MAX_OPEN not finished."""
+    get_user_model().objects.select_for_update().filter(pk=director.pk).first()  # one new tournament at a time
+    most = settings.TOURNAMENT_MAX_OPEN
+    if Tournament.objects.filter(director=director).exclude(status=Tournament.Status.FINISHED).count() >= most:
+        raise WrongMoment(f"You have {most} tournaments open (not finished), the most one director may: play one "
+                          "to the end, or delete one that has not begun, before you start another.")
+
+
 def clean_name(raw: str) -> str:
     name = " ".join(str(raw).split())
     if not name:
         raise BadEntry("Type the player's name.")
-    if len(name) > 40:
-        raise BadEntry(f"“{name[:40]}…” is too long for a name (40 letters at most).")
+    if len(name) > ENTRANT_NAME_MAX:
+        raise BadEntry(f"“{name[:ENTRANT_NAME_MAX]}…” is too long for a name ({ENTRANT_NAME_MAX} letters at most).")
     return name
 
 
@@ -146,6 +169,10 @@ def register(
     if refusal is not None:
         raise WrongMoment(refusal)
     name = clean_name(name)
+    most = settings.TOURNAMENT_MAX_ENTRANTS
+    if tournament.entrants.count() >= most:
+        raise WrongMoment(f"{most:,} players are registered, the most a tournament takes: start a second "
+                          "tournament for the others.")
     if tournament.entrants.filter(name__iexact=name).exists():
         raise BadEntry(f"“{name}” is already registered: give one of them a surname or initial.")
     entrant = Entrant.objects.create(tournament=tournament, name=name, member=member, seed_rank=seed_rank,
@@ -159,7 +186,7 @@ def register_member(tournament: Tournament, member: Any) -> Entrant:
     """A player from the tournament's club roster (by the member's name)."""
     if tournament.club_id is None or member.club_id != tournament.club_id:
         raise BadEntry("That member isn't on this tournament's club roster.")
-    return register(tournament, member.name[:40], member=member)
+    return register(tournament, member.name[:ENTRANT_NAME_MAX], member=member)
 
 
 @transaction.atomic
@@ -203,6 +230,18 @@ def check_in(tournament: Tournament, entrant: Entrant, *, present: bool = True) 
     entrant.checked_in = present
     log_event(tournament.channel, "tournament_state", {"what": "checked_in"})
     return entrant
+
+
+@transaction.atomic
+def delete_tournament(tournament: Tournament) -> None:
+    """A tournament that has not begun is deleted with its players and its events: the director's
+    way back under settings.TOURNAMENT_MAX_OPEN for one that will not be played."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refusal = tournament.deletion_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    Event.objects.filter(channel=tournament.channel).delete()
+    tournament.delete()
 
 
 @transaction.atomic
@@ -426,7 +465,7 @@ def _locked_group(group: Group) -> Group:
 
 
 def _check_key(key: str | None) -> None:
-    if key is not None and (not key or len(key) > 64):
+    if key is not None and not well_formed_key(key):
         raise BadEntry("The entry's key is malformed.")
 
 

@@ -8,15 +8,15 @@ from typing import Any
 from django import forms
 
 from bunco_club.models import Club
-from live.forms import WholeNumberField
+from live.forms import RecordChoiceField, WholeNumberField
 from live.http import ID_MAX
 from tournaments import brackets
 from tournaments.actions import MAX_EXTENSION_MINUTES, MAX_POINTS, PRACTICE_MINUTES
-from tournaments.models import Tournament
+from tournaments.models import NAME_MAX, Tournament
 
 
 class NewTournamentForm(forms.Form):
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=NAME_MAX)
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE,
                                widget=forms.RadioSelect)
@@ -40,7 +40,7 @@ class NewTournamentForm(forms.Form):
                                   label="Point goal shown on the group sheets")
     vengeance_penalty = WholeNumberField(low=0, high=10000, what="the Vengeance penalty", initial=2500)
     must_bust_penalty = forms.BooleanField(required=False, label="Must Bust penalty (RULES.md §1.5)")
-    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False,
+    club = RecordChoiceField(queryset=Club.objects.none(), required=False,
                                   label="Register players from a club you host (optional)")
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:

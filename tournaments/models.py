@@ -17,11 +17,16 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 
+from games import codes
 from tournaments import brackets
+
+# How long the names a director types may be (issue 21): read by the columns, the form and the actions.
+NAME_MAX = 80  # a tournament's name
+ENTRANT_NAME_MAX = 40  # a player's name (a group sheet's column)
 
 
 def new_code() -> str:
-    return secrets.token_urlsafe(6)
+    return codes.new_code()  # named here too: the migrations refer to it
 
 
 def new_token() -> str:
@@ -47,7 +52,7 @@ class Tournament(models.Model):
         FINISHED = "finished", "Finished"
 
     code = models.CharField(max_length=16, unique=True, default=new_code)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=NAME_MAX)
     date = models.DateField(null=True, blank=True)
     director = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments")
     club = models.ForeignKey("bunco_club.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -153,6 +158,15 @@ class Tournament(models.Model):
             return "Registration is closed: round 1 has begun."
         return None
 
+    def deletion_refusal(self) -> str | None:
+        """Why the director can't delete the tournament; None if they can: before any round has
+        begun (the practice round included), when nothing but its players would go. The action and
+        the dashboard's button both ask."""
+        if self.status != Tournament.Status.REGISTRATION or self.rounds.exists():
+            return "A tournament can be deleted only before its first round (the practice round included): " \
+                   "play this one to the end."
+        return None
+
 
 class Entrant(models.Model):
     class Status(models.TextChoices):
@@ -163,7 +177,7 @@ class Entrant(models.Model):
         NO_SHOW = "no_show", "No-show"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=ENTRANT_NAME_MAX)
     member = models.ForeignKey("bunco_club.Member", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     seed_rank = models.PositiveIntegerField(null=True, blank=True)  # 1 = top seed (seeded groups)
     checked_in = models.BooleanField(default=False)

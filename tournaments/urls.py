@@ -14,6 +14,7 @@ urlpatterns = [
     path("t/<str:code>/director/check-in/<int:entrant_id>/", views.director_check_in, name="check_in"),
     path("t/<str:code>/director/seed/", views.director_seed, name="seed"),
     path("t/<str:code>/director/drop/<int:entrant_id>/", views.director_drop, name="drop"),
+    path("t/<str:code>/director/delete/", views.director_delete, name="delete"),
     path("t/<str:code>/director/start/", views.director_start, name="start"),
     path("t/<str:code>/director/practice/", views.director_practice, name="practice"),
     path("t/<str:code>/director/pause/", views.director_pause, name="pause"),

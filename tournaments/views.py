@@ -44,7 +44,7 @@ from tournaments.forms import (
     TurnForm,
 )
 from tournaments.links import BadGroupLink, group_path, read_group_token
-from tournaments.models import Entrant, Group, Tournament, TournamentRound, Turn, new_token
+from tournaments.models import ENTRANT_NAME_MAX, Entrant, Group, Tournament, TournamentRound, Turn, new_token
 
 # --- Permissions ----------------------------------------------------------------------------------
 
@@ -319,7 +319,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @refused(Page.NEW)
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    form = NewTournamentForm(request.POST or None, user=request.user)
+    # Bound on every POST: an empty one gets the form back with what is missing, not a blank form.
+    form = NewTournamentForm(request.POST if request.method == "POST" else None, user=request.user)
     status = 200
     if request.method == "POST":
         status = 400
@@ -364,6 +365,8 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         "can_start": tournament.start_refusal() is None,
         "can_practice": tournament.practice_refusal() is None,
         "registration_open": tournament.registration_refusal() is None,
+        "can_delete": tournament.deletion_refusal() is None,
+        "name_max": ENTRANT_NAME_MAX,
         "clock_open": current is not None and current.clock_refusal() is None,
         # The start forms' "Played on phones" box: ticked as the last round was played.
         "on_phones": current is not None and current.on_phones,
@@ -446,6 +449,22 @@ def director_drop(request: HtmxHttpRequest, code: str, entrant_id: int) -> HttpR
     tournament = _tournament_for_director(request, code)
     actions.drop_entrant(tournament, _entrant_of(tournament, entrant_id))
     return _back(request, tournament)
+
+
+@login_required
+@require_POST
+@refused(Page.DASHBOARD)
+def director_delete(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Delete a tournament that has not begun (the way back under the cap on open tournaments)."""
+    tournament = _tournament_for_director(request, code)
+    name = tournament.name
+    actions.delete_tournament(tournament)
+    messages.success(request, f"{name} is deleted.")
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("tournaments:list")
+        return response
+    return redirect("tournaments:list")
 
 
 @login_required
@@ -635,6 +654,7 @@ def _csv_cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+@never_cache  # every entrant's name and scores
 @login_required
 @require_GET
 def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:

@@ -26,6 +26,7 @@ from bunco_club import actions as club_actions
 from bunco_club.models import Party
 from games.night import taps
 from games.night.models import (
+    TITLE_MAX,
     CorrectionEffect,
     Night,
     Player,
@@ -41,6 +42,7 @@ from live import refusals
 from live.log import log_event, publish_together
 from live.models import Event
 from live.refusals import Refusal
+from live.text import has_control_characters, well_formed_key
 
 POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
 MAX_CORRECTION = 99
@@ -121,6 +123,9 @@ def clean_names(raw_names: Sequence[str]) -> list[str]:
     for name in names:
         if len(name) > NAME_MAX:
             raise BadTally(f"“{name[:NAME_MAX]}…” is too long for a name ({NAME_MAX} letters at most).")
+        if has_control_characters(name):
+            raise BadTally("A name holds a character that is not a letter, a digit or a sign (a control "
+                           "character): type it again.")
         if name.casefold() in seen:
             raise BadTally(f"“{name}” is on the list twice: give one of them a surname or initial.")
         seen.add(name.casefold())
@@ -147,6 +152,9 @@ def start_night(
         type(party).objects.select_for_update().filter(pk=party.pk).first()
         if Night.objects.filter(party=party).exists():
             raise WrongState("This party's night is started already: open it from the party's page.")
+    title = " ".join(str(title).split()) or "Bunco night"
+    if len(title) > TITLE_MAX:
+        raise BadTally(f"A night's title is {TITLE_MAX} letters at most, and this one has {len(title)}: shorten it.")
     players = clean_names(names)
     too_many = night_size_refusal(len(players))
     if too_many is not None:
@@ -253,7 +261,7 @@ def _done_with_key(night: Night, key: str | None, what: str, **same: object) -> 
     fields of the event's data (None: not known, not compared)."""
     if key is None:
         return None
-    if not key or len(key) > 64:
+    if not well_formed_key(key):
         raise BadTally("The request's key is malformed.")
     done = Event.objects.on(night.channel).filter(kind="state", data__what__in=("arrived", "left"),
                                                   data__key=key).first()
@@ -426,7 +434,7 @@ def record_tally(
         raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
     if by_host and not is_bunco:
         _check_correction_points(points)
-    if key is not None and (not key or len(key) > 64):
+    if key is not None and not well_formed_key(key):
         raise BadTally("The tap's key is malformed.")
 
     number = round_number or night.current_round
@@ -791,7 +799,7 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     A key already recorded returns the undo it recorded: a phone that lost the answer and sends
     the same undo again takes back one entry, not two.
     """
-    if key is not None and (not key or len(key) > 64):
+    if key is not None and not well_formed_key(key):
         raise BadTally("The undo's key is malformed.")
     # Only the table's row is locked (see _locked_table): an undo never closes a round. The lock
     # also makes two copies of one undo take turns, so the second finds the first's key.

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django import forms
 
 from games.night.actions import MAX_CORRECTION, NightError, clean_names
-from games.night.models import max_tables, night_size_refusal
+from games.night.models import TITLE_MAX, max_tables, night_size_refusal
 from games.rules import bunco, prizes
 from live.forms import WholeNumberField
 from live.http import ID_MAX
@@ -23,7 +23,7 @@ class NewNightForm(forms.Form):
     )
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
                                 initial=Decimal("5.00"), label="Buy-in ($)")
-    title = forms.CharField(max_length=80, required=False, initial="Bunco night")
+    title = forms.CharField(max_length=TITLE_MAX, required=False, initial="Bunco night")
     baby_bunco_ends_turn = forms.BooleanField(required=False, label=bunco.RULE_LABELS["baby_bunco_ends_turn"])
     wipeout = forms.BooleanField(required=False, label=bunco.RULE_LABELS["wipeout"])
     head_losers_to_last_table = forms.BooleanField(required=False, label=bunco.RULE_LABELS["head_losers_to_last_table"])

@@ -17,6 +17,8 @@ from games.rules import bunco, dice, prizes
 
 # --- A Bunco night ----------------------------------------------------------------------------
 
+TITLE_MAX = 80  # a night's title, as its host types it: the column, the form and start_night read it
+
 
 def max_tables() -> int:
     """The most tables a night on this site can have: settings.NIGHT_MAX_PLAYERS seated four a
@@ -67,7 +69,7 @@ class Night(models.Model):
         FINISHED = "finished", "Finished"
 
     code = models.CharField(max_length=16, unique=True, default=new_code)
-    title = models.CharField(max_length=80, default="Bunco night")
+    title = models.CharField(max_length=TITLE_MAX, default="Bunco night")
     club = models.ForeignKey("bunco_club.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="nights")
     party = models.ForeignKey("bunco_club.Party", null=True, blank=True, on_delete=models.SET_NULL, related_name="nights")
     host_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -476,11 +478,11 @@ class TableRound(models.Model):
                 return credited
         raise Seat.DoesNotExist(f"{player.name} has no seat at {self}.")
 
-    def bunco_chooser(self) -> dict[str, list[tuple[Player, Player]]]:
+    def bunco_chooser(self, seated: list[Player] | None = None) -> dict[str, list[tuple[Player, Player]]]:
         """The phone's "Who rolled it?": each team's players in seat order, each with whom its
-        Bunco is credited to (`bunco_credits`)."""
+        Bunco is credited to (`bunco_credits`). `seated` saves the query when the caller has it."""
         chooser: dict[str, list[tuple[Player, Player]]] = {team: [] for team in bunco.TEAMS}
-        for position, pair in enumerate(self.bunco_credits()):
+        for position, pair in enumerate(self.bunco_credits(seated)):
             chooser[bunco.team_of_seat(position)].append(pair)
         return chooser
 

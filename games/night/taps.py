@@ -98,10 +98,21 @@ def lock_table(night_id: int, round_number: int, table_number: int) -> TableRoun
         return None
     width = len(_TABLE_COLUMNS)
     table = TableRound.from_db("default", _TABLE_COLUMNS, row[:width])
-    round_values = [_from_db_datetime(value) if name.endswith("_at") else value
-                    for name, value in zip(_ROUND_COLUMNS, row[width:], strict=True)]
-    table.round = Round.from_db("default", _ROUND_COLUMNS, round_values)
+    table.round = _round_from_row(row[width:])
+    if table.status != TableRound.Status.PLAYING and table.round.status == Round.Status.PLAYING:
+        # A stale round: the tap waited for this table's lock while the bell's transaction held it,
+        # and PostgreSQL hands over the table's row as the bell left it (finishing) but the joined
+        # round's as the statement first saw it (playing). The bell commits both together: read
+        # the round again, as committed (a tap at a finishing table is taken, not refused as late).
+        fresh = _fetch_one(f"SELECT {', '.join(_ROUND_COLUMNS)} FROM {_ROUND} WHERE id = %s", [table.round_id])
+        assert fresh is not None  # the table's row, locked, keeps its round
+        table.round = _round_from_row(fresh)
     return table
+
+
+def _round_from_row(values: tuple[Any, ...]) -> Round:
+    return Round.from_db("default", _ROUND_COLUMNS, [_from_db_datetime(value) if name.endswith("_at") else value
+                                                     for name, value in zip(_ROUND_COLUMNS, values, strict=True)])
 
 
 def insert_tally(values: dict[str, Any]) -> int | None:

@@ -280,6 +280,8 @@ class Game:
     current: int | None = 0  # index of the player to play; None when the game is over
     turn: Turn | None = None  # the current player's dice, once rolled
     last: Scored | None = field(default=None, compare=False)
+    # House rule (the printed variant): a second Kismet may not go in Straight, not even as a 0.
+    no_straight: bool = False
 
     def __post_init__(self) -> None:
         if not self.players:
@@ -294,12 +296,12 @@ class Game:
             raise KismetError(f"There is no player number {self.current}.")
 
     @classmethod
-    def start(cls, players: Iterable[str]) -> Game:
+    def start(cls, players: Iterable[str], *, no_straight: bool = False) -> Game:
         names = tuple(players)
         for name in names:
             if not isinstance(name, str) or not name:
                 raise KismetError(f"A player's name must be some text, not {name!r}.")
-        return cls(names, tuple(Sheet() for _ in names))
+        return cls(names, tuple(Sheet() for _ in names), no_straight=no_straight)
 
     @property
     def player(self) -> str | None:
@@ -344,7 +346,7 @@ class Game:
         if self.turn is None:
             raise KismetError(f"{self.player} has not rolled yet.")
         assert self.current is not None
-        return _boxes_for(self.sheets[self.current], self.turn.dice)
+        return _boxes_for(self.sheets[self.current], self.turn.dice, self.no_straight)
 
     def box_choices(self) -> dict[str, int]:
         """Each open box of the current player with what the current dice would score there."""
@@ -377,7 +379,7 @@ class Game:
         roller = sheets[self.current]
         second_kismet = roller.has_kismet and is_kismet(faces)
         if second_kismet and roller.is_open(box):
-            allowed = _boxes_for(roller, faces)
+            allowed = _boxes_for(roller, faces, self.no_straight)
             if box not in allowed:
                 raise KismetError(
                     f"A second Kismet scores in a box the dice qualify for: {', '.join(map(_label, allowed))}."
@@ -401,7 +403,7 @@ class Game:
             second_kismet,
             tuple(zeroed),
         )
-        return Game(self.players, tuple(sheets), _next_open(sheets, start), None, scored)
+        return replace(self, sheets=tuple(sheets), current=_next_open(sheets, start), turn=None, last=scored)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; `Game.from_dict` rebuilds the same game (the last score too)."""
@@ -421,7 +423,7 @@ class Game:
                 "second_kismet": last.second_kismet,
                 "zeroed": [list(pair) for pair in last.zeroed],
             },
-        }
+        } | ({"no_straight": True} if self.no_straight else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
@@ -441,6 +443,7 @@ class Game:
                 last["second_kismet"],
                 tuple((player, box) for player, box in last["zeroed"]),
             ),
+            bool(data.get("no_straight", False)),
         )
 
     def _choices(self, faces: Sequence[int]) -> dict[str, int]:
@@ -459,13 +462,29 @@ class Game:
             raise KismetError(f"Nobody called {player!r} plays in this game.") from None
 
 
-def _boxes_for(sheet: Sheet, faces: Sequence[int]) -> tuple[str, ...]:
-    """The open boxes of `sheet` the dice may go in (the second-Kismet rule narrows them)."""
+def _boxes_for(sheet: Sheet, faces: Sequence[int], no_straight: bool = False) -> tuple[str, ...]:
+    """The open boxes of `sheet` the dice may go in (the second-Kismet rule narrows them; with the
+    house rule `no_straight` it never goes in Straight while another box is open)."""
     if sheet.has_kismet and is_kismet(faces):
-        qualifying = tuple(b for b in sheet.open_boxes if b in options(faces))
+        # RULES.md §3's example: five 5s qualify for Fives, never for Ones (a Basic box the dice
+        # would score 0 in is not one they qualify for).
+        scores = options(faces)
+        qualifying = tuple(b for b in sheet.open_boxes
+                           if b in scores and (b not in BASIC_BOXES or scores[b] > 0))
         if qualifying:
             return qualifying
+        if no_straight and len(sheet.open_boxes) > 1:
+            return tuple(b for b in sheet.open_boxes if b != "straight")
     return sheet.open_boxes
+
+
+def next_bonus_step(basic_total: int) -> tuple[int, int] | None:
+    """How many more Basic points reach the next bonus step, and that step's bonus (63 -> 35,
+    71 -> 55, 78 -> 75); None once the top step is reached."""
+    for lowest, bonus in reversed(_BONUS_STEPS):
+        if basic_total < lowest:
+            return lowest - basic_total, bonus
+    return None
 
 
 def _next_open(sheets: Sequence[Sheet], start: int) -> int | None:
@@ -517,21 +536,34 @@ def _faces(faces: Iterable[object]) -> str:
 
 @dataclass(frozen=True)
 class KismetTable(table_game.TableGame):
-    """Kismet as a `TableGame`, with the server's dice or with real dice typed in.
+    """Kismet as a `TableGame`, with the server's dice or with real dice typed in, chosen per seat.
 
     Server dice: {"kind": "roll"} rolls all five; {"kind": "roll", "keep": [faces]} keeps those
-    and rolls the others (twice at most); {"kind": "score", "box": name}. Real dice: after the
-    last roll at the table, {"kind": "enter", "dice": [5 faces]} (again, to correct a typo), then
+    and rolls the others (twice at most); {"kind": "score", "box": name}. Real dice (every seat
+    when `server_dice` is False, else the seats in `real_seats`): after the last roll at the
+    table, {"kind": "enter", "dice": [5 faces]} (again, to correct a typo), then
     {"kind": "score", "box": name}. Nothing is hidden from anyone.
     """
 
     state: Game
     server_dice: bool = True
+    real_seats: tuple[int, ...] = ()
     game: ClassVar[str] = "kismet"
 
     @classmethod
-    def new(cls, names: Sequence[str], *, server_dice: bool = True) -> KismetTable:
-        return cls(Game.start(names), server_dice)
+    def new(
+        cls, names: Sequence[str], *, server_dice: bool = True, real_seats: Iterable[int] = (),
+        no_straight: bool = False,
+    ) -> KismetTable:
+        seats = tuple(sorted(set(real_seats)))
+        for seat in seats:
+            if type(seat) is not int or not 0 <= seat < len(names):
+                raise KismetError(f"There is no seat {seat!r} to roll real dice.")
+        return cls(Game.start(names, no_straight=no_straight), server_dice, seats)
+
+    def typed(self, seat: int) -> bool:
+        """Whether `seat` rolls real dice and types them in (else the server rolls for it)."""
+        return not self.server_dice or seat in self.real_seats
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -545,7 +577,7 @@ class KismetTable(table_game.TableGame):
             return []
         turn = self.state.turn
         moves: list[dict[str, Any]] = []
-        if self.server_dice:
+        if not self.typed(seat):
             if turn is None:
                 return [{"kind": "roll"}]
             if turn.rolls_left:
@@ -558,7 +590,12 @@ class KismetTable(table_game.TableGame):
 
     def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> KismetTable:
         self.check_turn(seat)
-        kinds = ("roll", "score") if self.server_dice else ("enter", "score")
+        kinds = ("enter", "score") if self.typed(seat) else ("roll", "score")
+        if isinstance(move, Mapping) and move.get("kind") in ("roll", "enter") and move.get("kind") not in kinds:
+            raise KismetError(
+                "This seat types in its real dice: enter the five faces."
+                if self.typed(seat) else "The table rolls this seat's dice: roll, don't type dice in."
+            )
         kind = table_game.move_kind(move, kinds)
         state = self.state
         if kind == "score":
@@ -587,19 +624,29 @@ class KismetTable(table_game.TableGame):
         state = self.state
         turn = state.turn
         last = state.last
+        choices = {} if turn is None else _choices_in_order(state)
+        typed = state.current is not None and self.typed(state.current)
         public: dict[str, Any] = {
             "game": self.game,
             "server_dice": self.server_dice,
+            "real_dice": [self.typed(number) for number in range(len(state.players))],
+            "no_straight": state.no_straight,
             "seats": list(state.players),
+            "labels": BOX_LABELS,
             "turn": state.current,
             "dice": None if turn is None else list(turn.dice),
+            "colors": None if turn is None else [_COLORS[face] for face in turn.dice],
             "rolls": 0 if turn is None else turn.rolls,
-            "rolls_left": 0 if turn is None or not self.server_dice else turn.rolls_left,
-            "choices": {} if turn is None else _choices_in_order(state),
-            "sheets": [
-                {"boxes": sheet.as_dict(), "basic": sheet.basic_total, "bonus": sheet.bonus, "total": sheet.total}
-                for sheet in state.sheets
-            ],
+            "rolls_left": 0 if turn is None or typed else turn.rolls_left,
+            "choices": choices,
+            # The boxes the dice qualify for with their scores, best first, and where only a 0 goes.
+            "options": [[box, points] for box, points in choices.items() if points > 0],
+            "zeros": [box for box, points in choices.items() if points == 0],
+            "second_kismet": turn is not None and state.current is not None
+            and state.sheets[state.current].has_kismet and is_kismet(turn.dice),
+            "sheets": [_sheet_view(sheet) for sheet in state.sheets],
+            "scores": [sheet.total for sheet in state.sheets],
+            "winners": state.winners() if state.is_over else [],
             "last": None if last is None else state.to_dict()["last"],
         }
         return table_game.View(public)
@@ -618,11 +665,29 @@ class KismetTable(table_game.TableGame):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "server_dice": self.server_dice, "state": self.state.to_dict()}
+        return {"game": self.game, "server_dice": self.server_dice, "state": self.state.to_dict()} | (
+            {"real_seats": list(self.real_seats)} if self.real_seats else {}
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> KismetTable:
-        return cls(Game.from_dict(data["state"]), bool(data["server_dice"]))
+        return cls(Game.from_dict(data["state"]), bool(data["server_dice"]), tuple(data.get("real_seats", ())))
+
+
+BOX_LABELS: dict[str, str] = {box: _label(box).replace(" Of A ", " of a ") for box in BOXES}
+
+
+def _sheet_view(sheet: Sheet) -> dict[str, Any]:
+    step = next_bonus_step(sheet.basic_total)
+    return {
+        "boxes": sheet.as_dict(),
+        "basic": sheet.basic_total,
+        "bonus": sheet.bonus,
+        "kismet_section": sheet.kismet_total,
+        "total": sheet.total,
+        "filled": len(BOXES) - len(sheet.open_boxes),
+        "next_bonus": None if step is None else {"needs": step[0], "bonus": step[1]},
+    }
 
 
 def _choices_in_order(state: Game) -> dict[str, int]:

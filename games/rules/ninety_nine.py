@@ -477,6 +477,75 @@ def deck_counts(game: Game) -> Counter:
     return counts
 
 
+# --- what chance produced, and a move in words ------------------------------------------------------
+
+
+def chance_between(before: Game, after: Game) -> list[list[Any]]:
+    """What chance produced from `before` to `after` (one action), in the order it happened:
+    ["deal", dealer, [each seat's hand]] for a new deal; for a play, ["draw", card] per card the
+    player drew and ["reshuffled", size] where the played pile became the draw pile. These name
+    hidden cards: the server records them for the check at the end, and never sends them."""
+    if after.round != before.round:
+        return [["deal", after.dealer, [list(hand) for hand in after.hands]]]
+    played = next((e for e in after.events if e.kind == "played"), None)
+    if played is None or played.seat is None:
+        return []
+    kept = len(before.hands[played.seat]) - 1
+    drawn = list(after.hands[played.seat][kept:])
+    steps: list[list[Any]] = [["draw", card] for card in drawn]
+    reshuffle = next((e for e in after.events if e.kind == "reshuffled"), None)
+    if reshuffle is not None:
+        at = len(before.draw_pile)
+        steps.insert(at, ["reshuffled", reshuffle.size])
+    return steps
+
+
+def card_words(card: object) -> str:
+    return {"minus_10": "minus 10", "hold": "hold", "reverse": "reverse", "99": "99"}.get(str(card), str(card))
+
+
+def hands_words(game: Game) -> str:
+    """Every hand, for the replay once the game is over: "Ada holds 3, hold, 10 · Bea holds ..."."""
+    return " · ".join(f"{name} holds {', '.join(map(card_words, hand))}"
+                      for name, hand in zip(game.players, game.hands, strict=True) if hand)
+
+
+def said(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """One move in words, from the move as recorded and the public view after it (what every seat
+    may see: the card played, the count, who lost the deal)."""
+    seats = view.get("seats") or []
+
+    def name(seat: object) -> str:
+        return seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"
+
+    kind = move.get("move", {}).get("kind")
+    if kind == "deal":
+        return f"{name(move.get('seat'))} deals a new round: the count is 0."
+    if kind != "play":
+        return f"{name(move.get('seat'))} moved."
+    words: list[str] = []
+    for event in view.get("events") or []:
+        if event["kind"] == "played":
+            card = event["card"]
+            extra = ""
+            if card == "reverse":
+                way = "clockwise" if view.get("direction") == CLOCKWISE else "counter-clockwise"
+                extra = f" (play goes {way})"
+            elif card == "hold":
+                extra = " (the count holds)"
+            words.append(f"{name(event['seat'])} plays {card_words(card)}{extra}: the count is {event['count']}.")
+        elif event["kind"] == "reshuffled":
+            words.append("The played cards but the top one are shuffled into a new draw pile.")
+        elif event["kind"] == "lost_round":
+            words.append(f"{name(event['seat'])} has no card to play on {event['count']}: "
+                         "loses the deal and a marker.")
+        elif event["kind"] == "out":
+            words.append(f"{name(event['seat'])} has no markers left: out of the game.")
+        elif event["kind"] == "won":
+            words.append(f"{name(event['seat'])} wins!")
+    return " ".join(words) or f"{name(move.get('seat'))} moved."
+
+
 # --- at a game table -------------------------------------------------------------------------------
 
 
@@ -537,9 +606,11 @@ class NinetyNineTable(table_game.TableGame):
             "top_card": state.played[-1] if state.played else None,
             "draw_pile": len(state.draw_pile),
             "markers": list(state.markers),
+            "scores": list(state.markers),  # the table's scoresheet: markers left
             "cards": [len(hand) for hand in state.hands],
             "loser": state.loser,
             "winner": state.winner,
+            "winners": [] if state.winner is None else [state.players[state.winner]],
             # A lost round's cards stay with their player: the public record says who and at what count.
             "events": [
                 {"kind": e.kind, "seat": e.seat, "card": e.card, "count": e.count, "size": e.size}

@@ -33,6 +33,7 @@ from live import refusals
 from live.log import log_event, publish_together
 from live.models import Event
 from live.refusals import Refusal
+from live.text import well_formed_key
 
 MAX_NAME = 40
 
@@ -244,7 +245,7 @@ def _locked(table: Table) -> Table:
 
 
 def _check_key(key: str | None) -> None:
-    if key is not None and (not key or len(key) > 64):
+    if key is not None and not well_formed_key(key):
         raise BadMove("The move's key is malformed.")
 
 
@@ -285,8 +286,11 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
     table.bot_due_at = _bot_due(table, after)
     statements.save_table_after_move(table)
 
+    public_move = recorded.as_data()
+    if rules.private_hands:
+        public_move["chance"] = []  # the cards drawn or dealt: hidden, kept for the check at the end
     events: list[Event] = [log_event(table.channel, "moved", {
-        "move": recorded.as_data(), "view": after.view(None).public,
+        "move": public_move, "view": after.view(None).public,
     }, publish=False)]
     for number_ in range(len(after.seats)) if rules.private_hands else ():
         private = after.view(number_).private

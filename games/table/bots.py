@@ -12,8 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.rules import fill_or_bust_bots
+from games.rules import fill_or_bust_bots, kismet_bots, ninety_nine_bots
 from games.rules.fill_or_bust import FillOrBustTable
+from games.rules.kismet import KismetTable
+from games.rules.ninety_nine import NinetyNineTable
 from games.rules.table import IllegalMove, TableGame
 
 LEVELS: tuple[str, ...] = tuple(fill_or_bust_bots.LEVELS)
@@ -23,6 +25,10 @@ def choose_move(game: TableGame, seat: int, level: str, rng: random.Random) -> d
     """The move the bot of `seat` makes now."""
     if isinstance(game, FillOrBustTable):
         return fill_or_bust_bots.choose_move(game, seat, level, rng)
+    if isinstance(game, NinetyNineTable):
+        return ninety_nine_bots.choose_move(game, seat, level, rng)
+    if isinstance(game, KismetTable):
+        return kismet_bots.choose_move(game, seat, level, rng)
     raise IllegalMove(f"There are no bots for {game.game} yet.")
 
 

@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules import fill_or_bust
+from games.rules import fill_or_bust, ninety_nine
 from games.rules.table import IllegalMove, TableGame
+from games.table import kismet as kismet_table
 
 SHORT_GOAL = 2000  # a quick game at the table: a few turns each
 
@@ -38,6 +39,9 @@ class Engine:
     # Whether a seat may hold what others may not see (a hand of cards): then each move sends
     # every seat its private view on its own channel. Fill or Bust hides nothing but the deck.
     private_hands: bool = False
+    # What the seed's commitment vouches for, in the words of the game: its heading and what
+    # anyone can check once the seed is revealed.
+    fairness: tuple[str, str] = ("Fair dice", "every toss and card")
 
 
 # --- Fill or Bust ---------------------------------------------------------------------------------
@@ -95,6 +99,44 @@ def _fill_or_bust_scores(game: TableGame) -> list[int]:
     return list(game.state.sheet)
 
 
+# --- Ninety-Nine or Bust ---------------------------------------------------------------------------
+
+NINETY_NINE_MARKERS = range(1, 11)
+
+
+def ninety_nine_rules(options: Mapping[str, Any]) -> ninety_nine.Rules:
+    """The rules a table's stored options stand for: {"markers": M} (1 to 10; 4 by default) and,
+    optionally, {"deck": {card: copies}} for another composition than RULES.md §2's 52 cards."""
+    markers = options.get("markers", ninety_nine.STARTING_MARKERS)
+    if type(markers) is not int or markers not in NINETY_NINE_MARKERS:
+        raise IllegalMove(f"Each player starts with 1 to {NINETY_NINE_MARKERS[-1]} markers, not {markers!r}.")
+    unknown = set(options) - {"markers", "deck"}
+    if unknown:
+        raise IllegalMove(f"Unknown Ninety-Nine or Bust option: {', '.join(sorted(unknown))}.")
+    deck = options.get("deck")
+    if deck is None:
+        return ninety_nine.Rules(markers=markers)
+    if not isinstance(deck, Mapping):
+        raise IllegalMove("The deck is a number of copies per card.")
+    # JSON keys are text: the number cards come back as "1".."10".
+    copies = {int(card) if str(card).isdigit() and card != "99" else card: number for card, number in deck.items()}
+    return ninety_nine.Rules.with_deck(copies, markers=markers)
+
+
+def _new_ninety_nine(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+    return ninety_nine.NinetyNineTable.new(names, rng, rules=ninety_nine_rules(options))
+
+
+def _ninety_nine_chance(before: TableGame, after: TableGame) -> list[list[Any]]:
+    assert isinstance(before, ninety_nine.NinetyNineTable) and isinstance(after, ninety_nine.NinetyNineTable)
+    return ninety_nine.chance_between(before.state, after.state)
+
+
+def _ninety_nine_scores(game: TableGame) -> list[int]:
+    assert isinstance(game, ninety_nine.NinetyNineTable)
+    return list(game.state.markers)
+
+
 ENGINES: dict[str, Engine] = {
     "fill_or_bust": Engine(
         name="fill_or_bust",
@@ -106,6 +148,29 @@ ENGINES: dict[str, Engine] = {
         chance=_fill_or_bust_chance,
         scores=_fill_or_bust_scores,
         time_up=_fill_or_bust_time_up,
+    ),
+    "ninety_nine": Engine(
+        name="ninety_nine",
+        label="Ninety-Nine or Bust",
+        min_seats=2,
+        max_seats=8,
+        new=_new_ninety_nine,
+        load=ninety_nine.NinetyNineTable.from_dict,
+        chance=_ninety_nine_chance,
+        scores=_ninety_nine_scores,
+        private_hands=True,
+        fairness=("Fair deal", "every shuffle and every card dealt"),
+    ),
+    "kismet": Engine(
+        name="kismet",
+        label="Kismet",
+        min_seats=1,
+        max_seats=8,
+        new=kismet_table.new,
+        load=kismet_table.load,
+        chance=kismet_table.chance,
+        scores=kismet_table.scores,
+        fairness=("Fair dice", "every roll of the table's dice"),
     ),
 }
 

@@ -15,6 +15,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.rules import ninety_nine
+from games.table import kismet as kismet_table
 from live.broadcasters import Message
 from live.rendering import Frame, renders
 
@@ -44,6 +46,10 @@ _OUTCOMES = {
 def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """One move of Fill or Bust in words, from the move as recorded (`Move.as_data`) and the
     public view after it. Only what everyone may see: the move is made, the view is public."""
+    if view.get("game") == "ninety_nine":
+        return ninety_nine.said(move, view)
+    if view.get("game") == "kismet":
+        return kismet_table.said_of(move, view)
     seats = view.get("seats") or []
     seat = move.get("seat", 0)
     name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"

@@ -80,8 +80,11 @@
   // pushed into it while the request was out (a tap at a table meanwhile): swapped in as it is,
   // it would show the old numbers until the next event. So the numbers pushed during the request
   // are written into the response before it is swapped in. Pushed totals are absolute, so writing
-  // one that the response already holds changes nothing. (hx-sync="replace" on the regions keeps
-  // one request out per region, aimed at the region on the page.)
+  // one that the response already holds changes nothing. (hx-sync="this:queue last" on the regions
+  // keeps one request out per region, aimed at the region on the page, and at most one waiting:
+  // the request under way always lands, however slow the server and however many events arrive
+  // meanwhile. With "replace" each event aborted the one under way, and a phone on a busy server
+  // could go on aborting its refreshes and show a round long over.)
   var LIVE_REGIONS = "#phone-state, #host-state, #screen-state, #players-card";
   var refetching = new Map(); // region id -> {ctx, pushed: [message data, ...]}
   var newest = new Map(); // region id -> the ctx of the request issued last for it
@@ -92,10 +95,10 @@
       newest.set(region.id, event.detail.ctx);
     }
   });
-  // hx-sync="replace" aborts the older request when a newer one is issued, but an answer whose
-  // body has already arrived is not stopped by the abort and would still be swapped in, possibly
-  // after the newer one (the bell) and rolling it back. So an answer superseded by a newer request
-  // for the same region is dropped: the newer one brings everything it had, and more. (The regions
+  // Only the request issued last for a region is swapped in. With the queue that is the one under
+  // way (the one waiting is issued once it has landed); the check stays as a guard for a request
+  // issued outside the queue (htmx.ajax): an older answer swapped after a newer one (the bell)
+  // would roll it back, and the newer one brings everything the older had, and more. (The regions
   // swap by morphing, so the element a request was aimed at stays on the page whatever lands first.)
   document.addEventListener("htmx:before:swap", function (event) {
     var region = event.target;

@@ -28,29 +28,13 @@
   };
 
   var state = null;
-  var urls = {};
   var selected = [];      // indices of the tossed dice tapped to set aside
   var selectedFor = -1;   // the move number the selection belongs to
   var busy = false;
-  var POLL_MS = 10000;    // the page's data-poll-seconds (settings.PHONE_POLL_SECONDS) when it has one
-  var TRY_TIMEOUT_MS = 6000;
-  var TRIES = 4;
-
-  function $(id) { return document.getElementById(id); }
-  function isScreen() { var play = $("play"); return play && play.hasAttribute("data-screen"); }
-
-  function newKey() {
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
-  }
-
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var table = null;       // the live connection (TableLive): it sends the moves
+  var $ = TableLive.$;
+  var el = TableLive.el;
+  var isScreen = TableLive.isScreen;
 
   function die(face, asButton) {
     var node = el(asButton ? "button" : "span", "die face-" + face);
@@ -59,13 +43,6 @@
     if (!asButton) node.setAttribute("aria-label", String(face));
     for (var i = 0; i < face; i++) node.appendChild(el("span", "pip"));
     return node;
-  }
-
-  function csrf() {
-    var match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-    if (match) return decodeURIComponent(match[1]);
-    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return field ? field.value : "";
   }
 
   function cardLabel(name) { return name ? name.replace(/_/g, " ") : ""; }
@@ -103,20 +80,8 @@
   function render() {
     if (!state || !$("play")) return;
     var pub = state.public;
-    var seats = pub.seats || [];
     $("play").setAttribute("data-moves", String(state.moves_made));
-    var turnLine = $("turn-line");
-    if (state.status === "over" || pub.turn === null) {
-      var winners = pub.winners || [];
-      turnLine.textContent = winners.length ? winners.join(" and ") + (winners.length > 1 ? " win!" : " wins!") : "The game is over";
-    } else if (state.status === "seating") {
-      turnLine.textContent = "Waiting for the start";
-    } else if (myTurn()) {
-      turnLine.textContent = "Your turn";
-    } else {
-      turnLine.textContent = seats[pub.turn] + "'s turn";
-    }
-    turnLine.classList.toggle("is-mine", myTurn());
+    TableLive.sayTurn(state, myTurn());
     $("said").textContent = state.said || "";
 
     var card = $("card");
@@ -244,130 +209,20 @@
     if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
   }
 
-  function say(text) {
-    var box = $("move-message");
-    if (!box) return;
-    box.hidden = !text;
-    box.textContent = text || "";
-  }
-
   // --- what the server sends -----------------------------------------------------------------
 
-  function take(payload) {
-    // A newer state replaces an older one; the same state again refreshes what the seat may do.
-    if (state && payload.moves_made < state.moves_made) return;
-    if (state && payload.status !== state.status && (payload.status === "over" || state.status === "seating")) {
-      location.reload();
-      return;
-    }
-    state = payload;
-    render();
-  }
-
-  function moved(data) {
-    if (!state || data.move.number <= state.moves_made) return;
-    state = Object.assign({}, state, {
+  function moved(old, data) {
+    return Object.assign({}, old, {
       public: data.view, moves_made: data.move.number, said: data.said,
-      on_turn: state.seat !== null && data.view.turn === state.seat && state.status === "playing",
+      on_turn: old.seat !== null && data.view.turn === old.seat && old.status === "playing",
       legal_moves: [], keeps: [], can_undo: false, must_bust: false,
     });
-    render();
-    // The seat on turn asks for its legal moves and keeps (they are on no public channel).
-    if (state.on_turn || data.view.turn === null) refresh();
   }
 
-  function refresh() {
-    if (!urls.state) return;
-    fetch(urls.state, { credentials: "same-origin", headers: { "Accept": "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (payload) { if (payload) take(payload); })
-      .catch(function () { /* the next event or poll tries again */ });
-  }
+  // The seat on turn asks for its legal moves and keeps (they are on no public channel).
+  function asks(next, data) { return next.on_turn || data.view.turn === null; }
 
-  function live(on) {
-    var badge = document.querySelector("[data-live-badge]");
-    if (!badge) return;
-    badge.textContent = on ? "Live" : "Reconnecting…";
-    badge.classList.toggle("is-live", on);
-  }
-
-  function follow() {
-    if (!urls.events || !window.EventSource) return;
-    var source = new EventSource(urls.events);
-    source.onopen = function () { live(true); };
-    source.onerror = function () { live(false); };
-    source.onmessage = function (event) {
-      var data = JSON.parse(event.data);
-      if (data.snapshot) take(data);
-    };
-    source.addEventListener("moved", function (event) { moved(JSON.parse(event.data)); });
-    source.addEventListener("table_state", function (event) {
-      var data = JSON.parse(event.data);
-      if (!state) return;
-      if (data.what === "over" || data.what === "started" || data.what === "clock" || state.status === "seating" ||
-          (data.what === "seat_released" && data.seat === undefined)) {
-        location.reload();  // the page changes shape (or this phone's seat went): draw it anew
-        return;
-      }
-      refresh();
-    });
-    source.addEventListener("hand", function () { refresh(); });
-  }
-
-  // --- a move ----------------------------------------------------------------------------------
-
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
-
-  async function postOnce(body) {
-    var controller = new AbortController();
-    var timer = setTimeout(function () { controller.abort(); }, TRY_TIMEOUT_MS);
-    try {
-      var response = await fetch(urls.move, {
-        method: "POST", body: body, credentials: "same-origin", signal: controller.signal,
-        headers: { "X-CSRFToken": csrf(), "Accept": "application/json" },
-      });
-      var text = await response.text();
-      var answer = {};
-      try { answer = JSON.parse(text); } catch (error) { /* a page, not JSON */ }
-      return { status: response.status, ok: response.ok, answer: answer };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async function send(kind, dice) {
-    if (busy || !state) return;
-    busy = true;
-    say("");
-    render();
-    var body = new FormData();
-    body.set("kind", kind);
-    (dice || []).forEach(function (face) { body.append("dice", String(face)); });
-    body.set("seat", String(state.seat));
-    body.set("key", newKey());  // one key per move: sent again as it is, it counts once
-    try {
-      for (var attempt = 0; attempt < TRIES; attempt++) {
-        try {
-          var result = await postOnce(body);
-          live(true);
-          if (result.ok) { take(result.answer); return; }
-          if (result.status < 500) {
-            say(result.answer.error || "That move wasn't taken (error " + result.status + "). Reload the page.");
-            refresh();
-            return;
-          }
-        } catch (error) {
-          live(false);
-        }
-        say("No answer yet: sending the move again…");
-        await sleep(Math.min(500 * Math.pow(2, attempt), 3000));
-      }
-      say("Not sent: no connection. Check the game above, then move again.");
-    } finally {
-      busy = false;
-      render();
-    }
-  }
+  function send(kind, dice) { table.send({ kind: kind, dice: dice }); }
 
   document.addEventListener("click", function (event) {
     var target = event.target.closest && event.target.closest("[data-die], [data-move], [data-step]");
@@ -427,15 +282,13 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     setUpStepper();
-    var data = $("table-data");
-    if (!data) return;
-    urls = JSON.parse($("table-urls").textContent);
-    state = JSON.parse(data.textContent);
-    render();
-    follow();
-    // The safety net: whatever the stream missed, a slow poll brings.
-    var pollSeconds = parseFloat($("play") && $("play").getAttribute("data-poll-seconds"));
-    if (pollSeconds > 0) POLL_MS = pollSeconds * 1000;
-    setInterval(refresh, POLL_MS);
+    table = TableLive.start({
+      render: function (next, nowBusy) { state = next; busy = nowBusy; render(); },
+      moved: moved,
+      asks: asks,
+      // A clock set or paused (a tournament round's) draws the page anew too: only this game's page does.
+      reloadOn: ["over", "started", "clock"],
+      hand: function () { table.refresh(); },
+    });
   });
 })();

@@ -22,7 +22,7 @@ def test_it_refuses_a_fourth_try_in_a_minute_even_with_the_right_password():
     make_user()
     client = Client()
     for _ in range(3):
-        assert post_login(client, WRONG_PASSWORD).status_code == 200  # the form again, "Please enter a correct…"
+        assert post_login(client, WRONG_PASSWORD).status_code == 400  # the form again, "Please enter a correct…"
     response = post_login(client, PASSWORD)
     assert response.status_code == 429
     assert "Too many attempts to log in" in response.content.decode()

@@ -50,7 +50,7 @@ def test_genuine_links_are_never_counted_against_their_address():
 def test_ten_wrong_passwords_for_a_user_from_one_address_do_not_block_that_user_from_another_address():
     make_user("host", "bunco-night")
     for _ in range(10):
-        assert post_login(Client(), WRONG_PASSWORD, address="198.51.100.1").status_code == 200  # the form again
+        assert post_login(Client(), WRONG_PASSWORD, address="198.51.100.1").status_code == 400  # the form again
     elsewhere = Client()
     assert post_login(elsewhere, PASSWORD, address="198.51.100.2").status_code == 302
     assert elsewhere.session["_auth_user_id"]

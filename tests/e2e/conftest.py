@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import ServerPool, ServerProcess, shared_server
+
 PATIENT_MS = 10_000
 
 
@@ -20,3 +22,24 @@ def patient_expect(request: pytest.FixtureRequest) -> Iterator[None]:
     expect.set_options(timeout=getattr(request.module, "EXPECT_TIMEOUT_MS", PATIENT_MS))
     yield
     expect.set_options(timeout=previous)
+
+
+@pytest.fixture(autouse=True)
+def every_page_closed_afterwards(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test's pages all close when it ends, those it opened in contexts of its own (a host's desk,
+    a projector) too: the servers serve one test after another, and a page left open would keep
+    its stream and its polls going into the next test."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
+@pytest.fixture
+def table_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    """The game tables' server: one uvicorn process, in-process events and clock, long streams,
+    bots that hardly pause."""
+    with shared_server(server_pool, {
+        "REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "TABLE_BOT_PAUSE_SECONDS": "0.05",
+    }, request) as server:
+        yield server

@@ -4,8 +4,10 @@ turn. Each step waits until the page has taken it (Playwright's expect), never a
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
@@ -17,6 +19,8 @@ from tests.builders import PASSWORD
 from tests.e2e.conftest import PATIENT_MS
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+# A folder (docs/screenshots when making the README's pictures): the game tables' tests shoot there.
+TABLE_SCREENSHOTS = os.environ.get("TABLE_SCREENSHOTS")
 VENGEANCE = "Played a Vengeance"
 
 
@@ -125,3 +129,42 @@ def wait_until(page: Page, condition: Callable[[], bool], failure: str, *, patie
         assert waited < patience_ms, failure
         page.wait_for_timeout(50)
         waited += 50
+
+
+# --- A game table ------------------------------------------------------------------------------
+
+
+def open_table_screen(browser: Browser, url: str, table: Any) -> Page:
+    """The table's screen (its secret link) on a desktop-sized page, live."""
+    screen = desk(browser)
+    screen.goto(f"{url}/g/{table.code}/screen/{table.screen_token}/")
+    expect(screen.locator("[data-live-badge]")).to_have_text("Live")
+    return screen
+
+
+def moves_at(page: Page, number: int) -> None:
+    """The page shows the game after exactly `number` moves."""
+    expect(page.locator("#play")).to_have_attribute("data-moves", str(number))
+
+
+def moved_past(page: Page, number: int) -> None:
+    """The page shows a move after `number` (a bot may have moved on already)."""
+    page.wait_for_function("n => +document.getElementById('play').dataset.moves > n", arg=number)
+
+
+def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
+    """A screenshot for the README, when TABLE_SCREENSHOTS names a folder."""
+    if TABLE_SCREENSHOTS:
+        Path(TABLE_SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(TABLE_SCREENSHOTS) / name), full_page=full_page)
+
+
+def turn_comes_to(phones: list[Page], seat: int, number: int) -> tuple[Page, Page]:
+    """Once move `number` is on their pages: the phone of `seat`, which says it is its turn, and
+    the next seat's phone, waiting."""
+    phone = phones[seat]
+    moves_at(phone, number)
+    expect(phone.locator("#turn-line")).to_have_text("Your turn")
+    waiting = phones[(seat + 1) % len(phones)]
+    moves_at(waiting, number)
+    return phone, waiting

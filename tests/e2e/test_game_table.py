@@ -10,9 +10,7 @@ and a phone fills a Vengeance (found by running `simulate` over seeds)."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,8 +22,15 @@ from games.table import bots
 from games.table.models import SETUP, Table, rng_for
 from games.table.renderers import said_of
 from tests.builders import make_table
-from tests.conftest import ServerProcess, start_server
-from tests.e2e.pages import DESKTOP, join_table, keep_dice
+from tests.conftest import ServerProcess
+from tests.e2e.pages import (
+    join_table,
+    keep_dice,
+    moved_past,
+    open_table_screen,
+    shoot,
+    turn_comes_to,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +39,6 @@ NAMES = ["Ada", "Bea", "Cal", "Dot"]
 BOT = 3  # Dot
 SEED = 186
 STOP_AT = 350  # a phone banks under a BONUS card once this much is at risk
-SCREENSHOTS = os.environ.get("TABLE_SCREENSHOTS")  # a folder: docs/screenshots when making them
 
 
 def phone_choice(game: FillOrBustTable, seat: int) -> dict[str, Any]:
@@ -73,15 +77,6 @@ def simulate(seed: str) -> list[tuple[int, str, str]]:
     return said
 
 
-@pytest.fixture
-def table_site(transactional_db: None, tmp_path: Path) -> Any:
-    """One uvicorn process, in-process events and clock, long streams, bots that hardly pause."""
-    server = start_server(tmp_path, extra_env={
-        "REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "TABLE_BOT_PAUSE_SECONDS": "0.05"})
-    yield server
-    server.stop()
-
-
 def watch_said(page: Page) -> None:
     """Keep every line the page says about the moves (#said), for the test to collect."""
     page.evaluate("""() => {
@@ -101,19 +96,10 @@ def said_so_far(page: Page) -> list[str]:
         return []
 
 
-def moves_at(page: Page, number: int) -> None:
-    expect(page.locator("#play")).to_have_attribute("data-moves", str(number))
 
 
-def moved_past(page: Page, number: int) -> None:
-    """The page shows a move after `number` (the bot may have moved on already)."""
-    page.wait_for_function("n => +document.getElementById('play').dataset.moves > n", arg=number)
 
 
-def shoot(page: Page, name: str) -> None:
-    if SCREENSHOTS:
-        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SCREENSHOTS) / name))
 
 
 def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: ServerProcess, new_phone, browser) -> None:
@@ -126,9 +112,7 @@ def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: Server
     table = make_table(4, bots=["", "", "", "threshold"], seed=SEED)
     url = table_site.url
     phones = [join_table(new_phone(), url, table.code, name) for name in NAMES[:3]]
-    screen = browser.new_context(viewport=DESKTOP).new_page()
-    screen.goto(f"{url}/g/{table.code}/screen/{table.screen_token}/")
-    expect(screen.locator("[data-live-badge]")).to_have_text("Live")
+    screen = open_table_screen(browser, url, table)
     expect(screen.locator("[data-commitment]")).to_have_text(table.commitment)
     for phone in phones:
         expect(phone.locator("[data-commitment]")).to_have_text(table.commitment)
@@ -150,11 +134,7 @@ def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: Server
         if seat == BOT:  # the clock moves Dot (maybe several moves): the screen follows
             moved_past(screen, number)
             continue
-        phone = phones[seat]
-        moves_at(phone, number)
-        expect(phone.locator("#turn-line")).to_have_text("Your turn")
-        waiting = phones[(seat + 1) % 3]
-        moves_at(waiting, number)
+        phone, waiting = turn_comes_to(phones, seat, number)
         expect(waiting.locator("#turn-line")).to_have_text(f"{NAMES[seat]}'s turn")
         expect(waiting.locator("#actions button")).to_have_count(0)
         expect(waiting.locator("#dice button")).to_have_count(0)

@@ -28,10 +28,14 @@ STREAM_ONLY = True
 
 
 def send_ping(page: Page, name: str) -> None:
+    # The answer replaces the form. Until it has, "Ping sent." may still be the last ping's, and a
+    # name typed next would be overwritten by this answer's form (sending the last name again).
+    page.locator("#ping-form").evaluate("form => form.dataset.answered = 'no'")
     page.fill("#id_name", name)
     with page.expect_response("**/check/*/ping/") as response:
         page.click("text=Ping every screen")
     assert response.value.status == 200
+    expect(page.locator("#ping-form:not([data-answered])")).to_have_count(1)
     expect(page.locator("#ping-form [role=status]")).to_have_text("Ping sent.")
 
 

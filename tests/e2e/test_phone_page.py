@@ -5,8 +5,11 @@ and a phone that tapped the wrong name can pick again."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import pytest
-from playwright.sync_api import FloatRect, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import FloatRect, Page, Route, expect
 
 from games.night import actions
 from games.night.models import Night, Tally
@@ -369,9 +372,14 @@ def test_thats_not_me_lands_on_the_names_of_the_table_the_player_sits_at_now(nig
     round_one_won_at_table_2_by(night, name)
     expect(phone.locator(".go-to-line")).to_contain_text("Table 1")
 
-    def refresh_wins(route) -> None:  # the POST is done; its answer is lost behind the page's reload
+    held: list[Route] = []
+
+    def refresh_wins(route: Route) -> None:
+        """The POST is done (the seat let go, the phone's channel told) but its answer is held back
+        until the page's own reload has landed: the reload wins the race every time, not only
+        when the machine is quiet enough for the event to beat the answer."""
         route.fetch()
-        route.abort()
+        held.append(route)
 
     phone.route("**/not-me/", refresh_wins)
     phone.get_by_text("That's not me").click()
@@ -380,6 +388,9 @@ def test_thats_not_me_lands_on_the_names_of_the_table_the_player_sits_at_now(nig
     expect(phone.locator("form.name-list")).to_be_visible()
     expect(phone.get_by_text("Table 1: tap your name.")).to_be_visible()
     expect(phone.get_by_role("button", name=name, exact=True)).to_be_enabled()
+    assert len(held) == 1  # the answer never reached the page: its own reload brought it here
+    with suppress(PlaywrightError):  # the reload has already cancelled the request
+        held[0].abort()
 
 
 def test_the_phone_of_a_player_who_leaves_says_she_has_left_and_shows_her_score_sheet(night_site: ServerProcess, new_phone) -> None:

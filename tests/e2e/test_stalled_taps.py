@@ -64,7 +64,9 @@ def test_a_stalled_tap_is_sent_again_with_its_key_and_counted_once(phone_at_tabl
     expect(phone.locator("#tap-status")).to_have_text("✓ +2 for us", timeout=15_000)
     expect(phone.locator("[data-live-badge]")).to_have_text("Live")
     assert [tally.points for tally in tallies(night)] == [2]
-    assert len(line.keys) == 3 and len(set(line.keys)) == 1, line.keys
+    # Two stalled tries, then the one that got through; on a busy machine that answer may take
+    # longer than the shortened try limit, and the page sends it once more: still the same key.
+    assert len(line.keys) >= 3 and len(set(line.keys)) == 1, line.keys
 
 
 def test_taps_made_behind_a_stalled_one_are_all_saved(phone_at_table_2) -> None:

@@ -178,21 +178,27 @@ def test_two_head_teams_crossing_21_at_the_same_instant_ring_the_bell_exactly_on
         assert {table(night, n).status for n in (2, 3)} == {TableRound.Status.FINISHING}
 
 
+def held_for_a_moment(monkeypatch, step: str) -> threading.Event:
+    """`actions.<step>` made to signal when it starts and then hold its transaction 0.3 s before
+    going on, so a racing request is really in flight meanwhile (a wider window, never a deadline)."""
+    started = threading.Event()
+    original = getattr(actions, step)
+
+    def slowly(*args: Any) -> None:
+        started.set()
+        time.sleep(0.3)
+        original(*args)
+
+    monkeypatch.setattr(actions, step, slowly)
+    return started
+
+
 @pytest.fixture
 def slow_decisions(monkeypatch) -> threading.Event:
     """Holds every table's decision (the bell's at the head table, a finished turn's) for a moment
     inside its transaction, and signals when one starts: what races it is then really in flight
     at the same time, where a real night's window is a few milliseconds."""
-    deciding = threading.Event()
-    decide = actions._decide_table
-
-    def slowly(table: TableRound, totals: dict[str, int]) -> None:
-        deciding.set()
-        time.sleep(0.3)
-        decide(table, totals)
-
-    monkeypatch.setattr(actions, "_decide_table", slowly)
-    return deciding
+    return held_for_a_moment(monkeypatch, "_decide_table")
 
 
 def test_taps_and_an_undo_at_other_tables_while_the_bell_rings_all_go_through(slow_decisions):
@@ -252,3 +258,30 @@ def test_the_last_two_tables_finishing_at_the_same_moment_close_the_round_once(s
         for tr in TableRound.objects.filter(round__night=night, round__number=2).order_by("number")
     ]
     assert moved == bunco.next_seating_with(seating, ["B", "A", "B"])
+
+
+@pytest.fixture
+def slow_bell(monkeypatch) -> threading.Event:
+    """Holds the bell's transaction for a moment after it has moved the other tables to finishing
+    (their rows locked until it commits), and signals when it gets there: a tap at one of those
+    tables then waits for its table's lock and is handed the row the bell left."""
+    return held_for_a_moment(monkeypatch, "_close_round_if_resolved")
+
+
+def test_a_tap_that_waited_for_its_table_while_the_bell_rang_is_taken_at_the_finishing_table(slow_bell):
+    night = started_night(12, seed=5)
+    for points in (5, 5, 5, 5):
+        actions.record_tally(night=night, table_number=1, team="A", points=points)
+
+    def ring() -> Tally:
+        return actions.record_tally(night=Night.objects.get(pk=night.pk), table_number=1, team="A", points=1)
+
+    def tap() -> list[int]:
+        assert slow_bell.wait(10)  # the bell has locked the other tables' rows
+        return send(night.pk, 2, [("B", 2, "during-the-bell")])()
+
+    results = in_parallel([ring, tap])
+    no_errors(results)  # on PostgreSQL the tap read the round as playing and was refused as late
+    assert table(night, 2).totals() == {"A": 0, "B": 2}
+    assert table(night, 2).status == TableRound.Status.FINISHING
+    assert Event.objects.on(night.channel).filter(kind="bell").count() == 1

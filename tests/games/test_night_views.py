@@ -13,8 +13,18 @@ from django.urls import reverse
 
 from games.links import join_path, join_token
 from games.night import actions
-from games.night.models import Night, Tally
-from tests.builders import alert_of, forged_path, phone_of, seat_of, someone_at, started_night, tap
+from games.night.models import Night, Seat, Tally
+from games.night.views import phone as phone_views
+from tests.builders import (
+    alert_of,
+    forged_path,
+    phone_of,
+    seat_of,
+    someone_at,
+    started_night,
+    statements_besides_the_session,
+    tap,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -50,23 +60,33 @@ def test_a_retried_tap_counts_once_and_is_answered_with_the_current_totals(night
     assert Tally.objects.count() == 2
 
 
-def test_a_tap_runs_a_handful_of_statements_and_reads_the_session_from_memory_in_one_process(night, settings):
+def test_a_tap_runs_a_handful_of_statements_and_reads_the_session_from_memory_in_one_process(night):
     """The hot path of a night stays lean: who the phone is (one join), the table's lock, then the
     tally, the table's totals and the event, which PostgreSQL does in one statement (games/taps.py).
     In one process (no Redis) the phone's session comes from memory; with several processes it is
     read from the database, one statement more."""
-    one_process = not settings.REDIS_URL
     name = someone_at(night, 2)
     seat = seat_of(night, name)
     phone = phone_of(night, name)
     tap(phone, night, table=2, team=seat.team, points=2, key="k0")
     with CaptureQueriesContext(connection) as statements:
         assert tap(phone, night, table=2, team=seat.team, points=2, key="k1").status_code == 200
-    sql = [query["sql"] for query in statements.captured_queries if "SAVEPOINT" not in query["sql"]]
-    session_reads = [text for text in sql if "django_session" in text]
-    assert len(session_reads) == (0 if one_process else 1), sql
-    assert len(sql) - len(session_reads) == (3 if connection.vendor == "postgresql" else 5), sql
+    sql = statements_besides_the_session(statements)
+    assert len(sql) == (3 if connection.vendor == "postgresql" else 5), sql
     assert seat.table_round.totals()[seat.team] == 4
+
+
+def test_the_phone_page_is_read_in_six_statements(night):
+    """The page a phone reloads after sleep: the night, the player, the round, the seat, the table
+    with its totals, the table's players (once, for the teams and "Who rolled it?" both). With
+    several processes the session is one statement more."""
+    phone = phone_of(night, someone_at(night, 2))
+    phone.get(reverse("games:play", args=[night.code]))
+    with CaptureQueriesContext(connection) as statements:
+        page = phone.get(reverse("games:play", args=[night.code]))
+    assert page.status_code == 200 and "Who rolled it?" in page.content.decode()
+    sql = statements_besides_the_session(statements)
+    assert len(sql) == 6, sql
 
 
 def test_a_tally_for_a_table_the_player_does_not_sit_at_is_refused_with_403(night):
@@ -261,3 +281,19 @@ def test_no_template_comment_shows_on_the_host_page(night, night_host_client):
     # A {# #} comment ends at its line in Django templates: one spanning lines is printed as text.
     page = night_host_client.get(reverse("games:night_host", args=[night.code])).content.decode()
     assert "{#" not in page and "#}" not in page
+
+
+def test_a_phone_page_read_while_the_host_redraws_the_seating_shows_the_new_seat(night, monkeypatch):
+    # A seat read just before the host's redraw (a leaver) points at a table that is gone by the
+    # time the page reads it: the page reads the seat again, never a 500.
+    phone = phone_of(night, "Alice")
+    real = seat_of(night, "Alice")
+    stale = Seat(pk=real.pk, round_id=real.round_id, player_id=real.player_id, table_round_id=10**9,
+                 team=real.team, position=real.position)
+    reads = iter([stale])
+    monkeypatch.setattr(phone_views, "seat_of", lambda player, round_: next(reads, real))
+
+    page = phone.get(reverse("games:play", args=[night.code]))
+
+    assert page.status_code == 200
+    assert f"Table {real.table_round.number}" in page.content.decode()

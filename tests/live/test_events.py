@@ -25,7 +25,7 @@ from live.broadcasters import (
 from live.log import log_event, publish_together
 from live.models import Event
 from live.rendering import encode_frame
-from live.streams import releasing_the_connection
+from live.streams import REPLAY_OVERLAP_IDS, releasing_the_connection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -123,6 +123,24 @@ def test_a_frame_with_several_lines_of_data_keeps_every_line():
     assert frame == b"event: bell\nid: 3\ndata: <p>\ndata: hello\ndata: </p>\n\n"
 
 
+async def relay_listening(broadcaster: RedisBroadcaster) -> None:
+    """Until the broadcaster's relay hears Redis: a probe on a channel of its own, published again
+    until it comes back (the relay subscribes in its own time; a fixed pause was a race)."""
+    probe = Subscription(("probe:relay",), asyncio.get_running_loop())
+    broadcaster.local.add(probe)
+    try:
+        for _ in range(600):  # a minute: only a relay that never subscribes runs it out
+            await asyncio.to_thread(broadcaster.publish, {"id": 0, "channel": "probe:relay", "kind": "probe", "data": {}})
+            try:
+                await asyncio.wait_for(probe.queue.get(), 0.1)
+                return
+            except TimeoutError:
+                continue
+        raise AssertionError("the relay never heard Redis")
+    finally:
+        broadcaster.local.remove(probe)
+
+
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the machine's Redis (make test-services)")
 def test_events_published_together_cross_redis_as_one_delivery():
     """The tap's totals and its bell, relayed to another process's streams, wake each one once."""
@@ -134,7 +152,7 @@ def test_events_published_together_cross_redis_as_one_delivery():
         subscription = Subscription(("night:9",), asyncio.get_running_loop())
         broadcaster.local.add(subscription)
         broadcaster.ensure_listening()
-        await asyncio.sleep(0.5)  # the relay has subscribed
+        await relay_listening(broadcaster)
         try:
             await asyncio.to_thread(broadcaster.publish_many, together)
             first = await asyncio.wait_for(subscription.queue.get(), 2)
@@ -144,6 +162,39 @@ def test_events_published_together_cross_redis_as_one_delivery():
             await broadcaster.close()
 
     assert run_async(scenario()) == (11, [12])
+
+
+def test_the_redis_channels_name_the_database_so_sites_on_one_redis_stay_apart():
+    assert RedisBroadcaster("redis://127.0.0.1:1/7").prefix == "bunco:7:events:"
+    assert RedisBroadcaster("redis://127.0.0.1:1").prefix == "bunco:0:events:"
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the machine's Redis (make test-services)")
+def test_two_databases_of_one_redis_do_not_hear_each_others_events():
+    """Pub/sub ignores the database number: before it was in the prefix, a test worker on database
+    1 heard another's "night:1" events on database 0, as two sites sharing a Redis would."""
+    base = os.environ["REDIS_URL"].rsplit("/", 1)[0]
+    message = {"id": 1, "channel": "night:1", "kind": "tally", "data": {}}
+
+    async def scenario() -> tuple[dict, dict]:
+        one, two = RedisBroadcaster(base + "/14"), RedisBroadcaster(base + "/15")
+        heard = [Subscription(("night:1",), asyncio.get_running_loop()) for _ in range(2)]
+        for broadcaster, subscription in zip((one, two), heard, strict=True):
+            broadcaster.local.add(subscription)
+            broadcaster.ensure_listening()
+        for broadcaster in (one, two):
+            await relay_listening(broadcaster)
+        try:
+            await asyncio.to_thread(one.publish, {**message, "id": 1})
+            await asyncio.to_thread(two.publish, {**message, "id": 2})
+            # Each hears its own first: the other's, had it crossed, was published before.
+            return (await asyncio.wait_for(heard[0].queue.get(), 5), await asyncio.wait_for(heard[1].queue.get(), 5))
+        finally:
+            await one.close()
+            await two.close()
+
+    first_heard, second_heard = run_async(scenario())
+    assert first_heard["id"] == 1 and second_heard["id"] == 2
 
 
 # --- Redis down -------------------------------------------------------------------------------
@@ -180,8 +231,10 @@ def test_a_post_still_saves_when_redis_is_down(client):
 # --- The stream -------------------------------------------------------------------------------
 
 
-async def read_frames(response, count: int, timeout: float = 5) -> list[str]:
-    """The first `count` SSE frames of a streaming response (comments and retry lines skipped)."""
+async def read_frames(response, count: int, timeout: float = 5,
+                      arrived: asyncio.Queue[str] | None = None) -> list[str]:
+    """The first `count` SSE frames of a streaming response (comments and retry lines skipped);
+    each frame is also put on `arrived` as it comes, so a test can act once the stream is past it."""
     frames: list[str] = []
     buffer = ""
     iterator = aiter(response.streaming_content)
@@ -193,6 +246,8 @@ async def read_frames(response, count: int, timeout: float = 5) -> list[str]:
             if frame.startswith(":") or frame.startswith("retry:"):
                 continue
             frames.append(frame)
+            if arrived is not None:
+                arrived.put_nowait(frame)
     await iterator.aclose()
     return frames
 
@@ -212,19 +267,42 @@ def test_a_fresh_stream_starts_with_a_snapshot_of_the_page(async_client_factory)
     assert f"id: {Event.objects.latest_id(room.channel)}" in snapshot
 
 
-def test_a_reconnecting_stream_replays_only_what_it_missed(async_client_factory):
+def other_events(count: int) -> None:
+    """`count` events elsewhere: the ids of what comes next move on by as many."""
+    Event.objects.bulk_create(Event(channel="check:elsewhere", kind="ping", data={}) for _ in range(count))
+
+
+def test_a_reconnecting_stream_replays_what_it_missed_and_again_only_the_last_few_before(async_client_factory):
     room = open_room()
+    actions.send_ping(room, "Old")
+    other_events(REPLAY_OVERLAP_IDS + 1)
     seen = actions.send_ping(room, "Alice")
     actions.send_ping(room, "Bea")
     actions.send_ping(room, "Carmen")
 
     async def scenario() -> list[str]:
         response = await async_client_factory().get(f"/events/check/{room.token}/", headers={"Last-Event-ID": str(seen.id)})
-        return await read_frames(response, 2)
+        return await read_frames(response, 3)
 
-    bea, carmen = run_async(scenario())
-    assert "Bea" in bea and "Alice" not in bea
-    assert "Carmen" in carmen
+    alice, bea, carmen = run_async(scenario())
+    assert "Alice" in alice and "Bea" in bea and "Carmen" in carmen
+    assert all("Old" not in frame for frame in (alice, bea, carmen))
+
+
+def test_an_event_committed_after_a_newer_one_reaches_a_phone_that_reconnected_in_between(async_client_factory):
+    """An event's id is taken at its insert, but it is published at its commit: a phone can have
+    the newer event, lose its connection, and ask for what came after it before the older one
+    commits. The replay reads again from a little before, so the older one still arrives."""
+    room = open_room()
+    late = actions.send_ping(room, "Late")  # as if committed only after the next one
+    newer = actions.send_ping(room, "Newer")
+
+    async def scenario() -> list[str]:
+        response = await async_client_factory().get(f"/events/check/{room.token}/", headers={"Last-Event-ID": str(newer.id)})
+        return await read_frames(response, 1)
+
+    [replayed] = run_async(scenario())
+    assert "Late" in replayed and f"id: {late.id}" in replayed
 
 
 def test_a_live_event_reaches_an_open_stream(async_client_factory):
@@ -232,8 +310,9 @@ def test_a_live_event_reaches_an_open_stream(async_client_factory):
 
     async def scenario() -> list[str]:
         response = await async_client_factory().get(f"/events/check/{room.token}/")
-        frames_task = asyncio.create_task(read_frames(response, 2))
-        await asyncio.sleep(0.2)
+        arrived: asyncio.Queue[str] = asyncio.Queue()
+        frames_task = asyncio.create_task(read_frames(response, 2, arrived=arrived))
+        await asyncio.wait_for(arrived.get(), 5)  # the stream is open and past its snapshot
         await in_a_thread(actions.send_ping)(room, "Dana")
         return await frames_task
 
@@ -282,8 +361,9 @@ def test_the_heartbeat_finds_in_the_log_what_pub_sub_never_delivered(async_clien
 
     async def scenario() -> list[str]:
         response = await async_client_factory().get(f"/events/check/{room.token}/")
-        frames_task = asyncio.create_task(read_frames(response, 2))
-        await asyncio.sleep(0.1)
+        arrived: asyncio.Queue[str] = asyncio.Queue()
+        frames_task = asyncio.create_task(read_frames(response, 2, arrived=arrived))
+        await asyncio.wait_for(arrived.get(), 5)  # the stream is open and past its snapshot
         # As if Redis were down: the event is committed but never published.
         monkeypatch.setattr(get_broadcaster(), "publish", lambda message: False)
         await in_a_thread(actions.send_ping)(room, "Edith")
@@ -293,6 +373,33 @@ def test_the_heartbeat_finds_in_the_log_what_pub_sub_never_delivered(async_clien
     assert "Edith" in caught_up
 
 
+@override_settings(EVENTS_HEARTBEAT_SECONDS=0.2)
+def test_the_heartbeat_finds_an_event_committed_after_a_newer_one_that_pub_sub_lost(async_client_factory, monkeypatch):
+    room = open_room()
+    hole = Event.objects.create(channel="check:elsewhere", kind="ping", data={})
+    hole_id = hole.id
+    hole.delete()  # an id taken by a transaction that commits later
+
+    async def scenario() -> list[str]:
+        response = await async_client_factory().get(f"/events/check/{room.token}/")
+        arrived: asyncio.Queue[str] = asyncio.Queue()
+        frames_task = asyncio.create_task(read_frames(response, 3, arrived=arrived))
+        await asyncio.wait_for(arrived.get(), 5)  # the stream is open and past its snapshot
+        await in_a_thread(actions.send_ping)(room, "Newer")  # published: the stream sends it
+        # Sent before the older one commits: otherwise one read after the notice would carry both
+        # in id order, and the heartbeat would have nothing left to find.
+        await asyncio.wait_for(arrived.get(), 5)
+        # The older one commits now, and pub/sub loses it (as if Redis were down a moment).
+        monkeypatch.setattr(get_broadcaster(), "publish", lambda message: False)
+        await in_a_thread(lambda: Event.objects.create(id=hole_id, channel=room.channel, kind="ping",
+                                                       data={"sender": "Older"}))()
+        return await frames_task
+
+    _snapshot, newer, older = run_async(scenario())
+    assert "Newer" in newer
+    assert "Older" in older and f"id: {hole_id}" in older
+
+
 @pytest.fixture
 def async_client_factory():
     from django.test import AsyncClient
@@ -300,3 +407,87 @@ def async_client_factory():
     reset_broadcaster()
     yield AsyncClient
     reset_broadcaster()
+
+
+@override_settings(EVENTS_HEARTBEAT_SECONDS=0.2)
+def test_a_stream_whose_log_read_finds_the_database_gone_ends_with_one_line_logged(async_client_factory, monkeypatch,
+                                                                                   caplog):
+    """PostgreSQL restarting under an open stream: the stream ends as streams end (the phone then
+    reconnects with Last-Event-ID), rather than failing with a traceback and a cut connection.
+    tests/reliability/test_fault_postgres_restart.py sees it with a real PostgreSQL stopped."""
+    from django.db import OperationalError
+
+    import live.streams
+
+    room = open_room()
+
+    async def database_gone(*args: object) -> list[object]:
+        raise OperationalError("terminating connection due to administrator command\nSSL SYSCALL error")
+
+    async def scenario() -> list[bytes]:
+        response = await async_client_factory().get(f"/events/check/{room.token}/")
+        chunks = aiter(response.streaming_content)
+        rest = [await asyncio.wait_for(anext(chunks), 5), await asyncio.wait_for(anext(chunks), 5)]  # retry, snapshot
+        monkeypatch.setattr(live.streams, "_unsent_after", database_gone)  # the next heartbeat's read
+        rest += [chunk async for chunk in chunks]  # ends: no exception reaches the server
+        return rest
+
+    with caplog.at_level(logging.ERROR, logger="live.streams"):
+        chunks = run_async(scenario())
+    assert chunks[-1] == b": heartbeat\n\n"
+    assert [record.getMessage() for record in caplog.records if record.name == "live.streams"] == [
+        "A live stream ended: the database is unreachable (OperationalError: terminating connection due to "
+        "administrator command)"
+    ]
+
+
+def test_open_streams_keep_no_thread_each_in_the_site_asgi_app():
+    """An open stream must not hold an OS thread for as long as the phone stays (issue 22: 1,000
+    phones kept 1,000 idle threads, a third of a stream's memory): the site's ASGI app serves
+    streams outside Django's per-request thread-sensitive context. Opening a page's worth of
+    streams leaves the server's thread count as it was."""
+    import threading
+
+    from bunco_club.asgi import application
+    from tests.builders import http_scope
+
+    room = open_room()
+    path = f"/events/check/{room.token}/"
+    streams = 8
+
+    async def scenario() -> tuple[int, int]:
+        gone = asyncio.Event()
+        snapshots = [asyncio.Event() for _ in range(streams)]
+
+        async def open_stream(snapshot: asyncio.Event) -> None:
+            asked = False
+
+            async def receive() -> dict:
+                nonlocal asked
+                if not asked:
+                    asked = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
+                await gone.wait()
+                return {"type": "http.disconnect"}
+
+            async def send(message: dict) -> None:
+                if message["type"] == "http.response.body" and b"ping-list" in message.get("body", b""):
+                    snapshot.set()
+
+            await application(http_scope("GET", path, {"host": "testserver", "accept": "text/event-stream"}),
+                              receive, send)
+
+        tasks = [asyncio.create_task(open_stream(snapshots[0]))]
+        await asyncio.wait_for(snapshots[0].wait(), 30)  # one open: the shared sync thread exists
+        before = threading.active_count()
+        tasks += [asyncio.create_task(open_stream(snapshot)) for snapshot in snapshots[1:]]
+        for snapshot in snapshots:
+            await asyncio.wait_for(snapshot.wait(), 30)
+        during = threading.active_count()
+        gone.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        return before, during
+
+    before, during = run_async(scenario())
+    assert during - before < streams - 1, (before, during)
+

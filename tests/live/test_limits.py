@@ -1,6 +1,6 @@
-"""What one client address can open and send: streams are capped per address (refused with 429
-and a sentence, whichever check rooms they follow), and the connection check's ping is rate
-limited per address, over every room."""
+"""What one client address can open: streams are capped per address (refused with 429 and a
+sentence, whichever check rooms they follow). The connection check's ping limits (per room, under a
+ceiling per address) are tested in tests/security/test_ping_per_room.py."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import asyncio
 
 import pytest
 from django.test import AsyncClient, Client
-from django.urls import reverse
 
-from live.actions import CheckRoom, open_room
-from live.models import Event
+from live.actions import open_room
 from live.streams import open_streams
 from tests.live.test_events import run_async
 
@@ -70,35 +68,3 @@ def test_a_stream_that_ends_gives_its_place_back(settings):
 
 def test_the_default_stream_cap_lets_a_charity_night_behind_one_address_in(settings):
     assert settings.EVENTS_MAX_STREAMS_PER_ADDRESS >= 400 + 2  # 400 phones, the host, a projector
-
-
-def ping(client: Client, name: str = "Ann", *, room: CheckRoom = ROOM, headers: dict[str, str] | None = None):
-    return client.post(reverse("live:connection_check_ping", args=[room.token]), {"name": name}, headers=headers or {})
-
-
-def test_pings_from_one_address_are_rate_limited_with_a_message(settings):
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "ping": "2/d"}
-    phone = Client()
-    assert ping(phone).status_code == 302
-    assert ping(phone).status_code == 302
-    refused = ping(phone, "Flood")
-    assert refused.status_code == 429
-    assert "Lots of pings from this network just now" in refused.content.decode()
-    assert Event.objects.filter(kind="ping").count() == 2
-
-    htmx = ping(phone, "Flood", headers={"HX-Request": "true"})
-    assert htmx.status_code == 429
-    assert 'id="ping-form"' in htmx.content.decode()
-    assert "Lots of pings" in htmx.content.decode()
-
-    assert ping(Client(REMOTE_ADDR="10.0.0.9")).status_code == 302  # another address pings on
-    assert Event.objects.filter(kind="ping").count() == 3
-
-
-def test_the_ping_limit_counts_an_address_over_every_room(settings):
-    """Opening a fresh room (free, nothing stored) does not reset an address's count."""
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "ping": "1/d"}
-    phone = Client()
-    assert ping(phone, room=open_room()).status_code == 302
-    assert ping(phone, "Flood", room=open_room()).status_code == 429
-    assert Event.objects.filter(kind="ping").count() == 1

@@ -121,3 +121,18 @@ def test_every_event_kind_the_apps_log_on_a_followed_channel_has_a_renderer():
     assert {("night", "tally"), ("night", "state"), ("tournament", "tournament_state"), ("check", "ping")} <= kinds
     missing = sorted(f"{namespace}:{kind}" for namespace, kind in kinds if renderer_for(namespace + ":1", kind) is None)
     assert missing == []
+
+
+def test_the_frame_cache_does_not_give_one_event_another_events_frame_with_the_same_id(scratch_registry):
+    # An id is unique in one database only: a server that outlives its database (a test server
+    # between flushed databases) sees an id again, on another channel or kind.
+    @renders("cachetest", "first")
+    def first(message: Message) -> list[Frame]:
+        return [(None, "first frame")]
+
+    @renders("cachetest", "second")
+    def second(message: Message) -> list[Frame]:
+        return [(None, "second frame")]
+
+    assert b"first frame" in rendering.render_message(message("cachetest:a", "first"))
+    assert b"second frame" in rendering.render_message(message("cachetest:a", "second"))

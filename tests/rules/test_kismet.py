@@ -454,6 +454,13 @@ def test_a_second_kismet_scores_only_in_a_box_the_dice_qualify_for():
         game.score("straight", dice=[4, 4, 4, 4, 4])
 
 
+def test_five_fives_as_a_second_kismet_go_in_fives_never_in_ones():
+    game = make_game(sheets={"ann": make_sheet(kismet=75)})
+    with pytest.raises(KismetError, match="second Kismet.*Fives"):
+        game.score("ones", dice=[5, 5, 5, 5, 5])
+    assert game.score("fives", dice=[5, 5, 5, 5, 5]).sheet("ann")["fives"] == 25
+
+
 def test_a_second_kismet_with_only_unqualified_boxes_open_writes_zero_and_still_zeroes_the_others():
     filled = {box: 1 for box in BOXES if box not in ("straight", "full_house")}
     game = make_game(sheets={"ann": make_sheet(**filled)})

@@ -1,6 +1,7 @@
 """`simulate_table`: a whole game at a game table, every seat a bot (CONTRACT.md).
 
     python manage.py simulate_table --game fill_or_bust --players N --seed S [--goal G] [--json]
+    python manage.py simulate_table --game ninety_nine --players N --seed S [--markers M] [--json]
 
 The table is opened through the same action as "Play a game" (its seed derived from S, committed
 before the first move and revealed at the end, as a real table's), and every move is made through
@@ -19,7 +20,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.rules import fill_or_bust
 from games.rules.table import IllegalMove
-from games.table import actions, bots
+from games.table import actions, bots, replay
+from games.table import kismet as kismet_table
 from games.table.engines import ENGINES
 from games.table.models import Table
 from games.table.tasks import play_bot_move
@@ -69,7 +71,33 @@ def summary(table: Table, elapsed: float) -> dict[str, Any]:
         ]
         out["scores"] = dict(zip(names, state.sheet, strict=True))
         out["goal"] = state.goal
+    elif table.game == "ninety_nine":
+        out["deals"] = ninety_nine_deals(table, names)
+        out["markers"] = dict(zip(names, game.state.markers, strict=True))  # type: ignore[attr-defined]
+    elif table.game == "kismet":
+        out |= kismet_table.summary([(step.move.move, step.game)
+                                     for step in replay.replay(table, table.moves.order_by("number"))])
     return out
+
+
+def ninety_nine_deals(table: Table, names: list[str]) -> list[dict[str, Any]]:
+    """Each deal of a finished Ninety-Nine or Bust table, from its record: who dealt, every card
+    played with the count it made, and who lost the deal."""
+    deals: list[dict[str, Any]] = []
+    current: dict[str, Any] = {"dealer": names[replay.deal(table).state.dealer], "plays": [], "loser": None}  # type: ignore[attr-defined]
+    for step in replay.replay(table, table.moves.order_by("number")):
+        state = step.game.state  # type: ignore[attr-defined]
+        if step.move.move.get("kind") == "deal":
+            deals.append(current)
+            current = {"dealer": names[state.dealer], "plays": [], "loser": None}
+            continue
+        for event in state.events:
+            if event.kind == "played":
+                current["plays"].append({"player": names[event.seat], "card": event.card, "count": event.count})
+            elif event.kind == "lost_round":
+                current["loser"] = names[event.seat]
+    deals.append(current)
+    return deals
 
 
 class Command(BaseCommand):
@@ -90,6 +118,8 @@ class Command(BaseCommand):
         if game not in ENGINES:
             raise CommandError(f"{game} is not played at the game tables yet.")
         table_options: dict[str, Any] = {"goal": options["goal"]} if game == "fill_or_bust" else {}
+        if game == "ninety_nine":
+            table_options = {"markers": options["markers"]}
         started = time.perf_counter()
         try:
             table = simulate(game, options["players"], options["seed"], options=table_options,

@@ -19,7 +19,7 @@ from bunco_club.limits import too_many, used_up
 from games.links import join_path, party_in_link
 from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
-from games.night.models import Night
+from games.night.models import TITLE_MAX, Night
 from games.night.views.shared import (
     message_response,
     named_roll_off,
@@ -75,11 +75,10 @@ def night_new(request: HttpRequest) -> HttpResponse:
     else:
         initial: dict[str, object] = {"title": "Bunco night"}
         if party is not None:
-            initial["names"] = "\n".join(
-                party.rsvps.filter(answer="yes").order_by("member__name").values_list("member__name", flat=True)
-            )
+            initial["names"] = "\n".join(party.coming_names())
             initial["buy_in"] = party.club.buy_in_cents / 100
-            initial["title"] = f"{party.club.name} night"
+            title = f"{party.club.name} night"
+            initial["title"] = title if len(title) <= TITLE_MAX else party.club.name  # a long club name fits alone
             # The club's house rules: every night of the club starts with them.
             initial.update(NewNightForm.initial_for_rules(party.club.night_rules(), party.club.prize_rules()))
         form = NewNightForm(initial=initial)
@@ -95,6 +94,7 @@ TOO_MANY_NIGHTS = "Too many nights started from here just now. Wait a while, the
 NIGHTS_A_PAGE = 20
 
 
+@never_cache  # the host's nights, their players' names
 @require_GET
 @login_required
 def host_nights(request: HttpRequest) -> HttpResponse:
@@ -110,17 +110,23 @@ def host_nights(request: HttpRequest) -> HttpResponse:
 
 
 def _too_many_nights(request: HttpRequest) -> bool:
-    """Whether this address, or this signed-in host, has started as many nights as its limit allows.
-    Only nights started count: a list the action refused (5 players, a name twice) is fixed and sent
+    """Whether this signed-in host (from any address), or else this address, has started as many
+    nights as its limit allows. A signed-in host is counted by their account alone: the anonymous
+    nights of a neighbour sharing the address (a hall's Wi-Fi) never hold the host back. Only
+    nights started count: a list the action refused (5 players, a name twice) is fixed and sent
     again."""
-    return used_up(request, "night-new") or (
-        request.user.is_authenticated and used_up(request, "night-new-host", key="user"))
+    door, key = _night_door(request)
+    return used_up(request, door, key=key)
 
 
 def _count_a_night_started(request: HttpRequest) -> None:
-    too_many(request, "night-new")
-    if request.user.is_authenticated:
-        too_many(request, "night-new-host", key="user")
+    door, key = _night_door(request)
+    too_many(request, door, key=key)
+
+
+def _night_door(request: HttpRequest) -> tuple[str, str]:
+    """The limit a night started here counts against, and what it is counted by."""
+    return ("night-new-host", "user") if request.user.is_authenticated else ("night-new", "ip")
 
 
 @require_POST

@@ -138,14 +138,29 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("games:play", code=night.code)
 
 
+def _seat_and_table(player: Player, round_: Round | int) -> tuple[Seat | None, TableRound | None]:
+    """The player's seat this round and its table with the totals. Two reads: a host's change of
+    the seating between them (a leaver, a late arrival: the round's tables are drawn again) leaves
+    the seat read pointing at a table that is gone. The seating is rewritten in one transaction,
+    so the seat read again is the new one. (Seen as a 500 on a phone while the host took a leaver
+    out, 14 pages refreshing.)"""
+    for _ in range(3):
+        seat = seat_of(player, round_)
+        if seat is None:
+            return None, None
+        table = TableRound.objects.with_totals().filter(pk=seat.table_round_id).first()
+        if table is not None:
+            return seat, table
+    return None, None  # the seating changed three times over: the page's next refresh shows it
+
+
 def phone_context(night: Night, player: Player) -> dict[str, object]:
     """Everything the phone page shows for `player` now: round, table, teams, scores, what's next."""
     round_ = night.round_obj()
-    seat = seat_of(player, round_)
+    seat, table = _seat_and_table(player, round_)
     context: dict[str, object] = {"night": night, "player": player, "round": round_, "seat": seat}
-    if seat is None:
+    if seat is None or table is None:
         return context
-    table = TableRound.objects.with_totals().get(pk=seat.table_round_id)
     seated = table.seated()
     teams = table.teams(seated)
     mine, theirs = seat.team, seat.other_team
@@ -158,6 +173,7 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
         "their_names": " & ".join(p.name for p in teams[theirs]),
         "table": table,
         "teams": teams,
+        "bunco_chooser": table.bunco_chooser(seated),
         "my_team": mine,
         "their_team": theirs,
         "partner": partner,

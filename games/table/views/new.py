@@ -42,5 +42,5 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 too_many(request, "table-new")
                 return redirect("tables:table", code=table.code)
     else:
-        form = NewTableForm(initial={"name_0": "", "name_1": ""})
+        form = NewTableForm(initial=NewTableForm.initial_seats(party.coming_names() if party is not None else []))
     return render(request, "games/table/new.html", {"form": form, "party": party}, status=status)

@@ -102,11 +102,16 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def state(request: HttpRequest, code: str) -> JsonResponse:
+@refused(as_json=True)
+def state(request: HttpRequest, code: str) -> HttpResponse:
     """The game as this phone may see it now (its seat's view; the public one for a phone with no
-    seat): what its page asks for when the turn comes to it."""
+    seat): what its page asks for when the turn comes to it. `?seat=N` for a seat this phone does
+    not hold (another player's hand) is refused, 403."""
     table = table_or_404(code)
     mine = seat_of_phone(request, table)
+    asked = request.GET.get("seat")
+    if asked is not None and (mine is None or asked != str(mine.number)):
+        raise actions.NotYourSeat("A phone sees its own seat's hand only.")
     return JsonResponse(seat_payload(table, mine.number if mine else None))
 
 

@@ -12,9 +12,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from games.rules import ninety_nine
+from games.rules.ninety_nine import NinetyNineTable
+from games.table import kismet as kismet_table
 from games.table.models import Table
 from games.table.renderers import said_of
-from games.table.replay import replay, verify
+from games.table.replay import deal, replay, verify
 from games.table.views.shared import is_screen_token, seat_payload, table_or_404
 from live.qr import qr_svg
 from live.streams import event_stream_response, read_for_a_stream
@@ -65,7 +68,9 @@ def replay_steps(table: Table) -> list[dict[str, Any]]:
     for step in replay(table, table.moves.order_by("number")):
         move = step.move.as_data()
         view = step.game.view(None).public
-        tossed = [c[1] for c in move["chance"] if c and c[0] == "toss"]
+        tossed = [c[1] for c in move["chance"] if c and c[0] in ("toss", "roll")]
+        if move["move"].get("kind") == "enter":  # Kismet's real dice, typed in
+            tossed = [move["move"]["dice"]]
         steps.append({
             "number": move["number"],
             "name": view["seats"][move["seat"]] if 0 <= move["seat"] < len(view["seats"]) else "",
@@ -75,6 +80,8 @@ def replay_steps(table: Table) -> list[dict[str, Any]]:
             "scores": list(zip(view["seats"], move["scores"], strict=False)),
             "by_bot": move["by_bot"],
         })
+        if isinstance(step.game, NinetyNineTable):  # the hands, shown once the game is over
+            steps[-1]["hands"] = ninety_nine.hands_words(step.game.state)
     return steps
 
 
@@ -86,9 +93,12 @@ def replay_page(request: HttpRequest, code: str) -> HttpResponse:
     if not table.is_over:
         return render(request, "games/table/replay.html", {"table": table, "steps": None}, status=409)
     final = table.loaded().view(None).public
+    dealt = deal(table)
     return render(request, "games/table/replay.html", {
+        "dealt": ninety_nine.hands_words(dealt.state) if isinstance(dealt, NinetyNineTable) else "",
         "table": table, "steps": replay_steps(table), "seed": table.revealed_seed,
         "final": final, "final_scores": list(zip(final["seats"], final["scores"], strict=True)),
+        "kismet_rows": kismet_table.sheet_rows(final) if table.game == "kismet" else None,
     })
 
 

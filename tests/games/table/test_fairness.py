@@ -12,7 +12,7 @@ import pytest
 from games.table.models import Move, Table
 from games.table.replay import verify
 from live.models import Event
-from tests.builders import make_table, play_out
+from tests.builders import every_game_verifies, make_table, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +29,7 @@ def bot_game(number: int) -> Table:
 @pytest.mark.parametrize("first", range(0, GAMES, GAMES // 4))
 def test_two_hundred_bot_games_through_the_actions_each_verify_from_their_revealed_seed(first: int) -> None:
     """200 games in four parts of 50 (so that parallel workers share them)."""
-    for number in range(first, first + GAMES // 4):
-        table = bot_game(number)
-        assert table.is_over and table.revealed_seed == table.seed
-        verdict = verify(table)
-        assert verdict.verified, f"game {number} ({table.code}): {verdict.message}"
+    every_game_verifies(bot_game, range(first, first + GAMES // 4))
 
 
 def test_a_changed_toss_card_or_seed_fails_verification_and_says_where() -> None:

@@ -7,28 +7,32 @@ import json
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.http import HttpResponse
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
+from bunco_club.models import RSVP, Party
 from games.table import actions
 from games.table.models import Move, Table
 from games.table.tasks import play_bot_move
 from games.table.views import phone as phone_views
-from tests.builders import make_table, play_out, to_move
+from tests.builders import (
+    logged_in,
+    make_club,
+    make_member,
+    make_table,
+    make_user,
+    play_out,
+    seated_phone,
+    statements_besides_the_session,
+    to_move,
+)
+from tests.builders import table_url as url
 
 pytestmark = pytest.mark.django_db
-
-
-def url(name: str, table: Table, *args: Any) -> str:
-    return reverse(f"tables:{name}", args=[table.code, *args])
-
-
-def seated_phone(table: Table, seat: int) -> Client:
-    """A phone that tapped seat `seat` at `table`."""
-    phone = Client()
-    assert phone.post(url("claim", table), {"seat": str(seat)}).status_code == 302
-    return phone
 
 
 def move(phone: Client, table: Table, kind: str, *, key: str | None = None, **fields: Any):
@@ -68,6 +72,17 @@ def test_it_opens_a_table_from_play_a_game_and_only_its_opener_starts_it() -> No
     assert Table.objects.get(pk=table.pk).status == Table.Status.SEATING
     assert opener.post(url("start", table)).status_code == 302
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_a_table_opened_for_a_party_starts_with_the_members_coming_in_its_seats() -> None:
+    host = make_user()
+    club = make_club(hosts=[host])
+    party = Party.objects.create(club=club, starts_at=timezone.now())
+    for name, answer in [("Zoe", RSVP.Answer.YES), ("Amy", RSVP.Answer.YES), ("Max", RSVP.Answer.NO)]:
+        RSVP.objects.create(party=party, member=make_member(club, name=name), answer=answer)
+    form = logged_in(host).get(reverse("tables:new") + f"?party={party.pk}").context["form"]
+    assert [form[f"name_{row}"].value() for row in range(3)] == ["Amy", "Zoe", None]
+    assert Client().get(reverse("tables:new")).context["form"]["name_0"].value() == ""
 
 
 def test_a_table_with_one_seat_or_two_seats_of_one_name_is_refused_and_the_form_says_why() -> None:
@@ -140,6 +155,20 @@ def test_the_seat_on_turn_moves_and_gets_its_view_back_as_json() -> None:
     assert answer.status_code == 200
     data = answer.json()
     assert data["moves_made"] == 1 and data["seat"] == seat and data["said"].startswith(table.seats.get(number=seat).name)
+
+
+def test_a_move_runs_six_statements_and_one_more_for_its_answer() -> None:
+    """The game table's hot path (issue 22 pins it): the phone's seat with its table, the table's
+    lock and game, the key's lookup, the move, the game written back, the event; after the commit
+    the seats for the answer. With several processes the session is one statement more."""
+    table = make_table()
+    seat = to_move(table)
+    phone = seated_phone(table, seat)
+    with CaptureQueriesContext(connection) as statements:
+        assert move(phone, table, "draw", key="k-1", seat=str(seat)).status_code == 200
+    sql = statements_besides_the_session(statements)
+    assert len(sql) == 7, sql
+    assert Move.objects.filter(table=table).count() == 1
 
 
 def test_a_phone_moves_only_for_the_seat_it_holds_and_is_refused_403_otherwise() -> None:

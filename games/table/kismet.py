@@ -1,0 +1,144 @@
+"""Kismet at a game table: what the table needs of the engine beyond `TableGame` (engines.py
+registers it), the move in words for the log, and what the seat on turn gets besides its view.
+
+Options a Kismet table stores: {"real_seats": [seat numbers whose players roll real dice and type
+them in], "no_straight": bool (the printed variant: a second Kismet may not go in Straight),
+"hint": bool (the seat on turn is shown the box the bots' estimate rates best)}.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules import kismet, kismet_bots
+from games.rules.table import IllegalMove, TableGame
+
+OPTIONS = ("real_seats", "no_straight", "hint")
+
+
+def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise IllegalMove(f"Unknown Kismet option: {', '.join(sorted(unknown))}.")
+    real = options.get("real_seats") or []
+    if not isinstance(real, list) or any(type(seat) is not int for seat in real):
+        raise IllegalMove(f"The seats rolling real dice are seat numbers, not {real!r}.")
+    return kismet.KismetTable.new(names, real_seats=real, no_straight=bool(options.get("no_straight")))
+
+
+def load(data: Mapping[str, Any]) -> TableGame:
+    return kismet.KismetTable.from_dict(data)
+
+
+def chance(before: TableGame, after: TableGame) -> list[list[Any]]:
+    """The dice the server rolled in a move: ["roll", [five dice]] after a roll of a seat with server
+    dice. Real dice typed in are part of the move, not chance."""
+    assert isinstance(before, kismet.KismetTable) and isinstance(after, kismet.KismetTable)
+    seat = before.state.current
+    was, now = before.state.turn, after.state.turn
+    if seat is None or before.typed(seat) or now is None or after.state.current != seat:
+        return []
+    if was is None or now.rolls > was.rolls:
+        return [["roll", list(now.dice)]]
+    return []
+
+
+def scores(game: TableGame) -> list[int]:
+    assert isinstance(game, kismet.KismetTable)
+    return [sheet.total for sheet in game.state.sheets]
+
+
+def label(box: str) -> str:
+    return kismet.BOX_LABELS.get(box, box)
+
+
+def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """One move of Kismet in words, from the move as recorded and the public view after it."""
+    seats = view.get("seats") or []
+    seat = move.get("seat", 0)
+    name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"
+    made = move.get("move", {})
+    kind = made.get("kind")
+    if kind == "roll":
+        dice = " ".join(map(str, view.get("dice") or []))
+        kept = made.get("keep")
+        held = f", holding {' '.join(map(str, kept))}" if kept else ""
+        return f"{name} rolled {dice}{held} (roll {view.get('rolls')} of 3)."
+    if kind == "enter":
+        return f"{name} typed in real dice: {' '.join(map(str, made.get('dice') or []))}."
+    if kind == "score":
+        last = view.get("last") or {}
+        text = f"{name} scored {last.get('points', 0)} in {label(str(made.get('box')))}."
+        if last.get("second_kismet"):
+            zeroed = ", ".join(f"{player} ({label(box)})" for player, box in last.get("zeroed") or [])
+            text = (f"SECOND KISMET! {text} Every other sheet gets a 0 in its top-most open box and "
+                    f"loses its turn: {zeroed or 'nobody had a box open'}. {name} plays again.")
+        if view.get("turn") is None:
+            winners = view.get("winners") or []
+            text += f" The game is over: {' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}."
+        return text
+    if kind == "undo":
+        return f"{name} took back the last move."
+    return f"{name} moved."
+
+
+def on_turn_extras(game: TableGame, seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What the seat on turn gets besides its legal moves: the hint, when the table shows one."""
+    assert isinstance(game, kismet.KismetTable)
+    extras: dict[str, Any] = {"typed": game.typed(seat)}
+    if options.get("hint") and game.state.turn is not None:
+        extras["hint"] = kismet_bots.best_box(game)
+    return extras
+
+
+def legal_moves_shown(game: TableGame, seat: int) -> list[dict[str, Any]]:
+    """The legal moves a phone is sent: one "enter" for the 252 ways of typing in five dice, one
+    "roll" for every way of holding dice (the page sends the dice tapped), then each box."""
+    moves = game.legal_moves(seat)
+    kinds = {move["kind"] for move in moves}
+    return ([{"kind": kind} for kind in ("roll", "enter") if kind in kinds]
+            + [move for move in moves if move["kind"] == "score"])
+
+
+def summary(steps: Sequence[tuple[Mapping[str, Any], TableGame]]) -> dict[str, Any]:
+    """A finished game as CONTRACT.md's simulate_table prints it, from each move and the game after
+    it: "turns" (who, the five dice after each roll, the box, its score, whether it was a second
+    Kismet and, for one, the zeroes it forced as "penalties") and the final "sheets"."""
+    turns: list[dict[str, Any]] = []
+    rolls: list[list[int]] = []
+    game: TableGame | None = None
+    for move, game in steps:
+        assert isinstance(game, kismet.KismetTable)
+        kind = move.get("kind")
+        if kind in ("roll", "enter") and game.state.turn is not None:
+            rolls = rolls[:-1] if kind == "enter" and rolls and game.state.turn.rolls == 1 else rolls
+            rolls.append(list(game.state.turn.dice))
+        elif kind == "score" and game.state.last is not None:
+            last = game.state.last
+            turn: dict[str, Any] = {"player": last.player, "rolls": rolls, "box": last.box,
+                                    "score": last.points, "second_kismet": last.second_kismet}
+            if last.second_kismet:
+                turn["penalties"] = [{"player": player, "box": box} for player, box in last.zeroed]
+            turns.append(turn)
+            rolls = []
+    assert isinstance(game, kismet.KismetTable)
+    sheets = {name: {"boxes": sheet.as_dict(), "bonus": sheet.bonus, "total": sheet.total}
+              for name, sheet in zip(game.state.players, game.state.sheets, strict=True)}
+    return {"turns": turns, "sheets": sheets}
+
+
+def sheet_rows(view: Mapping[str, Any]) -> list[tuple[str, list[Any], bool]]:
+    """The printable sheet of the public view: (label, a value per seat, whether it is a total),
+    the 15 boxes with the Basic total, the bonus, the Kismet section and the total."""
+    sheets = view["sheets"]
+    rows: list[tuple[str, list[Any], bool]] = []
+    for box in kismet.BOXES:
+        rows.append((label(box), ["" if s["boxes"][box] is None else s["boxes"][box] for s in sheets], False))
+        if box == kismet.BASIC_BOXES[-1]:
+            rows.append(("Basic total", [s["basic"] for s in sheets], True))
+            rows.append(("Bonus", [s["bonus"] for s in sheets], True))
+    rows.append(("Kismet section", [s["kismet_section"] for s in sheets], True))
+    rows.append(("Total", [s["total"] for s in sheets], True))
+    return rows

@@ -1,0 +1,233 @@
+// What every game table's page (a phone's, or the table screen's) does the same way, whatever the
+// game: it follows the table's stream (its snapshot, "moved" and "table_state" events, and a game's
+// "hand" when it has one), asks for the state again when the stream says so, polls slowly as a
+// safety net, reloads when the page changes shape, and sends a move with a random key, reused
+// when it is sent again (so it counts once), with the buttons locked while it is under way.
+// A game's script (table.js, table_kismet.js, table_ninety_nine.js) keeps only its drawing and
+// its moves: TableLive.start(game) calls game.render(state, busy) after every change.
+(function () {
+  "use strict";
+
+  var TRY_TIMEOUT_MS = 6000;
+  var TRIES = 4;
+  var POLL_MS = 10000;    // the page's data-poll-seconds (settings.PHONE_POLL_SECONDS) when it has one
+  var RELOAD_ON = ["over", "started"];  // the table_state events that change every game's page
+
+  function $(id) { return document.getElementById(id); }
+  function isScreen() { var play = $("play"); return play && play.hasAttribute("data-screen"); }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+
+  function csrf() {
+    var match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
+    if (match) return decodeURIComponent(match[1]);
+    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  // Whose turn it is, in words, on the turn line: the winners once the game is over, "Your turn"
+  // on the phone whose turn it is, else the player's name. (Fill or Bust's and Kismet's pages;
+  // Ninety-Nine or Bust's says more: the deal, the card to play.)
+  function sayTurn(state, yourTurn) {
+    var pub = state.public;
+    var seats = pub.seats || [];
+    var line = $("turn-line");
+    if (state.status === "over" || pub.turn === null) {
+      var winners = pub.winners || [];
+      line.textContent = winners.length ? winners.join(" and ") + (winners.length > 1 ? " win!" : " wins!") : "The game is over";
+    } else if (state.status === "seating") {
+      line.textContent = "Waiting for the start";
+    } else if (yourTurn) {
+      line.textContent = "Your turn";
+    } else {
+      line.textContent = seats[pub.turn] + "'s turn";
+    }
+    line.classList.toggle("is-mine", yourTurn);
+  }
+
+  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  function say(text) {
+    var box = $("move-message");
+    if (!box) return;
+    box.hidden = !text;
+    box.textContent = text || "";
+  }
+
+  function live(on) {
+    var badge = document.querySelector("[data-live-badge]");
+    if (!badge) return;
+    badge.textContent = on ? "Live" : "Reconnecting…";
+    badge.classList.toggle("is-live", on);
+  }
+
+  // game: {
+  //   render(state, busy)  draws the page; called after every change of the state or of busy,
+  //   moved(state, data)   the state after a "moved" event, from the one before (the game's rules
+  //                        for whose turn it now is and what to forget),
+  //   asks(state, data)    after a "moved" event, whether to ask for the state (the seat on turn's
+  //                        legal moves are on no public channel),
+  //   taking(payload, state)  optional: a newer or the same state is about to replace this one,
+  //   reloadOn             optional: the table_state events ("what") that reload the page,
+  //                        ["over", "started"] unless given,
+  //   hand(event)          optional: a listener for the stream's "hand" events,
+  // }
+  // Returns null when the page has no table (no #table-data), else { refresh, send, set }.
+  function start(game) {
+    var data = $("table-data");
+    if (!data) return null;
+    var urls = JSON.parse($("table-urls").textContent);
+    var state = JSON.parse(data.textContent);
+    var busy = false;
+    var reloadOn = game.reloadOn || RELOAD_ON;
+
+    function show() { game.render(state, busy); }
+
+    function set(next) {
+      state = next;
+      show();
+    }
+
+    function take(payload) {
+      // A newer state replaces an older one; the same state again refreshes what the seat may do.
+      if (state && payload.moves_made < state.moves_made) return;
+      if (state && payload.status !== state.status && (payload.status === "over" || state.status === "seating")) {
+        location.reload();
+        return;
+      }
+      if (game.taking) game.taking(payload, state);
+      set(payload);
+    }
+
+    function moved(data) {
+      if (!state || data.move.number <= state.moves_made) return;
+      set(game.moved(state, data));
+      if (game.asks(state, data)) refresh();
+    }
+
+    function refresh() {
+      if (!urls.state) return;
+      fetch(urls.state, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (payload) { if (payload) take(payload); })
+        .catch(function () { /* the next event or poll tries again */ });
+    }
+
+    // A reconnect's replay sends the last few events again (live/streams.py REPLAY_OVERLAP_IDS, so
+    // that none committed out of order is lost): an event already taken is skipped, so a table's
+    // "started" or "over" taken once does not reload the page again.
+    var seen = new Set();
+    function firstTime(event) {
+      var id = event.lastEventId;
+      if (!id) return true;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      if (seen.size > 1000) seen.delete(seen.values().next().value);
+      return true;
+    }
+
+    function follow() {
+      if (!urls.events || !window.EventSource) return;
+      var source = new EventSource(urls.events);
+      source.onopen = function () { live(true); };
+      source.onerror = function () { live(false); };
+      source.onmessage = function (event) {
+        var data = JSON.parse(event.data);
+        if (data.snapshot) take(data);
+      };
+      source.addEventListener("moved", function (event) {
+        if (firstTime(event)) moved(JSON.parse(event.data));
+      });
+      source.addEventListener("table_state", function (event) {
+        if (!firstTime(event)) return;
+        var data = JSON.parse(event.data);
+        if (!state) return;
+        if (reloadOn.indexOf(data.what) !== -1 || state.status === "seating" ||
+            (data.what === "seat_released" && data.seat === undefined)) {
+          location.reload();  // the page changes shape (or this phone's seat went): draw it anew
+          return;
+        }
+        refresh();
+      });
+      if (game.hand) source.addEventListener("hand", function (event) { if (firstTime(event)) game.hand(event); });
+    }
+
+    async function postOnce(body) {
+      var controller = new AbortController();
+      var timer = setTimeout(function () { controller.abort(); }, TRY_TIMEOUT_MS);
+      try {
+        var response = await fetch(urls.move, {
+          method: "POST", body: body, credentials: "same-origin", signal: controller.signal,
+          headers: { "X-CSRFToken": csrf(), "Accept": "application/json" },
+        });
+        var text = await response.text();
+        var answer = {};
+        try { answer = JSON.parse(text); } catch (error) { /* a page, not JSON */ }
+        return { status: response.status, ok: response.ok, answer: answer };
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
+    // fields: the move's form fields in order; a list is sent as one field a value, undefined not at all.
+    async function send(fields) {
+      if (busy || !state) return;
+      busy = true;
+      say("");
+      show();
+      var body = new FormData();
+      Object.keys(fields).forEach(function (name) {
+        var value = fields[name];
+        if (value === undefined) return;
+        if (Array.isArray(value)) value.forEach(function (v) { body.append(name, String(v)); });
+        else body.set(name, String(value));
+      });
+      body.set("seat", String(state.seat));
+      body.set("key", newKey());  // one key per move: sent again as it is, it counts once
+      try {
+        for (var attempt = 0; attempt < TRIES; attempt++) {
+          try {
+            var result = await postOnce(body);
+            live(true);
+            if (result.ok) { take(result.answer); return; }
+            if (result.status < 500) {
+              say(result.answer.error || "That move wasn't taken (error " + result.status + "). Reload the page.");
+              refresh();
+              return;
+            }
+          } catch (error) {
+            live(false);
+          }
+          say("No answer yet: sending the move again…");
+          await sleep(Math.min(500 * Math.pow(2, attempt), 3000));
+        }
+        say("Not sent: no connection. Check the game above, then move again.");
+      } finally {
+        busy = false;
+        show();
+      }
+    }
+
+    show();
+    follow();
+    // The safety net: whatever the stream missed, a slow poll brings.
+    var pollMs = POLL_MS;
+    var pollSeconds = parseFloat($("play") && $("play").getAttribute("data-poll-seconds"));
+    if (pollSeconds > 0) pollMs = pollSeconds * 1000;
+    setInterval(refresh, pollMs);
+    return { refresh: refresh, send: send, set: set };
+  }
+
+  window.TableLive = { $: $, el: el, isScreen: isScreen, sayTurn: sayTurn, start: start };
+})();

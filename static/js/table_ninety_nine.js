@@ -1,0 +1,189 @@
+// Ninety-Nine or Bust at a game table (a phone's page, or the table screen's): draws the count,
+// the last card, the markers and, on a phone, its own hand, from what the server sends (the page's
+// payload, the stream's events, a move's answer). Which cards may be played and the count each
+// would make come from the server (private.legal, private.makes): the page works out no rule.
+// A tap plays a card with a random key, reused when the move is sent again; buttons lock meanwhile.
+// No inline script (CSP): the payload arrives in <script type="application/json"> blocks.
+(function () {
+  "use strict";
+
+  var WORDS = { minus_10: "−10", hold: "Hold", reverse: "Reverse", "99": "99" };
+  var SPOKEN = { minus_10: "minus 10", hold: "hold", reverse: "reverse", "99": "99" };
+
+  var state = null;
+  var busy = false;
+  var table = null;   // the live connection (TableLive): it sends the moves
+  var $ = TableLive.$;
+  var el = TableLive.el;
+  var isScreen = TableLive.isScreen;
+
+  function cardText(card) { return WORDS[card] || String(card); }
+  function cardSpoken(card) { return SPOKEN[card] || String(card); }
+  function isSpecial(card) { return typeof card === "string"; }
+
+  function canMove() { return !isScreen() && state.on_turn === true && state.status === "playing"; }
+  function legalKinds() { return (state.legal_moves || []).map(function (m) { return m.kind; }); }
+
+  // --- drawing ---------------------------------------------------------------------------------
+
+  function render() {
+    if (!state || !$("play")) return;
+    var pub = state.public;
+    var seats = pub.seats || [];
+    var mine = state.seat;
+    $("play").setAttribute("data-moves", String(state.moves_made));
+    var turnLine = $("turn-line");
+    if (state.status === "over" || pub.phase === "game_over") {
+      var winners = pub.winners || [];
+      turnLine.textContent = winners.length ? (mine !== null && seats[mine] === winners[0] ? "You win!" : winners[0] + " wins!") : "The game is over";
+    } else if (state.status === "seating") {
+      turnLine.textContent = "Waiting for the start";
+    } else if (pub.phase === "round_over") {
+      turnLine.textContent = pub.next_dealer === mine && !isScreen() ? "Your deal" : seats[pub.next_dealer] + " deals next";
+    } else if (canMove()) {
+      turnLine.textContent = "Your turn: play a card";
+    } else {
+      turnLine.textContent = seats[pub.turn] + "'s turn";
+    }
+    turnLine.classList.toggle("is-mine", canMove());
+    $("count").textContent = String(pub.count);
+    $("direction").textContent = pub.direction === 1 ? "↻ clockwise" : "↺ counter-clockwise";
+    var top = $("top-card");
+    top.textContent = pub.top_card === null || pub.top_card === undefined ? "–" : cardText(pub.top_card);
+    top.classList.toggle("special", isSpecial(pub.top_card));
+    $("said").textContent = state.said || "";
+    drawLost(pub);
+    if ($("draw-pile")) $("draw-pile").textContent = pub.draw_pile + " cards in the draw pile";
+    drawHand(pub);
+    drawScores(pub);
+    drawActions(pub);
+  }
+
+  function drawLost(pub) {
+    var line = $("lost-line");
+    if (!line) return;
+    var seats = pub.seats || [];
+    var text = "";
+    if (pub.loser !== null && pub.loser !== undefined && pub.phase !== "playing") {
+      var out = pub.markers[pub.loser] === 0;
+      if (!isScreen() && pub.loser === state.seat) {
+        text = "You had no card you could play on " + pub.count + ": you lose this deal and a marker." +
+          (out ? " You have no markers left: you are out." : " " + pub.markers[pub.loser] + " left.");
+      } else {
+        text = seats[pub.loser] + " had no card to play on " + pub.count + ": loses the deal and a marker." +
+          (out ? " " + seats[pub.loser] + " is out." : "");
+      }
+    }
+    line.hidden = !text;
+    line.textContent = text;
+  }
+
+  function drawHand(pub) {
+    var box = $("hand");
+    if (!box || isScreen()) return;
+    box.textContent = "";
+    var priv = state.private || {};
+    var hand = priv.hand || [];
+    var makes = priv.makes || [];
+    var legal = priv.legal || [];
+    var playing = canMove() && legalKinds().indexOf("play") !== -1;
+    if (!hand.length) {
+      box.appendChild(el("p", "muted", pub.markers && pub.markers[state.seat] === 0 ? "You are out of the game." : "No cards in your hand."));
+      return;
+    }
+    hand.forEach(function (card, index) {
+      var node = el("button", "playing-card" + (isSpecial(card) ? " special" : ""));
+      node.type = "button";
+      node.appendChild(el("span", "card-face", cardText(card)));
+      var past = makes[index] === null || makes[index] === undefined;
+      node.appendChild(el("span", "makes", past ? "past 99" : "→ " + makes[index]));
+      node.classList.toggle("is-past-99", past);
+      var playable = playing && legal.indexOf(card) !== -1;
+      node.classList.toggle("is-playable", playable);
+      node.disabled = busy || !playable;
+      node.setAttribute("data-card", String(card));
+      node.setAttribute("aria-label", cardSpoken(card) + (past ? ", would pass 99" : ", makes " + makes[index]));
+      box.appendChild(node);
+    });
+  }
+
+  function drawScores(pub) {
+    var table = $("scores");
+    if (!table) return;
+    var body = table.querySelector("tbody");
+    body.textContent = "";
+    (pub.seats || []).forEach(function (name, seat) {
+      var out = pub.markers[seat] === 0;
+      var row = el("tr", (seat === pub.turn && pub.phase === "playing" ? "on-turn" : "") + (out ? " is-out" : ""));
+      var who = el("th", "", name);
+      who.scope = "row";
+      if (seat === state.seat) who.appendChild(el("span", "muted", " (you)"));
+      if (seat === pub.dealer) who.appendChild(el("span", "muted", " · dealer"));
+      var bot = (state.seats || [])[seat];
+      if (bot && bot.bot) who.appendChild(el("span", "muted", " · bot"));
+      row.appendChild(who);
+      var markers = el("td", "markers", out ? "out" : "●".repeat(pub.markers[seat]));
+      markers.setAttribute("aria-label", pub.markers[seat] + " markers");
+      row.appendChild(markers);
+      row.appendChild(el("td", "muted", out ? "" : pub.cards[seat] + " cards"));
+      body.appendChild(row);
+    });
+  }
+
+  function drawActions() {
+    var box = $("actions");
+    if (!box) return;
+    box.textContent = "";
+    if (!canMove() || legalKinds().indexOf("deal") === -1) return;
+    var node = el("button", "button button-big", "Deal the next round");
+    node.type = "button";
+    node.setAttribute("data-move", "deal");
+    node.disabled = busy;
+    box.appendChild(node);
+  }
+
+  // --- what the server sends -------------------------------------------------------------------
+
+  // Whose move it is after a move: the seat on turn while playing, else the next dealer's.
+  function onTurn(old, view) {
+    if (old.seat === null || old.status !== "playing") return false;
+    return view.phase === "playing" ? view.turn === old.seat : view.next_dealer === old.seat;
+  }
+
+  function moved(old, data) {
+    return Object.assign({}, old, {
+      public: data.view, moves_made: data.move.number, said: data.said, on_turn: onTurn(old, data.view), legal_moves: [],
+    });
+  }
+
+  // The seat on turn asks for its moves (they are on no public channel); its hand comes on its own.
+  function asks(next, data) { return next.on_turn || data.view.phase === "game_over"; }
+
+  function handArrived(data) {
+    if (!state || isScreen()) return;
+    table.set(Object.assign({}, state, { "private": data["private"] }));
+  }
+
+  function send(kind, card) { table.send({ kind: kind, card: card }); }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-card], [data-move]");
+    if (!target || !state || busy) return;
+    event.preventDefault();
+    if (target.hasAttribute("data-card")) {
+      var raw = target.getAttribute("data-card");
+      send("play", raw);
+    } else {
+      send(target.getAttribute("data-move"));
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    table = TableLive.start({
+      render: function (next, nowBusy) { state = next; busy = nowBusy; render(); },
+      moved: moved,
+      asks: asks,
+      hand: function (event) { handArrived(JSON.parse(event.data)); },
+    });
+  });
+})();
