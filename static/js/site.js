@@ -76,6 +76,38 @@
   }
   document.addEventListener("htmx:error", retryFirstConnection);
   document.addEventListener("htmx:response:error", retryFirstConnection);
+  // Numbers the stream pushes into an element by id are absolute (a table's totals), and two taps
+  // committed close together can reach the stream in the other order: each action publishes after
+  // its own commit, and the second tap's thread may publish first (seen in CI: a phone kept "1 · 0"
+  // after "1 · 1", the older totals written last). So each element remembers the id of the event
+  // that wrote it last, and an older event's numbers for it are left out. (The message itself goes
+  // on, emptied of them: cancelled, its id would not count as seen by the stream's reconnect.)
+  var writtenBy = new Map(); // "#r1-t2-a" -> the id of the newest event that wrote into it
+  document.addEventListener("htmx:before:sse:message", function (event) {
+    var message = event.detail.message;
+    var id = message && !message.event && /^\d+$/.test(message.id || "") ? Number(message.id) : null;
+    if (id === null) return;
+    var frame = document.createElement("template");
+    frame.innerHTML = message.data;
+    var dropped = 0;
+    numberPartials(frame.content).forEach(function (partial) {
+      var selector = partial.getAttribute("hx-target");
+      if ((writtenBy.get(selector) || 0) > id) {
+        partial.remove();
+        dropped++;
+      } else {
+        writtenBy.set(selector, id);
+      }
+    });
+    if (dropped) message.data = frame.innerHTML;
+  });
+  // The stream's pushes that write a number into one element by id (not a bell, not a region).
+  function numberPartials(root) {
+    return Array.prototype.filter.call(root.querySelectorAll("hx-partial"), function (partial) {
+      return /^#[\w-]+$/.test(partial.getAttribute("hx-target") || "") && partial.getAttribute("hx-swap") === "innerHTML";
+    });
+  }
+
   // A live region re-fetched after a "changed" event can come back older than numbers the stream
   // pushed into it while the request was out (a tap at a table meanwhile): swapped in as it is,
   // it would show the old numbers until the next event. So the numbers pushed during the request
@@ -132,11 +164,9 @@
     var message = document.createElement("template");
     message.innerHTML = data;
     var written = 0;
-    message.content.querySelectorAll("hx-partial").forEach(function (partial) {
-      // Only numbers aimed at one element by id; a bell comes with a "changed" event anyway.
-      var selector = partial.getAttribute("hx-target") || "";
-      if (!/^#[\w-]+$/.test(selector) || partial.getAttribute("hx-swap") !== "innerHTML") return;
-      var target = root.querySelector(selector);
+    // Only numbers aimed at one element by id; a bell comes with a "changed" event anyway.
+    numberPartials(message.content).forEach(function (partial) {
+      var target = root.querySelector(partial.getAttribute("hx-target"));
       if (target) { target.innerHTML = partial.innerHTML; written++; }
     });
     return written;

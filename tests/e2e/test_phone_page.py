@@ -11,8 +11,11 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FloatRect, Page, Route, expect
 
+from games.links import join_path
 from games.night import actions
 from games.night.models import Night, Tally
+from live.models import Event
+from live.rendering import render_message
 from tests.builders import add, seating_of, started_night
 from tests.conftest import ServerProcess
 from tests.e2e.pages import join_night
@@ -310,6 +313,44 @@ def test_the_last_taps_answer_and_them_do_not_carry_into_the_next_round(phone_at
     expect(phone.locator("#tap-status")).to_have_text("")
     expect(phone.locator(".team-switch legend")).to_have_text("Points for", use_inner_text=True)
     expect(phone.locator(".team-switch .switch-us input")).to_be_checked()
+
+
+def test_totals_that_reach_the_phone_out_of_order_never_overwrite_newer_ones(night_site: ServerProcess, new_phone) -> None:
+    """Two taps 0.3 s apart at one table: each action publishes after its own commit, so the newer
+    totals can reach the stream first (CI saw a phone keep "1 · 0" after "1 · 1"). The stream here
+    brings them in that order, and the phone keeps the newer ones."""
+    night = started_night(names=EIGHT, seed=3)
+    name = seating_of(night, 1)[1][0]
+    newest = Event.objects.latest_id(night.channel)
+
+    def tally(event_id: int, a: int, b: int) -> bytes:
+        return render_message({"id": event_id, "channel": night.channel, "kind": "tally",
+                               "data": {"round": 1, "table": 2, "a": a, "b": b}})
+
+    held: list[Route] = []
+
+    def out_of_order(route: Route) -> None:
+        if held or "/events/" not in route.request.url:
+            held.append(route)  # a reconnect: left waiting, so nothing else writes the numbers
+            return
+        held.append(route)
+        route.fulfill(status=200, content_type="text/event-stream",
+                      body=b"retry: 60000\n\n" + tally(newest + 2, 3, 5) + tally(newest + 1, 2, 5))
+
+    phone = new_phone()
+    seen = "window.__tallies = []; document.addEventListener('htmx:after:sse:message', " \
+           "(event) => window.__tallies.push(event.detail.message.id));"
+    phone.add_init_script(seen)
+    phone.route("**/events/**", out_of_order)
+    phone.goto(night_site.url + join_path(night.code, 2))
+    phone.get_by_role("button", name=name, exact=True).click()
+    phone.wait_for_function(f"() => (window.__tallies || []).includes('{newest + 1}')")
+
+    assert phone.locator("#r1-t2-a").inner_text() == "3"
+    assert phone.locator("#r1-t2-b").inner_text() == "5"
+    for route in held[1:]:
+        with suppress(PlaywrightError):
+            route.abort()
 
 
 # --- 7. The break, the seat, the score sheet's link, sections that open -----------------------------
