@@ -112,46 +112,47 @@
 
   function drawDice(pub) {
     var box = $("dice");
-    box.textContent = "";
-    var toss = pub.last_toss;
-    var keepLine = $("keep-line");
-    if (keepLine) keepLine.textContent = "";
-    if (!toss) {
-      if (pub.phase === "toss" && pub.dice_to_toss) {
-        box.appendChild(el("p", "dice-waiting", pub.dice_to_toss + " " + (pub.dice_to_toss === 1 ? "die" : "dice") + " to toss"));
+    TableLive.redraw(box, function (box) {
+      var toss = pub.last_toss;
+      var keepLine = $("keep-line");
+      if (keepLine) keepLine.textContent = "";
+      if (!toss) {
+        if (pub.phase === "toss" && pub.dice_to_toss) {
+          box.appendChild(el("p", "dice-waiting", pub.dice_to_toss + " " + (pub.dice_to_toss === 1 ? "die" : "dice") + " to toss"));
+        }
+        return;
       }
-      return;
-    }
-    var canKeep = myTurn() && pub.phase === "keep" && (state.keeps || []).length > 0;
-    if (canKeep && selectedFor !== state.moves_made) {
-      selected = state.must_bust ? indicesOf(state.keeps[0].dice) : [];
-      selectedFor = state.moves_made;
-    }
-    box.setAttribute("aria-label", "Tossed: " + toss.join(" "));
-    toss.forEach(function (face, index) {
-      var node = die(face, canKeep);
-      if (canKeep) {
-        var on = selected.indexOf(index) !== -1;
-        node.setAttribute("aria-pressed", on ? "true" : "false");
-        node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", chosen" : ""));
-        node.setAttribute("data-die", String(index));
-        if (state.must_bust) node.disabled = true;
+      var canKeep = myTurn() && pub.phase === "keep" && (state.keeps || []).length > 0;
+      if (canKeep && selectedFor !== state.moves_made) {
+        selected = state.must_bust ? indicesOf(state.keeps[0].dice) : [];
+        selectedFor = state.moves_made;
       }
-      box.appendChild(node);
+      box.setAttribute("aria-label", "Tossed: " + toss.join(" "));
+      toss.forEach(function (face, index) {
+        var node = die(face, canKeep);
+        if (canKeep) {
+          var on = selected.indexOf(index) !== -1;
+          node.setAttribute("aria-pressed", on ? "true" : "false");
+          node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", chosen" : ""));
+          node.setAttribute("data-die", String(index));
+          if (state.must_bust) node.disabled = true;
+        }
+        box.appendChild(node);
+      });
+      if (canKeep && keepLine) {
+        var keep = keepFor(selected);
+        if (state.must_bust) {
+          keepLine.textContent = "MUST BUST: every toss sets aside all its scoring dice, so they are chosen for you (" +
+            state.keeps[0].points + " points).";
+        } else if (!selected.length) {
+          keepLine.textContent = "Tap the scoring dice to set them aside.";
+        } else if (keep) {
+          keepLine.textContent = "Selected: " + keep.dice.join(" ") + " = " + keep.points + " points";
+        } else {
+          keepLine.textContent = "Those dice don't make a scoring selection.";
+        }
+      }
     });
-    if (canKeep && keepLine) {
-      var keep = keepFor(selected);
-      if (state.must_bust) {
-        keepLine.textContent = "MUST BUST: every toss sets aside all its scoring dice, so they are chosen for you (" +
-          state.keeps[0].points + " points).";
-      } else if (!selected.length) {
-        keepLine.textContent = "Tap the scoring dice to set them aside.";
-      } else if (keep) {
-        keepLine.textContent = "Selected: " + keep.dice.join(" ") + " = " + keep.points + " points";
-      } else {
-        keepLine.textContent = "Those dice don't make a scoring selection.";
-      }
-    }
   }
 
   function drawScores(pub) {
@@ -184,29 +185,30 @@
   function drawActions(pub) {
     var box = $("actions");
     if (!box) return;
-    box.textContent = "";
-    box.classList.toggle("is-busy", busy);
-    if (!myTurn()) return;
-    var kinds = [];
-    (state.legal_moves || []).forEach(function (move) {
-      if (kinds.indexOf(move.kind) === -1) kinds.push(move.kind);
+    TableLive.redraw(box, function (box) {
+      box.classList.toggle("is-busy", busy);
+      if (!myTurn()) return;
+      var kinds = [];
+      (state.legal_moves || []).forEach(function (move) {
+        if (kinds.indexOf(move.kind) === -1) kinds.push(move.kind);
+      });
+      kinds.forEach(function (kind) {
+        if (kind === "keep") {
+          var keep = keepFor(selected);
+          var node = button(keep ? "Set aside " + keep.dice.join(" ") + " (" + keep.points + ")" : "Set aside", "keep");
+          node.disabled = busy || !keep;
+          box.appendChild(node);
+        } else if (kind === "toss") {
+          box.appendChild(button("Toss " + pub.dice_to_toss + " " + (pub.dice_to_toss === 1 ? "die" : "dice"), "toss"));
+        } else if (kind === "stop") {
+          var atRisk = (pub.pending || 0) + (pub.card_points || 0);
+          box.appendChild(button("Stop and bank " + atRisk.toLocaleString("en"), "stop", "button-secondary"));
+        } else {
+          box.appendChild(button(LABELS[kind] || kind, kind, kind === "decline" || kind === "end" ? "button-secondary" : ""));
+        }
+      });
+      if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
     });
-    kinds.forEach(function (kind) {
-      if (kind === "keep") {
-        var keep = keepFor(selected);
-        var node = button(keep ? "Set aside " + keep.dice.join(" ") + " (" + keep.points + ")" : "Set aside", "keep");
-        node.disabled = busy || !keep;
-        box.appendChild(node);
-      } else if (kind === "toss") {
-        box.appendChild(button("Toss " + pub.dice_to_toss + " " + (pub.dice_to_toss === 1 ? "die" : "dice"), "toss"));
-      } else if (kind === "stop") {
-        var atRisk = (pub.pending || 0) + (pub.card_points || 0);
-        box.appendChild(button("Stop and bank " + atRisk.toLocaleString("en"), "stop", "button-secondary"));
-      } else {
-        box.appendChild(button(LABELS[kind] || kind, kind, kind === "decline" || kind === "end" ? "button-secondary" : ""));
-      }
-    });
-    if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
   }
 
   // --- what the server sends -----------------------------------------------------------------

@@ -85,28 +85,29 @@
 
   function drawDice(pub) {
     var box = $("dice");
-    box.textContent = "";
-    var rollLine = $("roll-line");
-    rollLine.textContent = "";
-    if (!pub.dice || (myTurn() && state.typed && retyping)) return;
-    if (canHold(pub) && heldFor !== state.moves_made) { held = []; heldFor = state.moves_made; }
-    box.setAttribute("aria-label", "The dice: " + pub.dice.join(" "));
-    pub.dice.forEach(function (face, index) {
-      var node = die(face, canHold(pub));
-      if (canHold(pub)) {
-        var on = held.indexOf(index) !== -1;
-        node.setAttribute("aria-pressed", on ? "true" : "false");
-        node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", held" : ""));
-        node.setAttribute("data-die", String(index));
+    TableLive.redraw(box, function (box) {
+      var rollLine = $("roll-line");
+      rollLine.textContent = "";
+      if (!pub.dice || (myTurn() && state.typed && retyping)) return;
+      if (canHold(pub) && heldFor !== state.moves_made) { held = []; heldFor = state.moves_made; }
+      box.setAttribute("aria-label", "The dice: " + pub.dice.join(" "));
+      pub.dice.forEach(function (face, index) {
+        var node = die(face, canHold(pub));
+        if (canHold(pub)) {
+          var on = held.indexOf(index) !== -1;
+          node.setAttribute("aria-pressed", on ? "true" : "false");
+          node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", held" : ""));
+          node.setAttribute("data-die", String(index));
+        }
+        box.appendChild(node);
+      });
+      if (pub.real_dice && pub.real_dice[pub.turn]) {
+        rollLine.textContent = "Real dice, typed in.";
+      } else {
+        rollLine.textContent = "Roll " + pub.rolls + " of 3" + (canHold(pub) ? " · tap dice to hold them, then roll the others" : "");
       }
-      box.appendChild(node);
+      if (pub.second_kismet) rollLine.textContent += " · A SECOND KISMET!";
     });
-    if (pub.real_dice && pub.real_dice[pub.turn]) {
-      rollLine.textContent = "Real dice, typed in.";
-    } else {
-      rollLine.textContent = "Roll " + pub.rolls + " of 3" + (canHold(pub) ? " · tap dice to hold them, then roll the others" : "");
-    }
-    if (pub.second_kismet) rollLine.textContent += " · A SECOND KISMET!";
   }
 
   function drawEntry(pub) {
@@ -141,23 +142,24 @@
   function drawActions(pub) {
     var box = $("actions");
     if (!box) return;
-    box.textContent = "";
-    if (!myTurn()) return;
-    var can = kinds();
-    if (can.indexOf("roll") !== -1) {
-      var text = !pub.dice ? "Roll the dice" : held.length ? "Roll again, holding " + heldFaces(pub).join(" ") : "Roll all five again";
-      box.appendChild(button(text, "roll", "button-big"));
-    }
-    if (can.indexOf("enter") !== -1) {
-      if (!pub.dice || retyping) {
-        var enter = button(typed.length === 5 ? "Enter " + typed.join(" ") : "Tap in " + (5 - typed.length) + " more", "enter", "button-big");
-        enter.disabled = busy || typed.length !== 5;
-        box.appendChild(enter);
-      } else {
-        box.appendChild(button("Type the dice again", "retype", "button-secondary"));
+    TableLive.redraw(box, function (box) {
+      if (!myTurn()) return;
+      var can = kinds();
+      if (can.indexOf("roll") !== -1) {
+        var text = !pub.dice ? "Roll the dice" : held.length ? "Roll again, holding " + heldFaces(pub).join(" ") : "Roll all five again";
+        box.appendChild(button(text, "roll", "button-big"));
       }
-    }
-    if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
+      if (can.indexOf("enter") !== -1) {
+        if (!pub.dice || retyping) {
+          var enter = button(typed.length === 5 ? "Enter " + typed.join(" ") : "Tap in " + (5 - typed.length) + " more", "enter", "button-big");
+          enter.disabled = busy || typed.length !== 5;
+          box.appendChild(enter);
+        } else {
+          box.appendChild(button("Type the dice again", "retype", "button-secondary"));
+        }
+      }
+      if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
+    });
   }
 
   function heldFaces(pub) {
@@ -168,33 +170,34 @@
     var box = $("options");
     var hint = $("hint");
     if (!box) return;
-    box.textContent = "";
-    if (hint) hint.hidden = true;
-    if (!myTurn() || !pub.dice || retyping) return;
-    if (hint && state.hint) {
-      hint.hidden = false;
-      hint.textContent = "Hint: " + label(state.hint) + " is expected to leave the best final total (a fast estimate).";
-    }
-    if (pub.options.length) {
-      box.appendChild(el("h2", "options-title", "Score the dice in"));
-      var list = el("div", "option-list");
-      pub.options.forEach(function (pair) {
-        var node = button(label(pair[0]) + " " + pair[1], "score", "option");
-        node.setAttribute("data-box", pair[0]);
-        list.appendChild(node);
-      });
-      box.appendChild(list);
-    }
-    if (pub.zeros.length) {
-      box.appendChild(el("h2", "options-title", "Only a 0 can go in"));
-      var zeros = el("div", "option-list zero-list");
-      pub.zeros.forEach(function (name) {
-        var node = button(label(name) + " 0", "score", "option button-secondary");
-        node.setAttribute("data-box", name);
-        zeros.appendChild(node);
-      });
-      box.appendChild(zeros);
-    }
+    TableLive.redraw(box, function (box) {
+      if (hint) hint.hidden = true;
+      if (!myTurn() || !pub.dice || retyping) return;
+      if (hint && state.hint) {
+        hint.hidden = false;
+        hint.textContent = "Hint: " + label(state.hint) + " is expected to leave the best final total (a fast estimate).";
+      }
+      if (pub.options.length) {
+        box.appendChild(el("h2", "options-title", "Score the dice in"));
+        var list = el("div", "option-list");
+        pub.options.forEach(function (pair) {
+          var node = button(label(pair[0]) + " " + pair[1], "score", "option");
+          node.setAttribute("data-box", pair[0]);
+          list.appendChild(node);
+        });
+        box.appendChild(list);
+      }
+      if (pub.zeros.length) {
+        box.appendChild(el("h2", "options-title", "Only a 0 can go in"));
+        var zeros = el("div", "option-list zero-list");
+        pub.zeros.forEach(function (name) {
+          var node = button(label(name) + " 0", "score", "option button-secondary");
+          node.setAttribute("data-box", name);
+          zeros.appendChild(node);
+        });
+        box.appendChild(zeros);
+      }
+    });
   }
 
   function sheetTable(pub, seat, big) {

@@ -16,6 +16,39 @@
   function $(id) { return document.getElementById(id); }
   function isScreen() { var play = $("play"); return play && play.hasAttribute("data-screen"); }
 
+  // Draws `box` anew: `draw` fills an empty copy of it, and the page takes from the copy only what
+  // differs, keeping every element that stays (a button whose label changes stays the same button).
+  // A refresh (the poll, an event bringing the same state again, a die tapped beside) so leaves the
+  // buttons under a finger where they are: replaced, a button pressed on the old one and released on
+  // its copy gets no click at all, and the tap is lost (CI saw it on a busy machine: a Kismet box, or
+  // a die to hold, tapped while the page refreshed, never taken).
+  function redraw(box, draw) {
+    var copy = box.cloneNode(false);
+    draw(copy);
+    if (!copy.isEqualNode(box)) morph(box, copy);
+  }
+  function morph(element, like) {
+    Array.prototype.slice.call(element.attributes).forEach(function (attribute) {
+      if (!like.hasAttribute(attribute.name)) element.removeAttribute(attribute.name);
+    });
+    Array.prototype.forEach.call(like.attributes, function (attribute) {
+      if (element.getAttribute(attribute.name) !== attribute.value) element.setAttribute(attribute.name, attribute.value);
+    });
+    if ("disabled" in like) element.disabled = like.disabled;
+    var old = Array.prototype.slice.call(element.childNodes);
+    var kept = Array.prototype.map.call(like.childNodes, function (node, index) {
+      var was = old[index];
+      if (!was) return node;
+      if (was.isEqualNode(node)) return was;
+      if (was.nodeType === 1 && node.nodeType === 1 && was.tagName === node.tagName) {
+        morph(was, node);
+        return was;
+      }
+      return node;
+    });
+    element.replaceChildren.apply(element, kept);
+  }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -229,5 +262,5 @@
     return { refresh: refresh, send: send, set: set };
   }
 
-  window.TableLive = { $: $, el: el, isScreen: isScreen, sayTurn: sayTurn, start: start };
+  window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start };
 })();

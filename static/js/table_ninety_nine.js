@@ -81,29 +81,30 @@
   function drawHand(pub) {
     var box = $("hand");
     if (!box || isScreen()) return;
-    box.textContent = "";
-    var priv = state.private || {};
-    var hand = priv.hand || [];
-    var makes = priv.makes || [];
-    var legal = priv.legal || [];
-    var playing = canMove() && legalKinds().indexOf("play") !== -1;
-    if (!hand.length) {
-      box.appendChild(el("p", "muted", pub.markers && pub.markers[state.seat] === 0 ? "You are out of the game." : "No cards in your hand."));
-      return;
-    }
-    hand.forEach(function (card, index) {
-      var node = el("button", "playing-card" + (isSpecial(card) ? " special" : ""));
-      node.type = "button";
-      node.appendChild(el("span", "card-face", cardText(card)));
-      var past = makes[index] === null || makes[index] === undefined;
-      node.appendChild(el("span", "makes", past ? "past 99" : "→ " + makes[index]));
-      node.classList.toggle("is-past-99", past);
-      var playable = playing && legal.indexOf(card) !== -1;
-      node.classList.toggle("is-playable", playable);
-      node.disabled = busy || !playable;
-      node.setAttribute("data-card", String(card));
-      node.setAttribute("aria-label", cardSpoken(card) + (past ? ", would pass 99" : ", makes " + makes[index]));
-      box.appendChild(node);
+    TableLive.redraw(box, function (box) {
+      var priv = state.private || {};
+      var hand = priv.hand || [];
+      var makes = priv.makes || [];
+      var legal = priv.legal || [];
+      var playing = canMove() && legalKinds().indexOf("play") !== -1;
+      if (!hand.length) {
+        box.appendChild(el("p", "muted", pub.markers && pub.markers[state.seat] === 0 ? "You are out of the game." : "No cards in your hand."));
+        return;
+      }
+      hand.forEach(function (card, index) {
+        var node = el("button", "playing-card" + (isSpecial(card) ? " special" : ""));
+        node.type = "button";
+        node.appendChild(el("span", "card-face", cardText(card)));
+        var past = makes[index] === null || makes[index] === undefined;
+        node.appendChild(el("span", "makes", past ? "past 99" : "→ " + makes[index]));
+        node.classList.toggle("is-past-99", past);
+        var playable = playing && legal.indexOf(card) !== -1;
+        node.classList.toggle("is-playable", playable);
+        node.disabled = busy || !playable;
+        node.setAttribute("data-card", String(card));
+        node.setAttribute("aria-label", cardSpoken(card) + (past ? ", would pass 99" : ", makes " + makes[index]));
+        box.appendChild(node);
+      });
     });
   }
 
@@ -133,13 +134,14 @@
   function drawActions() {
     var box = $("actions");
     if (!box) return;
-    box.textContent = "";
-    if (!canMove() || legalKinds().indexOf("deal") === -1) return;
-    var node = el("button", "button button-big", "Deal the next round");
-    node.type = "button";
-    node.setAttribute("data-move", "deal");
-    node.disabled = busy;
-    box.appendChild(node);
+    TableLive.redraw(box, function (box) {
+      if (!canMove() || legalKinds().indexOf("deal") === -1) return;
+      var node = el("button", "button button-big", "Deal the next round");
+      node.type = "button";
+      node.setAttribute("data-move", "deal");
+      node.disabled = busy;
+      box.appendChild(node);
+    });
   }
 
   // --- what the server sends -------------------------------------------------------------------
