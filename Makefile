@@ -45,6 +45,9 @@ run: venv
 # one at a time, longest first, so that no worker ends with a long night alone. A pass that
 # PYTEST_ARGS leaves without tests (exit 5) is not a failure.
 TEST_WORKERS ?= 2
+# The browser tests `make test-services` runs: every one, unless given (.ci/run names those whose
+# pages depend on PostgreSQL, Redis or the scaled layout).
+SERVICES_E2E ?=
 BROWSER_WORKERS ?= 3
 XDIST := -n $(TEST_WORKERS)
 BROWSER_XDIST := -n $(BROWSER_WORKERS) --dist load --maxschedchunk 1
@@ -59,7 +62,7 @@ test: venv
 test-services: venv services-db
 	@scripts/ensure_packages.sh chromium nginx
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(SERVICES_E2E) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test-all: test test-services
 
