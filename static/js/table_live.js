@@ -46,7 +46,13 @@
       }
       return node;
     });
-    element.replaceChildren.apply(element, kept);
+    // Node by node: a kept element is never taken out and put back (that too loses the click).
+    kept.forEach(function (node, index) {
+      if (node === old[index]) return;
+      if (old[index]) element.replaceChild(node, old[index]);
+      else element.appendChild(node);
+    });
+    old.slice(kept.length).forEach(function (node) { element.removeChild(node); });
   }
 
   function el(tag, className, text) {

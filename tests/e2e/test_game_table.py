@@ -188,3 +188,50 @@ def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: Server
     shoot(phones[0], "table-replay.png")
     phones[0].get_by_role("link", name="Check the dice").click()
     expect(phones[0].get_by_role("status")).to_contain_text("Verified.")
+
+
+def test_a_refresh_under_a_finger_keeps_the_button_so_the_tap_counts(table_site: ServerProcess, new_phone) -> None:
+    """A tap is a press and a release. The table's page redraws its buttons on every refresh (the
+    poll, an event): had a refresh swapped the button for a copy between the two, the release would
+    land on another element and no click would happen (a plain rebuild shows it here). TableLive's
+    redraw keeps every element that stays, so the tap counts."""
+    table = make_table(2, seed=3)
+    phone = join_table(new_phone(), table_site.url, table.code, NAMES[0])
+    phone.evaluate("""() => {
+        const box = document.createElement("div");
+        box.id = "redraw-check";
+        box.style.cssText = "position:fixed;top:0;left:0;z-index:1000;background:white";
+        document.body.appendChild(box);
+        window.keepTaps = 0;
+        box.addEventListener("click", (event) => {
+            const button = event.target.closest("button");
+            if (button && button.textContent === "Keep") window.keepTaps++;
+        });
+        window.drawButtons = (labels) => (copy) => labels.forEach((label) => {
+            const button = document.createElement("button");
+            button.textContent = label;
+            button.style.cssText = "display:block;width:200px;height:60px";
+            copy.appendChild(button);
+        });
+        TableLive.redraw(box, window.drawButtons(["Roll", "Keep"]));
+    }""")
+    keep = phone.locator("#redraw-check button", has_text="Keep")
+    spot = keep.bounding_box()
+    assert spot is not None
+    x, y = spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2
+
+    def tap_while(refresh: str) -> int:
+        before = phone.evaluate("window.keepTaps")
+        phone.mouse.move(x, y)
+        phone.mouse.down()
+        phone.evaluate(refresh)
+        phone.mouse.up()
+        return phone.evaluate("window.keepTaps") - before
+
+    # A plain rebuild between press and release: the tap is lost (what the pages did before).
+    assert tap_while("""() => { const box = document.getElementById("redraw-check");
+        box.textContent = ""; window.drawButtons(["Roll", "Keep"])(box); }""") == 0
+    # The same state again, then a change to the other button: the tap counts each time.
+    assert tap_while("() => TableLive.redraw(document.getElementById('redraw-check'), window.drawButtons(['Roll', 'Keep']))") == 1
+    assert tap_while("() => TableLive.redraw(document.getElementById('redraw-check'), window.drawButtons(['Roll again', 'Keep']))") == 1
+    expect(phone.locator("#redraw-check button").first).to_have_text("Roll again")
