@@ -293,9 +293,8 @@
   function send(fields) { table.send(fields); }
 
   document.addEventListener("click", function (event) {
-    var target = event.target.closest && event.target.closest("[data-die], [data-move], [data-type], [data-untype], [data-print]");
+    var target = event.target.closest && event.target.closest("[data-die], [data-move], [data-type], [data-untype]");
     if (!target) return;
-    if (target.hasAttribute("data-print")) { window.print(); return; }
     if (!state) return;
     event.preventDefault();
     if (busy) return;
