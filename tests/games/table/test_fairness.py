@@ -12,12 +12,10 @@ import pytest
 from games.table.models import Move, Table
 from games.table.replay import verify
 from live.models import Event
-from tests.builders import every_game_verifies, make_table, play_out
-from tests.conftest import is_sqlite
+from tests.builders import FAIRNESS_PART, every_game_verifies, fairness_parts, make_table, play_out
 
 pytestmark = pytest.mark.django_db
 
-GAMES = 200
 LEVELS = ["easy", "threshold", "strong"]
 
 
@@ -27,16 +25,11 @@ def bot_game(number: int) -> Table:
     return play_out(make_table(players=players, bots=bots, seed=10_000 + number))
 
 
-# All 200 on the embedded default, which every CI run tests; on PostgreSQL the first 50 games:
-# their moves and their verification are the same code on both, and the other 150 would cost CI
-# about two minutes of a slow 2-core machine.
-PARTS = range(0, GAMES, GAMES // 4) if is_sqlite() else range(0, GAMES // 4, GAMES // 4)
-
-
-@pytest.mark.parametrize("first", PARTS)
+@pytest.mark.parametrize("first", fairness_parts())
 def test_two_hundred_bot_games_through_the_actions_each_verify_from_their_revealed_seed(first: int) -> None:
-    """200 games in four parts of 50 (so that parallel workers share them)."""
-    every_game_verifies(bot_game, range(first, first + GAMES // 4))
+    """200 games in four parts of 50, so that parallel workers share them (the first part alone on
+    PostgreSQL: tests/builders.fairness_parts says why)."""
+    every_game_verifies(bot_game, range(first, first + FAIRNESS_PART))
 
 
 def test_a_changed_toss_card_or_seed_fails_verification_and_says_where() -> None:

@@ -7,13 +7,11 @@ import pytest
 
 from games.table.models import Table
 from games.table.replay import verify
-from tests.builders import every_game_verifies, play_out
-from tests.conftest import is_sqlite
+from tests.builders import FAIRNESS_PART, every_game_verifies, fairness_parts, play_out
 from tests.games.table.ninety_nine_tables import ninety_nine_table
 
 pytestmark = pytest.mark.django_db
 
-GAMES = 200
 LEVELS = ["easy", "threshold", "strong"]
 
 
@@ -23,16 +21,11 @@ def bot_game(number: int, markers: int = 1) -> Table:
     return play_out(ninety_nine_table(players, markers=markers, bots=bots, seed=20_000 + number))
 
 
-# All 200 on the embedded default, which every CI run tests; on PostgreSQL the first 50 games:
-# their moves and their verification are the same code on both, and the other 150 would cost CI
-# about two minutes of a slow 2-core machine.
-PARTS = range(0, GAMES, GAMES // 4) if is_sqlite() else range(0, GAMES // 4, GAMES // 4)
-
-
-@pytest.mark.parametrize("first", PARTS)
+@pytest.mark.parametrize("first", fairness_parts())
 def test_two_hundred_bot_games_through_the_actions_each_verify_from_their_revealed_seed(first: int) -> None:
-    """200 games in four parts of 50 (so that parallel workers share them)."""
-    every_game_verifies(bot_game, range(first, first + GAMES // 4))
+    """200 games in four parts of 50, so that parallel workers share them (the first part alone on
+    PostgreSQL: tests/builders.fairness_parts says why)."""
+    every_game_verifies(bot_game, range(first, first + FAIRNESS_PART))
 
 
 def test_an_altered_deal_or_drawn_card_or_seed_fails_verification_and_says_where() -> None:
