@@ -13,11 +13,12 @@ from django.urls import reverse
 
 from games.links import join_path, join_token
 from games.night import actions
-from games.night.models import Night, Seat, Tally
+from games.night.models import Night, Player, Seat, TableRound, Tally
 from games.night.views import phone as phone_views
 from tests.builders import (
     alert_of,
     forged_path,
+    make_night,
     phone_of,
     seat_of,
     someone_at,
@@ -297,3 +298,27 @@ def test_a_phone_page_read_while_the_host_redraws_the_seating_shows_the_new_seat
 
     assert page.status_code == 200
     assert f"Table {real.table_round.number}" in page.content.decode()
+
+
+def test_a_phone_page_read_while_the_host_seats_a_late_arrival_shows_the_new_table(monkeypatch):
+    # The host seats a late arrival (the round's tables drawn again) just after the page has read
+    # its table and before it reads that table's seats: they are gone, and the page reads its seat
+    # again (CI's 13-phone night answered a 500 here, its phone stuck on it).
+    night = make_night(7)  # round 1 seated, not started: one ghost, whose seat an arrival takes
+    player = night.players.real().first()
+    phone = phone_of(night, player)
+    ghost = night.players.get(is_ghost=True)
+    first_read = TableRound.seated
+    arrivals: list[Player] = []
+
+    def seated_after_the_host_seats_someone(table: TableRound) -> list[Player]:
+        if not arrivals:
+            arrivals.append(actions.seat_late_arrival(night, name="Zed", ghost=ghost))
+        return first_read(table)
+
+    monkeypatch.setattr(TableRound, "seated", seated_after_the_host_seats_someone)
+    page = phone.get(reverse("games:play", args=[night.code]))
+
+    assert page.status_code == 200 and arrivals
+    now = Seat.objects.select_related("table_round").get(round__night=night, round__number=1, player=player)
+    assert f"Go to <strong>Table {now.table_round.number}</strong>" in page.content.decode()

@@ -34,6 +34,7 @@ from games.night.views.shared import (
     seat_of,
     why_not_playing,
 )
+from games.rules import bunco
 from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
 from live.streams import event_stream_response, read_for_a_stream
 
@@ -138,30 +139,36 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("games:play", code=night.code)
 
 
-def _seat_and_table(player: Player, round_: Round | int) -> tuple[Seat | None, TableRound | None]:
-    """The player's seat this round and its table with the totals. Two reads: a host's change of
-    the seating between them (a leaver, a late arrival: the round's tables are drawn again) leaves
-    the seat read pointing at a table that is gone. The seating is rewritten in one transaction,
-    so the seat read again is the new one. (Seen as a 500 on a phone while the host took a leaver
-    out, 14 pages refreshing.)"""
+def _seat_and_table(player: Player, round_: Round | int) -> tuple[Seat, TableRound, list[Player]] | None:
+    """The player's seat this round, its table with the totals, and the table's players in seat
+    order; None when not seated. Three reads: a host's change of the seating between them (a
+    leaver, a late arrival: the round's tables are drawn again) leaves the seat read pointing at a
+    table that is gone, or the table read at seats that are gone. The seating is rewritten in one
+    transaction, so the three read again agree. (Seen as a 500 on a phone while the host took a
+    leaver out, 14 pages refreshing; then, with the table re-read, still as a 500 in the moment
+    between the table's read and its seats', CI's 13-phone night at a late arrival.)"""
     for _ in range(3):
         seat = seat_of(player, round_)
         if seat is None:
-            return None, None
+            return None
         table = TableRound.objects.with_totals().filter(pk=seat.table_round_id).first()
-        if table is not None:
-            return seat, table
-    return None, None  # the seating changed three times over: the page's next refresh shows it
+        if table is None:
+            continue
+        seated = table.seated()
+        if len(seated) == bunco.SEATS and seated[seat.position].pk == player.pk:
+            return seat, table, seated
+    return None  # the seating changed three times over: the page's next refresh shows it
 
 
 def phone_context(night: Night, player: Player) -> dict[str, object]:
     """Everything the phone page shows for `player` now: round, table, teams, scores, what's next."""
     round_ = night.round_obj()
-    seat, table = _seat_and_table(player, round_)
-    context: dict[str, object] = {"night": night, "player": player, "round": round_, "seat": seat}
-    if seat is None or table is None:
+    seated_here = _seat_and_table(player, round_)
+    context: dict[str, object] = {"night": night, "player": player, "round": round_,
+                                  "seat": seated_here[0] if seated_here else None}
+    if seated_here is None:
         return context
-    seated = table.seated()
+    seat, table, seated = seated_here
     teams = table.teams(seated)
     mine, theirs = seat.team, seat.other_team
     partner = seated[seat.partner_position]
