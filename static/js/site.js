@@ -172,10 +172,44 @@
     return written;
   }
 
+  // A live region is never replaced by an error page. htmx swaps every answer, a 5xx too: a 500
+  // (a bug, logged on the server) or a proxy's 502 while the server restarts, answering the
+  // region's own refresh or a button whose answer goes into it, would put "Server Error" where the
+  // page was, and the region, gone, would refresh no more (seen in CI: a phone stuck on "Server
+  // Error (500)" for the rest of the night). The page keeps what it shows, says it is retrying in
+  // its live badge, and fetches the region again, backing off to 15 s, until an answer lands.
+  var LIVE_REGION = "[hx-get][hx-trigger^='changed from:']";
+  var troubleCount = new Map(); // region id -> server errors in a row
+  document.addEventListener("htmx:before:swap", function (event) {
+    var ctx = event.detail.ctx;
+    var status = ctx && ctx.response ? ctx.response.status : 0;
+    var target = ctx && ctx.target;
+    if (!target || !target.closest) return;
+    var region = target.closest(LIVE_REGION) || target.querySelector(LIVE_REGION);
+    if (!region) return;
+    if (status < 500) {
+      if (troubleCount.delete(region.id)) setLive(null, streamLive);
+      return;
+    }
+    event.preventDefault();
+    var count = (troubleCount.get(region.id) || 0) + 1;
+    troubleCount.set(region.id, count);
+    setBadge("Server trouble: retrying…", false);
+    setTimeout(function () {
+      var now = document.getElementById(region.id);
+      if (now) htmx.ajax("GET", now.getAttribute("hx-get"), { source: now });
+    }, Math.min(1000 * Math.pow(2, count - 1), 15000));
+  });
+
+  var streamLive = false;
   function setLive(element, live) {
+    streamLive = live;
+    setBadge(live ? "Live" : "Reconnecting…", live);
+  }
+  function setBadge(text, live) {
     var badge = document.querySelector("[data-live-badge]");
     if (!badge) return;
-    badge.textContent = live ? "Live" : "Reconnecting…";
+    badge.textContent = text;
     badge.classList.toggle("is-live", live);
   }
 })();

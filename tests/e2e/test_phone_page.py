@@ -18,7 +18,7 @@ from live.models import Event
 from live.rendering import render_message
 from tests.builders import add, seating_of, started_night
 from tests.conftest import ServerProcess
-from tests.e2e.pages import join_night
+from tests.e2e.pages import join_night, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -351,6 +351,34 @@ def test_totals_that_reach_the_phone_out_of_order_never_overwrite_newer_ones(nig
     for route in held[1:]:
         with suppress(PlaywrightError):
             route.abort()
+
+
+def test_a_server_error_on_a_refresh_leaves_the_phone_as_it_was_and_it_tries_again(phone_at_table_2: tuple[Page, Night]) -> None:
+    """htmx swaps every answer, a 500 too: a refresh answered so put "Server Error (500)" where the
+    phone's panel was, and the phone, its panel gone, refreshed no more (CI saw a phone stuck so for
+    the rest of the night). Now it keeps what it shows, says it is retrying, and asks again."""
+    phone, night = phone_at_table_2
+    refreshes: list[Route] = []
+
+    def first_refresh_fails(route: Route) -> None:
+        if not route.request.headers.get("hx-request"):
+            route.continue_()
+        elif not refreshes:
+            refreshes.append(route)
+            route.fulfill(status=500, content_type="text/html", body="<h1>Server Error (500)</h1>")
+        else:
+            refreshes.append(route)  # the retry: held until the page has been looked at
+
+    phone.route("**/play/", first_refresh_fails)
+    add(night, 1, "A", 21)  # the head table rings the bell: the stream has every phone refresh
+
+    expect(phone.locator("[data-live-badge]")).to_have_text("Server trouble: retrying…")
+    wait_until(phone, lambda: len(refreshes) == 2, "the phone did not ask again")
+    expect(phone.locator(".round-label")).to_contain_text("Round 1")
+    expect(phone.get_by_role("heading", name="Server Error (500)")).to_have_count(0)
+    refreshes[1].continue_()
+    expect(phone.get_by_role("button", name="Our turn is over")).to_be_visible()
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
 
 
 # --- 7. The break, the seat, the score sheet's link, sections that open -----------------------------
