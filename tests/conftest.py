@@ -8,6 +8,7 @@ PostgreSQL and Redis with `make test-services` (DATABASE_URL / REDIS_URL set).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -431,6 +432,9 @@ def shared_server(pool: ServerPool, extra_env: dict[str, str], request: pytest.F
         server.between_tests("quiet")
     except httpx.HTTPError:
         server.stop(kill=True)  # the pool replaces it for the next test
+    # A 500 is a bug, whatever the page made of it (a phone retries a refresh that got one).
+    crashes = server_errors(server.log(), after=INTERNAL_SERVER_ERROR)
+    assert not crashes, f"the server answered a request with a 500 during this test:\n{crashes}"
 
 
 @pytest.fixture
@@ -508,14 +512,44 @@ BROWSER_NOTES = pytest.StashKey[list[str]]()
 SERVERS = pytest.StashKey[list[ServerProcess]]()
 
 
+def server_errors(log: str, most: int = 3, *, after: str = "") -> str:
+    """The first `most` tracebacks in a server's log (those right after a line containing `after`,
+    if given), each from the line before it to its exception."""
+    blocks: list[str] = []
+    lines = log.splitlines()
+    for start, line in enumerate(lines):
+        if len(blocks) == most:
+            break
+        if line.startswith("Traceback (most recent call last)") and (not after or after in lines[start - 1]):
+            end = start + 1
+            while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+                end += 1
+            blocks.append("\n".join(lines[max(0, start - 1):end + 1]))
+    return "\n\n".join(blocks)
+
+
+# How Django logs an unhandled exception in a view (the answer was a 500): settings.LOGGING.
+INTERNAL_SERVER_ERROR = "ERROR django.request: Internal Server Error"
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     report = yield
-    if report.failed and call.when == "call":
+    if report.failed and call.when in ("call", "teardown"):  # teardown: a 500 the page got past
         notes = item.stash.get(BROWSER_NOTES, [])
+        servers = item.stash.get(SERVERS, [])
+        # What explains a failure comes first: a long report may be cut, and a 500's traceback was
+        # once lost in the middle of a server's log.
+        for server in servers:
+            errors = server_errors(server.log())
+            if errors:
+                report.sections.append((f"errors in the log of {server.url}", errors))
+        refused = [note for note in notes if re.search(r"answer [45]\d\d ", note)]
+        if refused:
+            report.sections.append(("answers the browsers got that were errors", "\n".join(refused[-50:])))
         if notes:
             report.sections.append(("what the browsers saw", "\n".join(notes[-200:])))
-        for server in item.stash.get(SERVERS, []):
+        for server in servers:
             report.sections.append((f"log of {server.url}", server.log()[-20000:]))
     return report
 
