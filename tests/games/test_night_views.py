@@ -305,7 +305,7 @@ def test_a_phone_page_read_while_the_host_seats_a_late_arrival_shows_the_new_tab
     # its table and before it reads that table's seats: they are gone, and the page reads its seat
     # again (CI's 13-phone night answered a 500 here, its phone stuck on it).
     night = make_night(7)  # round 1 seated, not started: one ghost, whose seat an arrival takes
-    player = night.players.real().first()
+    player = night.players.real().order_by("pk")[0]
     phone = phone_of(night, player)
     ghost = night.players.get(is_ghost=True)
     first_read = TableRound.seated
