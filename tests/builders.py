@@ -471,6 +471,11 @@ def seated_phone(table: Any, seat: int) -> Client:
     return phone
 
 
+def is_sqlite() -> bool:
+    """Whether the suite runs on the embedded default (`make test`) rather than PostgreSQL."""
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+
+
 FAIRNESS_GAMES = 200
 FAIRNESS_PART = 50  # games a part: parallel workers share the parts
 
@@ -480,9 +485,7 @@ def fairness_parts() -> range:
     default, which every CI run tests; on PostgreSQL the first part only: the games' moves and their
     verification are the same code on both, and the other 150 would cost CI about two minutes of a
     slow 2-core machine."""
-    from django.db import connections
-
-    games = FAIRNESS_GAMES if connections["default"].vendor == "sqlite" else FAIRNESS_PART
+    games = FAIRNESS_GAMES if is_sqlite() else FAIRNESS_PART
     return range(0, games, FAIRNESS_PART)
 
 

@@ -30,6 +30,7 @@ from live.streams import open_streams
 from scripts.run_scaled import free_ports
 from tests.builders import (  # the account builders are also imported from here
     PLAYERS_ALL_NIGHT,
+    is_sqlite,
     joined_phone,
     make_club,
     make_member,  # noqa: F401
@@ -88,10 +89,6 @@ use_this_workers_redis()
 
 def services_enabled() -> bool:
     return bool(os.environ.get("REDIS_URL"))
-
-
-def is_sqlite() -> bool:
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
 
 @pytest.fixture(scope="session")
