@@ -72,7 +72,11 @@
     setTimeout(function () {
       if (!element.isConnected || (element._htmx && element._htmx.sse)) return;
       htmx.ajax("GET", element.getAttribute("hx-sse:connect"), { source: element });
-    }, Math.min(1000 * Math.pow(2, tries.count - 1), 15000));
+    }, backoffMs(tries.count));
+  }
+  // The wait before the `tries`-th try again of a page's request: 1 s, doubling, at most 15 s.
+  function backoffMs(tries) {
+    return Math.min(1000 * Math.pow(2, tries - 1), 15000);
   }
   document.addEventListener("htmx:error", retryFirstConnection);
   document.addEventListener("htmx:response:error", retryFirstConnection);
@@ -198,7 +202,7 @@
     setTimeout(function () {
       var now = document.getElementById(region.id);
       if (now) htmx.ajax("GET", now.getAttribute("hx-get"), { source: now });
-    }, Math.min(1000 * Math.pow(2, count - 1), 15000));
+    }, backoffMs(count));
   });
 
   var streamLive = false;
