@@ -120,7 +120,14 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # psycopg 3's pool: connections are reused across requests without conn_max_age.
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # Parameters bound on the server, and a statement a connection has run this many times
+        # prepared: PostgreSQL then plans it once, not at every tap. Planning was most of the
+        # database's time for a tap (docs/PERFORMANCE.md, issue 22). 0 turns preparing off (a pooler
+        # in front of PostgreSQL that cannot keep prepared statements).
+        prepare_after = int(os.environ.get("DB_PREPARE_THRESHOLD", "5"))
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=prepare_after or None)
+        DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
             "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
             # How long a request waits for a connection before it is answered 503 (PostgreSQL down,
