@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -19,9 +20,11 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from games.management.commands.simulate_night import summary
+from games.night import actions
 from games.night.models import Night
 from games.rules import bunco, prizes
 from live.models import Event
+from tests.builders import is_sqlite
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +123,35 @@ def test_the_database_figures_are_the_pure_rules_night_with_the_same_seed(twelve
     assert twelve["traveler"] == night.traveler
     awards = prizes.allocate(night.prize_sheets(), pot=twelve["pot"], traveler=night.traveler, rng=rng)
     assert twelve["prizes"] == [{"prize": a.prize, "name": a.name, "amount": a.amount} for a in awards]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tables_that_post_at_once_still_play_the_pure_rules_night(monkeypatch):
+    """On PostgreSQL the bots' tables post their taps at once, on threads of their own (commits
+    that share the disk's flushes): the night must still be the one the seed plays, the traveler
+    included, which goes to the last Bunco rolled. On SQLite they post one by one."""
+    threads: set[str] = set()
+    record_tally = actions.record_tally
+
+    def noting_the_thread(**arguments: Any) -> Any:
+        threads.add(threading.current_thread().name)
+        return record_tally(**arguments)
+
+    monkeypatch.setattr(actions, "record_tally", noting_the_thread)
+    report = simulate(24, 11)
+    rng = random.Random(11)
+    night = bunco.simulate_night(names(24), rng)
+    assert report["sheets"] == [
+        {"name": sheet.name, "wins": sheet.wins, "losses": sheet.losses, "buncos": sheet.buncos}
+        for sheet in night.sheets
+    ]
+    assert report["traveler"] == night.traveler
+    awards = prizes.allocate(night.prize_sheets(), pot=report["pot"], traveler=night.traveler, rng=rng)
+    assert report["prizes"] == [{"prize": a.prize, "name": a.name, "amount": a.amount} for a in awards]
+    if is_sqlite():
+        assert threads == {"MainThread"}
+    else:
+        assert len({name for name in threads if name.startswith("bot-table")}) > 1
 
 
 def test_the_same_seed_plays_the_same_night_again_with_the_buy_in_given():

@@ -24,9 +24,16 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import connection as db_connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from bunco_club.models import RSVP, Party
 from games.night import actions
@@ -62,8 +69,9 @@ def simulate(players: int, seed: int, *, buy_in_cents: int = DEFAULT_BUY_IN_CENT
         **(party_night(party) if party is not None else {"title": f"Simulated night (seed {seed})"}),
     )
     bot = _Bots(night, rng)
-    for number in range(1, bunco.ROUNDS + 1):
-        bot.play_round(number)
+    with _tables_at_once() as bot.pool:
+        for number in range(1, bunco.ROUNDS + 1):
+            bot.play_round(number)
     actions.award_prizes(bot.night, rng=rng)
     return bot.night
 
@@ -82,6 +90,49 @@ def party_night(party: Party) -> dict[str, Any]:
     }
 
 
+# How many tables post their taps at once on PostgreSQL (a hall's phones do; its pool holds 20).
+TABLES_AT_ONCE = 4
+
+
+@contextmanager
+def _tables_at_once() -> Iterator[ThreadPoolExecutor | None]:
+    """Threads for the tables' taps where the database takes several writers at once; None on
+    SQLite, which takes one at a time (threads would only wait on its lock), and inside a caller's
+    transaction, whose rows the threads' own connections could not see."""
+    if db_connection.vendor == "sqlite" or db_connection.in_atomic_block:
+        yield None
+        return
+    # Each thread keeps its connection for the whole night (handing it back to the pool after every
+    # tap cost a sixth of the night), and this thread closes them all once the threads are done.
+    opened: list[BaseDatabaseWrapper] = []
+
+    def remember_the_connection() -> None:
+        wrapper = connections[DEFAULT_DB_ALIAS]
+        wrapper.inc_thread_sharing()
+        opened.append(wrapper)
+
+    try:
+        with ThreadPoolExecutor(TABLES_AT_ONCE, thread_name_prefix="bot-table",
+                                initializer=remember_the_connection) as pool:
+            yield pool
+    finally:
+        for wrapper in opened:
+            wrapper.close()
+            wrapper.dec_thread_sharing()
+
+
+@dataclass(frozen=True)
+class _Throw:
+    """One throw at one table: the tally it scored (None for a miss) and the confirmation the end
+    of its turn calls for (`finish_turn` after the bell, `finish_roll_off`), or None."""
+
+    round_number: int
+    table_number: int
+    table: bunco.TableRound
+    tally: bunco.Tally | None
+    then: Callable[..., TableRound] | None
+
+
 class _Bots:
     """Everyone at the night, rolling and tapping."""
 
@@ -90,6 +141,7 @@ class _Bots:
         self.rng = rng
         self.players = {player.name: player for player in night.players.all()}
         self.ghosts = frozenset(name for name, player in self.players.items() if player.is_ghost)
+        self.pool: ThreadPoolExecutor | None = None
 
     def play_round(self, number: int) -> None:
         night = self.night
@@ -108,8 +160,9 @@ class _Bots:
         bell = False
         playing = list(enumerate(tables, start=1))
         while playing:
-            for table_number, table in playing:
-                self._roll(number, table_number, table)
+            # The dice are thrown table by table (one seeded generator), then the step's taps are
+            # posted, the tables at once where the database takes writers at once.
+            self._post_step([self._throw(number, table_number, table) for table_number, table in playing])
             # Lock-step, as in the pure simulator: the tables roll at once, so those after the head
             # table have thrown this step's dice too when they hear the bell the action rang.
             if not bell and head.bell_rung:
@@ -141,31 +194,57 @@ class _Bots:
             seating.setdefault(table_number, []).append(name)
         return [seating[table_number] for table_number in sorted(seating)]
 
-    def _roll(self, number: int, table_number: int, table: bunco.TableRound) -> None:
-        """One throw at one table; a scoring throw is tapped in, and a finished turn confirmed."""
+    def _throw(self, number: int, table_number: int, table: bunco.TableRound) -> _Throw:
+        """One throw at one table, scored by the pure rules: what its phone posts for it."""
         phase = table.phase
         recorded = len(table.tallies)
         outcome = table.roll(dice.roll(self.rng, 3))
-        if len(table.tallies) > recorded:
-            tally = table.tallies[-1]
+        tally = table.tallies[-1] if len(table.tallies) > recorded else None
+        then = None
+        if phase is bunco.Phase.FINISHING and table.phase is not bunco.Phase.FINISHING:
+            # The player who was mid-turn at the bell has missed: the table's turn is over.
+            then = actions.finish_turn
+        elif phase is bunco.Phase.ROLL_OFF and not outcome.keeps_turn and table.seat_to_roll == 0:
+            # A roll-off cycle starts at seat 0 and is one turn per seat: the dice are back at
+            # seat 0 exactly when all four turns of the cycle have been taken.
+            then = actions.finish_roll_off
+        return _Throw(number, table_number, table, tally, then)
+
+    def _post_step(self, throws: list[_Throw]) -> None:
+        """Post one lock-step's throws. Buncos go last, one after another in table order: the
+        traveler goes to the last Bunco rolled, so their order is the pure simulator's. The other
+        tables' taps don't depend on each other's order (each locks its own table), so on
+        PostgreSQL they are posted at once, as a hall's phones post them, and their commits share
+        the disk's flushes; SQLite takes one writer at a time, so there they go one by one."""
+        posts = [throw for throw in throws if throw.tally is not None or throw.then is not None]
+        buncos = [throw for throw in posts if throw.tally is not None and throw.tally.bunco]
+        others = [throw for throw in posts if throw.tally is None or not throw.tally.bunco]
+        if self.pool is not None and len(others) > 1:
+            for _ in self.pool.map(self._post, others):
+                pass
+        else:
+            for throw in others:
+                self._post(throw)
+        for throw in buncos:
+            self._post(throw)
+
+    def _post(self, throw: _Throw) -> None:
+        """A throw's tap (when it scored), then the confirmation its turn's end calls for."""
+        if throw.tally is not None:
+            tally = throw.tally
             roller = self.players[tally.roller]
             actions.record_tally(
                 night=self.night,
-                table_number=table_number,
+                table_number=throw.table_number,
                 team=tally.team,
                 points=tally.points,
                 bunco_player=roller if tally.bunco else None,
                 entered_by=roller,
                 # One key per tap, as a phone sends it: unique in the night.
-                key=f"sim-{number}-{table_number}-{tally.roll_number}",
+                key=f"sim-{throw.round_number}-{throw.table_number}-{tally.roll_number}",
             )
-        if phase is bunco.Phase.FINISHING and table.phase is not bunco.Phase.FINISHING:
-            # The player who was mid-turn at the bell has missed: the table's turn is over.
-            self._confirm(actions.finish_turn(night=self.night, table_number=table_number), table)
-        elif phase is bunco.Phase.ROLL_OFF and not outcome.keeps_turn and table.seat_to_roll == 0:
-            # A roll-off cycle starts at seat 0 and is one turn per seat: the dice are back at
-            # seat 0 exactly when all four turns of the cycle have been taken.
-            self._confirm(actions.finish_roll_off(night=self.night, table_number=table_number), table)
+        if throw.then is not None:
+            self._confirm(throw.then(night=self.night, table_number=throw.table_number), throw.table)
 
     @staticmethod
     def _confirm(decided: TableRound, table: bunco.TableRound) -> None:
