@@ -18,6 +18,7 @@ from games.night.views import phone as phone_views
 from tests.builders import (
     alert_of,
     forged_path,
+    is_sqlite,
     make_night,
     phone_of,
     seat_of,
@@ -75,6 +76,24 @@ def test_a_tap_runs_a_handful_of_statements_and_reads_the_session_from_memory_in
     sql = statements_besides_the_session(statements)
     assert len(sql) == (3 if connection.vendor == "postgresql" else 5), sql
     assert seat.table_round.totals()[seat.team] == 4
+
+
+@pytest.mark.skipif(is_sqlite(), reason="PostgreSQL's own plans: SQLite runs in the process, with no planner round trip")
+def test_on_postgresql_a_connection_plans_a_taps_statements_once_and_runs_them_prepared(night):
+    """Planning was most of PostgreSQL's time for a tap (issue 22): a statement a connection has run
+    five times is prepared (DB_PREPARE_THRESHOLD), so the seat, the lock and the insert are planned
+    once per connection, not at every tap."""
+    name = someone_at(night, 2)
+    seat = seat_of(night, name)
+    phone = phone_of(night, name)
+    for number in range(7):
+        assert tap(phone, night, table=2, team=seat.team, points=1, key=f"k{number}").status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("FOR UPDATE OF t" in statement for statement in prepared), prepared  # the table's lock
+    assert any("INSERT INTO games_tally" in statement for statement in prepared), prepared
+    assert seat.table_round.totals()[seat.team] == 7
 
 
 def test_the_phone_page_is_read_in_six_statements(night):
