@@ -10,6 +10,7 @@ import asyncio
 import os
 import re
 import resource
+import secrets
 import shutil
 import statistics
 import subprocess
@@ -32,6 +33,24 @@ def raise_open_file_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def cpu_seconds(pids: list[int] | None = None, command: str | None = None) -> float:
+    """CPU time (user + system) used so far by the processes `pids`, or by every process whose
+    command name starts with `command` (e.g. "postgres": the server and all its backends)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or (pids is not None and int(entry.name) not in pids):
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # the process has ended
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        if command is None or name.startswith(command):
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def rss_kib(pid: int) -> int:
@@ -87,7 +106,7 @@ def bench_env(workdir: Path, *, postgres: bool, redis: bool) -> dict[str, str]:
     env["RATE_LIMIT_NIGHT_NEW"] = env["RATE_LIMIT_NIGHT_NEW_HOST"] = "100000/h"
     env["EVENTS_MAX_STREAMS_PER_ADDRESS"] = "100000"
     if postgres:
-        name = f"bunco_bench_{os.getpid()}"
+        name = f"bunco_bench_{os.getpid()}_{secrets.token_hex(3)}"  # two sites may run side by side
         subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"DROP DATABASE IF EXISTS {name}"],
                        check=True, capture_output=True)
         subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {name}"],
