@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,7 @@ def measure() -> dict[str, Any]:
     django.setup()
     from django.core.management import call_command
     from django.db import connection, transaction
+    from django.db.backends.signals import connection_created
 
     from games.management.commands.simulate_night import player_names
     from games.night import actions
@@ -140,19 +142,31 @@ def measure() -> dict[str, Any]:
     commit_ms = _ms((time.perf_counter() - began) / COMMIT_PROBES)
 
     # 4. A whole night by the bots, through the command.
+    # On PostgreSQL the tables post on threads of their own, each with its connection: every
+    # connection the night opens counts its statements too.
     statements = 0
+    counting = threading.Lock()
 
     def count(execute, sql, params, many, context):  # noqa: ANN001
         nonlocal statements
-        statements += 1
+        with counting:
+            statements += 1
         return execute(sql, params, many, context)
+
+    def count_on(sender, connection, **kwargs):  # noqa: ANN001, ANN003
+        if count not in connection.execute_wrappers:
+            connection.execute_wrappers.append(count)
 
     out = _Buffer()
     began, cpu = time.perf_counter(), time.process_time()
-    with connection.execute_wrapper(count):
-        call_command(
-            "simulate_night", "--players", str(PLAYERS), "--seed", str(NIGHT_SEED), "--json", stdout=out
-        )
+    connection_created.connect(count_on)
+    try:
+        with connection.execute_wrapper(count):
+            call_command(
+                "simulate_night", "--players", str(PLAYERS), "--seed", str(NIGHT_SEED), "--json", stdout=out
+            )
+    finally:
+        connection_created.disconnect(count_on)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
     report = json.loads(out.getvalue())
     played = Night.objects.order_by("-id").first()
@@ -328,12 +342,14 @@ def run() -> str:
             "SQL (games/night/taps.py): through the ORM each cost 0.5–0.8 ms of Python here and the "
             "night took 378 s on SQLite. On PostgreSQL the tally, the totals and the event are one "
             "statement, so a tap is BEGIN, the table's lock, that statement and a durable COMMIT "
-            "(synchronous_commit on, a WAL flush to disk: what a real tap needs). The bots tap one "
-            "after another on one connection, so every tap waits for its own flush: the night's "
-            "commit floor row is that wait alone. SQLite's default (WAL, synchronous NORMAL) syncs "
-            "only at checkpoints, so its commits cost next to nothing; with every commit synced "
-            "(FULL) it pays a flush per tap as PostgreSQL does. A real night's tables tap at once, "
-            "and concurrent commits share a flush; the live figures below measure that.",
+            "(synchronous_commit on, a WAL flush to disk: what a real tap needs), each statement "
+            "prepared once per connection. One after another, every tap would wait for its own "
+            "flush (the commit floor row); so on PostgreSQL the bots post each lock-step's taps as a "
+            "hall's phones do, the tables at once (4 threads, each with its connection; Buncos last, "
+            "in table order, so the night is the seed's), and concurrent commits share a flush. "
+            "SQLite takes one writer at a time, so there they post one by one; its default (WAL, "
+            "synchronous NORMAL) syncs only at checkpoints, so its commits cost next to nothing; with "
+            "every commit synced (FULL) it pays a flush per tap as PostgreSQL does.",
             "",
         ]
         for backend, result in measured.items():
