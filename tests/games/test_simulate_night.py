@@ -114,15 +114,21 @@ def test_the_traveler_has_rolled_at_least_one_bunco(twelve):
 def test_the_database_figures_are_the_pure_rules_night_with_the_same_seed(twelve):
     """The bots roll in the pure simulator's lock-step order, so the actions, movement and
     derived figures must give exactly the night `bunco.simulate_night` plays from the seed."""
-    rng = random.Random(SEED)
-    night = bunco.simulate_night(names(12), rng)
-    assert twelve["sheets"] == [
+    assert_it_is_the_pure_rules_night(twelve, 12, SEED)
+
+
+def assert_it_is_the_pure_rules_night(report: dict[str, Any], players: int, seed: int) -> None:
+    """The command's JSON is the night `bunco.simulate_night` plays from the seed: the sheets, the
+    traveler and the prizes (their roll-offs drawn after the night from the same generator)."""
+    rng = random.Random(seed)
+    night = bunco.simulate_night(names(players), rng)
+    assert report["sheets"] == [
         {"name": sheet.name, "wins": sheet.wins, "losses": sheet.losses, "buncos": sheet.buncos}
         for sheet in night.sheets
     ]
-    assert twelve["traveler"] == night.traveler
-    awards = prizes.allocate(night.prize_sheets(), pot=twelve["pot"], traveler=night.traveler, rng=rng)
-    assert twelve["prizes"] == [{"prize": a.prize, "name": a.name, "amount": a.amount} for a in awards]
+    assert report["traveler"] == night.traveler
+    awards = prizes.allocate(night.prize_sheets(), pot=report["pot"], traveler=night.traveler, rng=rng)
+    assert report["prizes"] == [{"prize": a.prize, "name": a.name, "amount": a.amount} for a in awards]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -138,16 +144,7 @@ def test_tables_that_post_at_once_still_play_the_pure_rules_night(monkeypatch):
         return record_tally(**arguments)
 
     monkeypatch.setattr(actions, "record_tally", noting_the_thread)
-    report = simulate(24, 11)
-    rng = random.Random(11)
-    night = bunco.simulate_night(names(24), rng)
-    assert report["sheets"] == [
-        {"name": sheet.name, "wins": sheet.wins, "losses": sheet.losses, "buncos": sheet.buncos}
-        for sheet in night.sheets
-    ]
-    assert report["traveler"] == night.traveler
-    awards = prizes.allocate(night.prize_sheets(), pot=report["pot"], traveler=night.traveler, rng=rng)
-    assert report["prizes"] == [{"prize": a.prize, "name": a.name, "amount": a.amount} for a in awards]
+    assert_it_is_the_pure_rules_night(simulate(24, 11), 24, 11)
     if is_sqlite():
         assert threads == {"MainThread"}
     else:
