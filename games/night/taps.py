@@ -19,7 +19,6 @@ from typing import Any
 from django.db import connection
 
 from games.night.models import Night, Player, Round, Seat, TableRound, Tally
-from live.log import insert_event
 from live.models import Event
 
 # Table names come from the models, so a renamed table cannot leave a statement behind.
@@ -127,6 +126,17 @@ def insert_tally(values: dict[str, Any]) -> int | None:
     return row[0] if row else None
 
 
+# A table's team totals in main play (a, b) and in a roll-off cycle (ra, rb), from its tallies: the
+# statement every tap runs, on either database (named placeholders: the cycle, the table).
+_TOTALS_SELECT = (
+    "SELECT COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = 0 THEN points END), 0) AS a, "
+    "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = 0 THEN points END), 0) AS b, "
+    "COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = %(roll_off)s THEN points END), 0) AS ra, "
+    "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = %(roll_off)s THEN points END), 0) AS rb "
+    f"FROM {_TALLY} WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)"
+)
+
+
 @dataclass(frozen=True)
 class RecordedTally:
     """A tally just inserted, the table's totals with it, and the event that tells the phones."""
@@ -147,7 +157,8 @@ def insert_tally_and_event(
     On PostgreSQL one statement does all three: a tap is then one round trip between the table's
     lock and the commit, not three. (Its sub-statements share one snapshot, which does not hold
     the new row: the totals add it. The lock was taken by an earlier statement, so the snapshot
-    holds every tally committed before it.) SQLite runs in-process: three statements cost nothing.
+    holds every tally committed before it.) SQLite has no INSERT in a WITH: the tally, then the
+    totals and the event in one INSERT … SELECT.
     """
     created_at = values["created_at"]
     roll_off = values["roll_off"]
@@ -156,10 +167,24 @@ def insert_tally_and_event(
         tally_id = insert_tally(values)
         if tally_id is None:
             return None
-        totals = Tally.objects.team_totals(values["table_round_id"])
-        roll_off_totals = Tally.objects.team_totals(values["table_round_id"], roll_off) if in_roll_off else None
-        data.update(_totals_data(totals, roll_off_totals))
-        return RecordedTally(tally_id, totals, roll_off_totals, insert_event(channel, "tally", data, created_at))
+        # The totals and the event in one statement, which now sees the new row: SQLite gives up
+        # the GIL in every statement, and under load the writer holding the database's lock waits
+        # for it again between statements while the other writers sleep.
+        row = _fetch_one(
+            f"INSERT INTO {_EVENT} (channel, kind, data, created_at) "
+            "SELECT %(channel)s, 'tally', json_patch(%(event_data)s, CASE WHEN %(in_roll_off)s "
+            "THEN json_object('a', a, 'b', b, 'ra', ra, 'rb', rb) ELSE json_object('a', a, 'b', b) END), "
+            f"%(created_at)s FROM ({_TOTALS_SELECT}) RETURNING id, data",
+            {"channel": channel, "event_data": json.dumps(data), "in_roll_off": in_roll_off,
+             "created_at": _to_db(created_at), "roll_off": roll_off, "table_round_id": values["table_round_id"]},
+        )
+        assert row is not None  # an INSERT … SELECT of an aggregate inserts its one row
+        event_id, stored = row
+        data = json.loads(stored)
+        totals = {"A": data["a"], "B": data["b"]}
+        roll_off_totals = {"A": data["ra"], "B": data["rb"]} if in_roll_off else None
+        event = Event(id=event_id, channel=channel, kind="tally", data=data, created_at=created_at)
+        return RecordedTally(tally_id, totals, roll_off_totals, event)
 
     # Named parameters: the tally's own columns, then what the event needs.
     sql = f"""
@@ -168,11 +193,7 @@ def insert_tally_and_event(
             ON CONFLICT (night_id, key) DO NOTHING
             RETURNING id, team, points, roll_off
         ), before AS (
-            SELECT COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = 0), 0) AS a,
-                   COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = 0), 0) AS b,
-                   COALESCE(SUM(points) FILTER (WHERE team = 'A' AND roll_off = %(roll_off)s), 0) AS ra,
-                   COALESCE(SUM(points) FILTER (WHERE team = 'B' AND roll_off = %(roll_off)s), 0) AS rb
-            FROM {_TALLY} WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)
+            {_TOTALS_SELECT}
         ), after AS (
             SELECT new.id,
                    before.a + CASE WHEN new.team = 'A' AND new.roll_off = 0 THEN new.points ELSE 0 END AS a,
