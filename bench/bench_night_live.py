@@ -143,14 +143,20 @@ def wrk_tally_script(code: str, phones: list[PhoneSession]) -> str:
     )
 
 
-def tally_load(site: Site) -> LoadResult:
-    """A 400-player night started through the pages, 100+ phones claimed, then `wrk -c32 -d8s` of
-    +1 taps from them (after 2 s of warm-up) to their own tables (not the head table's: it would
-    ring the bell)."""
+def tapping_phones(site: Site) -> tuple[str, list[PhoneSession]]:
+    """A 400-player night started through the pages and 100+ phones claimed, warmed up with 2 s of
+    +1 taps to their own tables (not the head table's: it would ring the bell): the night's code
+    and those phones."""
     host, code, join, _ = start_night(site, PLAYERS)
     host_post(host, f"/n/{code}/host/start/", round=1)
     phones = [p for p in claim_phones(site, code, join, 120) if p.table != 1]
     wrk(site.url + "/", connections=16, seconds=2, script=wrk_tally_script(code, phones))
+    return code, phones
+
+
+def tally_load(site: Site) -> LoadResult:
+    """`wrk -c32 -d8s` of +1 taps from the phones of `tapping_phones`."""
+    code, phones = tapping_phones(site)
     return wrk(site.url + "/", connections=32, seconds=8, script=wrk_tally_script(code, phones))
 
 
@@ -192,11 +198,11 @@ class CostedLoad:
     database_ms: float
 
 
-def costed_wrk(site: Site, script: str, postgres: bool) -> CostedLoad:
+def costed_wrk(site: Site, script: str, postgres: bool, seconds: int = 8) -> CostedLoad:
     pids = [process.pid for process in site.processes]
     server, database = cpu_seconds(pids), cpu_seconds(command="postgres") if postgres else 0.0
-    load = wrk(site.url + "/", connections=32, seconds=8, script=script)
-    requests = max(1.0, load.requests_per_second * 8)
+    load = wrk(site.url + "/", connections=32, seconds=seconds, script=script)
+    requests = max(1.0, load.requests_per_second * seconds)
     return CostedLoad(load, (cpu_seconds(pids) - server) * 1000 / requests,
                       ((cpu_seconds(command="postgres") - database) * 1000 / requests) if postgres else 0.0)
 
@@ -208,11 +214,8 @@ def beside_the_minimal_site(postgres: bool, label: str) -> list[str]:
     machine), with the CPU each request cost, which the background load moves less."""
     with uvicorn_site(postgres=postgres, minimal=True) as minimal_site, uvicorn_site(postgres=postgres) as site:
         sessions = minimal_site_sessions(minimal_site, 100)
-        host, code, join, _ = start_night(site, PLAYERS)
-        host_post(host, f"/n/{code}/host/start/", round=1)
-        phones = [p for p in claim_phones(site, code, join, 120) if p.table != 1]
         wrk(minimal_site.url + "/", connections=16, seconds=2, script=wrk_bump_script(sessions))
-        wrk(site.url + "/", connections=16, seconds=2, script=wrk_tally_script(code, phones))
+        code, phones = tapping_phones(site)
         pairs = []
         for _ in range(MINIMAL_SITE_PAIRS):
             minimal = costed_wrk(minimal_site, wrk_bump_script(sessions), postgres)
