@@ -612,16 +612,11 @@ class TallyQuerySet(models.QuerySet["Tally"]):
         One plain statement: every tap and every page asks it, and the ORM's query building
         costs more than SQLite's answer.
         """
-        totals = {"A": 0, "B": 0}
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT team, SUM(points) FROM {Tally._meta.db_table} "
-                "WHERE table_round_id = %s AND roll_off = %s GROUP BY team",
-                [table_round_id, roll_off],
-            )
-            for team, total in cursor.fetchall():
-                totals[team] = int(total)
-        return totals
+            cursor.execute(table_totals_sql(), {"table_round_id": table_round_id, "roll_off": roll_off})
+            _a, _b, in_cycle_a, in_cycle_b = cursor.fetchone()
+        # Cycle 0 is main play, so the cycle's columns answer either question.
+        return {"A": int(in_cycle_a), "B": int(in_cycle_b)}
 
 
 class Tally(models.Model):
@@ -676,6 +671,19 @@ class Tally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.points:+d} team {self.team}"
+
+
+def table_totals_sql() -> str:
+    """The one statement that derives a table's team totals from its tallies (pages and taps, on
+    either database): a, b in main play and ra, rb in roll-off cycle `%(roll_off)s` (0: main play
+    again) at the table `%(table_round_id)s`. games/night/taps.py builds a tap's statement on it."""
+    return (
+        "SELECT COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = 0 THEN points END), 0) AS a, "
+        "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = 0 THEN points END), 0) AS b, "
+        "COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = %(roll_off)s THEN points END), 0) AS ra, "
+        "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = %(roll_off)s THEN points END), 0) AS rb "
+        f"FROM {Tally._meta.db_table} WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)"
+    )
 
 
 class PrizeAward(models.Model):

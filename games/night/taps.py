@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.night.models import Night, Player, Round, Seat, TableRound, Tally
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally, table_totals_sql
 from live.models import Event
 
 # Table names come from the models, so a renamed table cannot leave a statement behind.
@@ -126,15 +126,7 @@ def insert_tally(values: dict[str, Any]) -> int | None:
     return row[0] if row else None
 
 
-# A table's team totals in main play (a, b) and in a roll-off cycle (ra, rb), from its tallies: the
-# statement every tap runs, on either database (named placeholders: the cycle, the table).
-_TOTALS_SELECT = (
-    "SELECT COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = 0 THEN points END), 0) AS a, "
-    "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = 0 THEN points END), 0) AS b, "
-    "COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = %(roll_off)s THEN points END), 0) AS ra, "
-    "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = %(roll_off)s THEN points END), 0) AS rb "
-    f"FROM {_TALLY} WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)"
-)
+_TOTALS_SELECT = table_totals_sql()  # a, b, ra, rb: the table's totals (games.night.models)
 
 
 @dataclass(frozen=True)
