@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.test import override_settings
 
+from bunco_club.models import Party
 from games.management.commands.simulate_night import summary
 from games.night import actions
 from games.night.models import Night
@@ -184,6 +186,21 @@ def test_a_number_of_players_that_cannot_be_seated_is_an_error_and_plays_nothing
 def test_a_negative_buy_in_is_an_error():
     with pytest.raises(CommandError, match="buy-in"):
         simulate(4, SEED, "--buy-in", "-1")
+
+
+def test_a_party_whose_night_exists_is_a_one_line_error_and_plays_nothing(tmp_path):
+    """Issue 29, C9: the demo's party has its night (load_demo starts it); simulating that party
+    ended in start_night's traceback."""
+    with override_settings(SECRET_FILE=tmp_path / ".bunco-secret.json"):
+        call_command("load_demo", stdout=io.StringIO())
+    party = Party.objects.get(club__slug="maple-street", nights__isnull=False)
+    before = Night.objects.count()
+
+    with pytest.raises(CommandError, match=f"Party {party.pk} cannot be simulated: .*started already") as refused:
+        call_command("simulate_night", "--party", str(party.pk), "--seed", "1", stdout=io.StringIO())
+
+    assert "\n" not in str(refused.value)
+    assert Night.objects.count() == before
 
 
 def test_without_json_it_prints_a_short_summary(twelve):

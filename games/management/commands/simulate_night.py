@@ -40,6 +40,7 @@ from games.night import actions
 from games.night.models import Night, Player, Seat, TableRound
 from games.rules import bunco, dice, prizes
 from live.commands import require_migrated_database
+from live.refusals import Refusal
 
 DEFAULT_BUY_IN_CENTS = 500
 
@@ -62,12 +63,18 @@ def simulate(players: int, seed: int, *, buy_in_cents: int = DEFAULT_BUY_IN_CENT
     except bunco.BuncoError as error:
         raise CommandError(str(error)) from error
     rng = random.Random(seed)
-    night = actions.start_night(
-        names=names,
-        buy_in_cents=buy_in_cents,
-        rng=rng,
-        **(party_night(party) if party is not None else {"title": f"Simulated night (seed {seed})"}),
-    )
+    try:
+        night = actions.start_night(
+            names=names,
+            buy_in_cents=buy_in_cents,
+            rng=rng,
+            **(party_night(party) if party is not None else {"title": f"Simulated night (seed {seed})"}),
+        )
+    except Refusal as refusal:
+        # What the action refuses (a party whose night exists already, issue 29 C9) is the
+        # command's one-line answer, never a traceback.
+        where = f"Party {party.pk}" if party is not None else "The night"
+        raise CommandError(f"{where} cannot be simulated: {refusal}") from refusal
     bot = _Bots(night, rng)
     with _tables_at_once() as bot.pool:
         for number in range(1, bunco.ROUNDS + 1):
