@@ -29,12 +29,19 @@ class Headcount:
     def ghosts(self) -> int:
         return bunco.tables_and_ghosts(len(self.coming))[1]
 
+    @property
+    def nobody_coming(self) -> bool:
+        """No yes yet: no table, no ghost, nothing to get ready (issue 29, C11: "0 coming, 0 ghosts
+        · 0 tables of four" said it in figures nobody should have to read)."""
+        return not self.coming
+
     def summary(self) -> str:
-        """"9 coming, 2 subs invited, 3 ghosts"."""
-        parts = [f"{len(self.coming)} coming"]
+        """"9 coming, 2 subs invited, 3 ghosts"; "Nobody coming yet" before the first yes."""
+        parts = ["Nobody coming yet" if self.nobody_coming else f"{len(self.coming)} coming"]
         if self.subs_invited:
             parts.append(f"{len(self.subs_invited)} sub{'s' if len(self.subs_invited) != 1 else ''} invited")
-        parts.append(f"{self.ghosts} ghost{'s' if self.ghosts != 1 else ''}")
+        if not self.nobody_coming:
+            parts.append(f"{self.ghosts} ghost{'s' if self.ghosts != 1 else ''}")
         return ", ".join(parts)
 
 

@@ -125,17 +125,23 @@ def _send_rsvp_nudges(party: Party) -> int:
 def _send_host_reminders(party: Party) -> int:
     count = headcount(party)
     pot = len(count.coming) * party.club.buy_in_cents
+    if count.nobody_coming:
+        # Nothing to get ready for nobody (issue 29, C11): say so rather than "snacks for 0".
+        so_far = f"So far: {count.summary().lower()}"
+        ready = "What to get ready: nothing yet; the tables, snacks and prize pot follow the yes answers.\n\n"
+    else:
+        tables = f"{count.tables} table{'s' if count.tables != 1 else ''}"
+        so_far = f"So far: {count.summary()} ({tables})"
+        ready = (f"What to get ready: {tables} of four, 3 dice and a score pad a table, a bell for the head "
+                 f"table, snacks for {len(count.coming)}, and the prize pot (about ${pot / 100:.2f} from the "
+                 f"buy-ins).\n\n")
     sent = 0
     for member in (party.host, party.cohost):
         if member is None or not member.email:
             continue
         body = (f"Hi {member.name},\n\nYou host {party.club.name} on {_when(party)}.\n\n"
-                f"So far: {count.summary()} ({count.tables} table{'s' if count.tables != 1 else ''}), "
-                f"{len(count.maybe)} maybe, {len(count.waiting)} not answered yet.\n"
-                f"What to get ready: {count.tables} table{'s' if count.tables != 1 else ''} of four, "
-                f"3 dice and a score pad a table, a bell for the head table, snacks for {len(count.coming)}, "
-                f"and the prize pot (about ${pot / 100:.2f} from the buy-ins).\n\n"
-                f"Your club page: {_link(member)}\n")
+                f"{so_far}, {len(count.maybe)} maybe, {len(count.waiting)} not answered yet.\n"
+                f"{ready}Your club page: {_link(member)}\n")
         sent += send_once(f"host:{party.pk}:{member.pk}", kind="host", to=[member.email], party=party, member=member,
                           subject=f"You host {party.club.name} on {_when(party)}", body=body)
     return sent

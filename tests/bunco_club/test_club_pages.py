@@ -575,3 +575,16 @@ def test_a_new_party_takes_a_host_and_an_edit_can_give_it_a_season(host_client, 
                      {"date": party.day.isoformat(), "time": "19:00", "host": ada.pk, "season": season.pk})
     party.refresh_from_db()
     assert party.season == season
+
+
+def test_a_party_nobody_has_said_yes_to_says_nobody_is_coming_yet_instead_of_zeros(host_client, club):
+    """Issue 29, C11: an empty party read "0 coming, 0 ghosts" and "0 tables of four"."""
+    party = actions.add_party(club, starts_at=soon())
+    actions.answer_rsvp(party, club.members.get(name="Eve"), "maybe")
+
+    page = text(host_client.get(reverse("clubs:party", args=[club.slug, party.pk])))
+    club_page = text(host_client.get(reverse("clubs:club", args=[club.slug])))
+
+    assert "Nobody coming yet" in page and "No tables to set up until someone says yes." in page
+    assert "0 coming" not in page and "0 ghosts" not in page and "0 tables" not in page
+    assert "Nobody coming yet" in club_page and "0 coming" not in club_page

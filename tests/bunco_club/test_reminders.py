@@ -122,3 +122,20 @@ def test_a_cancelled_party_sends_no_reminders(upcoming):
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=2), tick=False):
         assert send_due_reminders() == 0
     assert [message.subject for message in mail.outbox] == []
+
+
+def test_the_hosts_reminder_for_a_party_nobody_has_said_yes_to_says_so_instead_of_snacks_for_0(club):
+    """Issue 29, C11: it read "0 coming, 0 ghosts (0 tables)" and "snacks for 0, the prize pot (about $0.00)"."""
+    party = actions.add_party(club, starts_at=soon(10))
+    party.host = club.members.get(name="Ada")
+    party.save()
+    actions.answer_rsvp(party, club.members.get(name="Eve"), "maybe")
+
+    with time_machine.travel(party.starts_at - datetime.timedelta(days=2), tick=False):
+        send_due_reminders()
+
+    [host_mail] = [message for message in mail.outbox if message.subject.startswith("You host")]
+    assert "So far: nobody coming yet, 1 maybe, 11 not answered yet." in host_mail.body
+    assert "What to get ready: nothing yet" in host_mail.body
+    assert "snacks for 0" not in host_mail.body and "$0.00" not in host_mail.body
+    assert "0 coming" not in host_mail.body and "0 table" not in host_mail.body
