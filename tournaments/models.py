@@ -437,6 +437,16 @@ class Group(models.Model):
             return "Time is up: the turn under way has been entered, no new turn may start."
         return None
 
+    def next_play_off(self) -> Group | None:
+        """The play-off this group's phone goes on to, once the group is final: the round's open
+        play-off among this group's players (its players tied at the line, or a play-off that tied
+        again). None when there is none (the round is decided, or the director decides ties)."""
+        if self.status != Group.Status.FINAL or self.round.status != TournamentRound.Status.PLAY_OFF:
+            return None
+        return (Group.objects.filter(round_id=self.round_id, play_off__gt=self.play_off, status=Group.Status.PLAYING,
+                                     seats__entrant__in=self.seats.values("entrant"))
+                .order_by("-play_off").first())
+
     def phones_refusal(self, now: datetime) -> str | None:
         """Why the director can't put this one group on phones now; None if they can: a table of
         a round under way, before its time is up and before any turn is entered. The action and

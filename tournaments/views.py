@@ -706,15 +706,34 @@ def group_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     its game table (where every player's phone plays their seat)."""
     group = _group_for_phone(request, code)
     if group.table is not None and group.status == Group.Status.PLAYING:
-        if request.htmx:  # the live region asks again: the whole page goes to the table
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = digital.table_path(group.table)
-            return response
-        return redirect(digital.table_path(group.table))
+        return _go(request, digital.table_path(group.table))
+    onwards = _lead_on(request, group)
+    if onwards is not None:
+        return onwards
     context = group_context(group)
     if request.htmx:
         return render(request, "tournaments/group.html#group-state", context)
     return render(request, "tournaments/group.html", context)
+
+
+def _go(request: HtmxHttpRequest, path: str) -> HttpResponse:
+    """The whole page goes to `path` (from its live region too, which htmx asks again)."""
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = path
+        return response
+    return redirect(path)
+
+
+def _lead_on(request: HtmxHttpRequest, group: Group) -> HttpResponse | None:
+    """A final group's phone goes on to the play-off its players play next (Group.next_play_off:
+    a play-off that tied again, or its table's players tied at the line), by itself: it may open
+    that play-off as if it had scanned its code. None when there is nowhere to go."""
+    onwards = group.next_play_off()
+    if onwards is None:
+        return None
+    request.session[_group_key(onwards.code)] = group.round.tournament_id
+    return _go(request, reverse("tournaments:group", args=[onwards.code]))
 
 
 @require_POST
@@ -730,7 +749,10 @@ def group_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
         raise actions.BadEntry("Enter the points banked, or tap Bust.")
     actions.record_turn(group=group, entrant=_posted_entrant(group, form), points=points,
                         vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None)
-    group.refresh_from_db()
+    group = Group.objects.select_related("round__tournament").get(pk=group.pk)  # its round may have moved on
+    onwards = _lead_on(request, group)
+    if onwards is not None:
+        return onwards
     return render(request, "tournaments/group.html#group-state", group_context(group))
 
 

@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, Route, expect
 
 from tests.builders import groups_of, make_tournament, make_user
@@ -273,3 +274,35 @@ def test_four_group_phones_entering_turns_a_third_of_a_second_apart_score_every_
             strikes = struck.strikes.get(entrant.name, 0)
             row = phone.locator("tr", has=score(phone, group, entrant))
             expect(row).to_contain_text(f"{strikes} strike" + ("s" if strikes != 1 else ""))
+
+
+# --- Issue 29, T8: a play-off that ties again -------------------------------------------------------
+
+
+def test_a_play_off_that_ties_again_leads_its_phone_to_the_next(night_site: ServerProcess, new_phone):
+    """Three players all at 0: they play off; the play-off ties again (100 each), the last turn sent
+    from another phone: Play-off 1's phone is told live and goes on to Play-off 2's form by itself,
+    where the tie is broken."""
+    tournament = make_tournament(make_user("director"), 3)
+    round_ = actions.start_round(tournament)
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    first = round_.groups.get(play_off=1)
+    ann, bea, cat = first.players()
+    phone = open_group(new_phone, night_site.url, first)
+    enter_turn(phone, ann.name, 100)
+    expect(score(phone, first, ann)).to_have_text("100")
+    enter_turn(phone, bea.name, 100)
+    expect(score(phone, first, bea)).to_have_text("100")
+    actions.record_turn(group=first, entrant=cat, points=100)  # Cat's turn, entered on another phone
+
+    second = round_.groups.get(play_off=2)
+    expect(phone).to_have_url(night_site.url + reverse("tournaments:group", args=[second.code]))
+    expect(phone.locator(".round-label")).to_contain_text("Play-off 2")
+    expect(phone.locator("#turn-form")).to_be_visible()
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    for name, points in ((ann.name, 300), (bea.name, 200), (cat.name, 100)):
+        enter_turn(phone, name, points)
+    expect(phone.locator("#group-state")).to_contain_text("Round 1 is decided")
+    round_.refresh_from_db()
+    assert round_.status == TournamentRound.Status.DECIDED
+    assert sorted(round_.outcome["advancing"]) == sorted([ann.name, bea.name])

@@ -467,3 +467,47 @@ def test_the_director_seeds_a_club_tournament_from_the_dashboard(director_client
 
     assert response.status_code == 302
     assert sorted(rank or 0 for rank in tournament.entrants.values_list("seed_rank", flat=True)) == [1, 2, 3]
+
+
+# --- Issue 29, T8: a phone follows on to the next play-off ------------------------------------------
+
+
+def group_url(group: Group) -> str:
+    return reverse("tournaments:group", args=[group.code])
+
+
+def test_a_play_off_that_ties_again_leads_its_phone_to_the_next(director):
+    tournament = make_tournament(director, 3)
+    round_ = actions.start_round(tournament)
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))  # 0-0-0: everyone tied at the line
+    first = round_.groups.get(play_off=1)
+    phone = phone_for(first)
+    answers = [phone.post(turn_url(first), {"entrant": player.pk, "points": "100"}, HTTP_HX_REQUEST="true")
+               for player in first.players()]
+    second = round_.groups.get(play_off=2)  # 100-100-100: tied again
+    # The turn that tied them again takes the phone on to the next play-off...
+    assert [answer.status_code for answer in answers] == [200, 200, 204]
+    assert answers[-1]["HX-Redirect"] == group_url(second)
+    # ...and so does its page, asked again by the live region or opened afresh.
+    assert phone.get(group_url(first), HTTP_HX_REQUEST="true")["HX-Redirect"] == group_url(second)
+    assert phone.get(group_url(first))["Location"] == group_url(second)
+    page = phone.get(group_url(second))
+    assert page.status_code == 200
+    assert 'id="turn-form"' in page.content.decode()
+    for points, player in zip((300, 200, 100), second.players(), strict=True):
+        assert phone.post(turn_url(second), {"entrant": player.pk, "points": str(points)},
+                          HTTP_HX_REQUEST="true").status_code == 200
+    round_.refresh_from_db()
+    assert round_.status == "decided"
+    assert "is decided" in phone.get(group_url(second)).content.decode()  # the end of the line: it stays
+
+
+def test_a_tables_phone_goes_on_to_the_play_off_of_its_players_tied_at_the_line(director):
+    tournament = make_tournament(director, 3)
+    round_ = actions.start_round(tournament)
+    table = groups_of(tournament)[0]
+    phone = phone_for(table)
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    play_off = round_.groups.get(play_off=1)
+    assert phone.get(group_url(table))["Location"] == group_url(play_off)
+    assert 'id="turn-form"' in phone.get(group_url(play_off)).content.decode()
