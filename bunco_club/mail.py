@@ -156,8 +156,9 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
     now = now or timezone.now()
     sent = 0
     horizon = now + datetime.timedelta(days=60)
-    for party in Party.objects.filter(starts_at__gt=now, starts_at__lte=horizon, cancelled_at__isnull=True
-                                      ).select_related("club", "host", "cohost"):
+    # A night played before its date is over (issue 29, C10): nobody is asked to come to it.
+    for party in (Party.objects.unplayed().filter(starts_at__gt=now, starts_at__lte=horizon, cancelled_at__isnull=True)
+                  .select_related("club", "host", "cohost")):
         if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) > now:
             continue
         sent += _send_rsvp_nudges(party)

@@ -193,13 +193,33 @@ class Blackout(models.Model):
         return f"{self.member} away {self.date:%d %b %Y}"
 
 
+# A party stays "coming up" until twelve hours after it starts (a night runs late).
+PAST_AFTER = datetime.timedelta(hours=12)
+
+
 class PartyQuerySet(models.QuerySet["Party"]):
+    """A party is played once its night has reported its results (its records are in), whatever
+    its date says: a night played before the party's date is a played party on every list
+    (issue 29, C10), as it is in the standings."""
+
+    def with_played(self) -> PartyQuerySet:
+        """Each party with `night_played`, read by `Party.is_played` without another query."""
+        return self.annotate(night_played=models.Exists(NightRecord.objects.filter(party=models.OuterRef("pk"))))
+
+    def played(self) -> PartyQuerySet:
+        return self.with_played().filter(night_played=True)
+
+    def unplayed(self) -> PartyQuerySet:
+        return self.with_played().filter(night_played=False)
+
     def upcoming(self) -> PartyQuerySet:
-        """The parties still to come (cancelled ones included: they say so)."""
-        return self.filter(starts_at__gte=timezone.now() - datetime.timedelta(hours=12)).order_by("starts_at")
+        """The parties still to come (cancelled ones included: they say so), their night not played."""
+        return self.unplayed().filter(starts_at__gte=timezone.now() - PAST_AFTER).order_by("starts_at")
 
     def past(self) -> PartyQuerySet:
-        return self.filter(starts_at__lt=timezone.now() - datetime.timedelta(hours=12)).order_by("-starts_at")
+        """The parties over: their date has gone by, or their night has been played."""
+        return (self.with_played().filter(models.Q(starts_at__lt=timezone.now() - PAST_AFTER) |
+                                           models.Q(night_played=True)).order_by("-starts_at"))
 
     def hosted_by(self, member: Member) -> PartyQuerySet:
         return self.filter(models.Q(host=member) | models.Q(cohost=member))
@@ -234,8 +254,15 @@ class Party(models.Model):
         return f"{self.club} — {self.local_start:%a %d %b %Y}"
 
     @property
+    def is_played(self) -> bool:
+        """Its night has been played (the night reported its records), as `PartyQuerySet.played`."""
+        annotated: bool | None = self.__dict__.get("night_played")
+        return annotated if annotated is not None else self.records.exists()
+
+    @property
     def is_past(self) -> bool:
-        return self.starts_at < timezone.now() - datetime.timedelta(hours=12)
+        """Over: its date has gone by or its night has been played (as `PartyQuerySet.past`)."""
+        return self.starts_at < timezone.now() - PAST_AFTER or self.is_played
 
     @property
     def is_cancelled(self) -> bool:

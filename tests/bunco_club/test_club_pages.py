@@ -588,3 +588,30 @@ def test_a_party_nobody_has_said_yes_to_says_nobody_is_coming_yet_instead_of_zer
     assert "Nobody coming yet" in page and "No tables to set up until someone says yes." in page
     assert "0 coming" not in page and "0 ghosts" not in page and "0 tables" not in page
     assert "Nobody coming yet" in club_page and "0 coming" not in club_page
+
+
+def test_a_night_played_before_its_partys_date_is_a_played_party_on_every_list(host_client, club, member_client,
+                                                                                 member):
+    """Issue 29, C10: the club page still listed it under "Coming up" and said "No nights played
+    yet", though it counted in the standings."""
+    played_early = actions.add_party(club, starts_at=soon(10))
+    later = actions.add_party(club, starts_at=soon(40))
+    actions.record_night_results(played_early, [{"name": "Bea", "wins": 14, "losses": 10, "buncos": 2,
+                                                 "prize_cents": 3000, "prizes": ["most_wins"]}])
+
+    response = host_client.get(reverse("clubs:club", args=[club.slug]))
+    page = text(response)
+
+    assert [party.pk for party in response.context["upcoming"]] == [later.pk]
+    assert [party.pk for party in response.context["past"]] == [played_early.pk]
+    assert response.context["next_party"] == later
+    assert "No nights played yet" not in page and "Bea: most_wins" in page
+    home = host_client.get(reverse("home"))
+    assert [party.pk for party in home.context["upcoming"]] == [later.pk]
+    assert [line["party"] for line in home.context["dashboard"]] == [later]
+    my_page = member_client.get(my_club_path(member.code))
+    assert [row["party"].pk for row in my_page.context["rows"] + my_page.context["later_rows"]] == [later.pk]
+    assert list(Party.objects.played()) == [played_early]
+    assert played_early.is_past and not played_early.takes_answers
+    with pytest.raises(actions.WrongMoment, match="over"):
+        actions.answer_rsvp(played_early, member, "yes")
