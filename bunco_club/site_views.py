@@ -12,6 +12,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
@@ -39,8 +40,13 @@ def home(request: HttpRequest) -> HttpResponse:
             party = club.parties.upcoming().select_related("host", "cohost").first()
             dashboard.append({"club": club, "party": party,
                               "summary": headcount(party).summary() if party else ""})
-    return render(request, "bunco_club/home.html",
-                  {"clubs": clubs, "upcoming": upcoming, "nights": nights, "dashboard": dashboard})
+    response = render(request, "bunco_club/home.html",
+                      {"clubs": clubs, "upcoming": upcoming, "nights": nights, "dashboard": dashboard})
+    if request.user.is_authenticated:
+        # A host's nights, clubs and parties: kept by no cache, as the club pages are (issue 29, S6);
+        # the page a visitor without an account sees holds nothing of anyone's.
+        add_never_cache_headers(response)
+    return response
 
 
 @require_GET

@@ -143,3 +143,15 @@ def test_make_run_serves_this_machine_alone_and_the_readme_says_how_to_serve_the
     assert "make run HOST=0.0.0.0 ALLOWED_HOSTS=" in readme
     assert "Anyone on that Wi-Fi can reach the site" in readme
     assert ".bunco-secret.json" in readme
+
+
+def test_the_demo_club_lives_in_a_real_zone_and_its_party_is_at_seven_there(secret_file):
+    """Issue 29, S6: the demo club lived in UTC, so a newcomer's first calendar was in UTC."""
+    output = load_demo()
+
+    club = Club.objects.get(slug="maple-street")
+    assert club.time_zone == "America/Chicago"
+    party = club.parties.filter(season__isnull=True).get()
+    assert (party.local_start.hour, party.local_start.minute) == (19, 0)
+    assert {(p.local_start.hour, p.local_start.minute) for p in club.parties.filter(season__isnull=False)} == {(19, 0)}
+    assert "19:00 (America/Chicago)" in output

@@ -29,6 +29,7 @@ DEMO_MEMBERS = [
     "Irene", "June", "Kay", "Lois",
 ]
 DEMO_ALTERNATES = ["Mabel", "Nora"]
+DEMO_TIME_ZONE = "America/Chicago"
 
 
 class Command(BaseCommand):
@@ -47,7 +48,9 @@ class Command(BaseCommand):
         # A plain host of the demo club: earlier installs made it staff and superuser.
         host.is_staff = host.is_superuser = False
         host.save()
-        club, _ = Club.objects.get_or_create(slug="maple-street", defaults={"name": "Maple Street Bunco"})
+        # A real zone, so a newcomer's first calendar and mails are not in UTC (issue 29, S6).
+        club, _ = Club.objects.get_or_create(slug="maple-street",
+                                             defaults={"name": "Maple Street Bunco", "time_zone": DEMO_TIME_ZONE})
         club.hosts.add(host)
         for name in DEMO_MEMBERS:
             Member.objects.get_or_create(club=club, name=name)
@@ -55,7 +58,7 @@ class Command(BaseCommand):
             Member.objects.get_or_create(club=club, name=name, defaults={"is_alternate": True})
         party = club.parties.upcoming().first()
         if party is None:
-            starts_at = (timezone.localtime() + timedelta(days=7)).replace(hour=19, minute=0, second=0, microsecond=0)
+            starts_at = club.at(club.local(timezone.now()).date() + timedelta(days=7), time(19, 0))
             party = Party.objects.create(
                 club=club,
                 starts_at=starts_at,
@@ -68,7 +71,7 @@ class Command(BaseCommand):
         night = self._demo_night(party, host)
         self.stdout.write(
             f"Demo club '{club.name}': {club.members.count()} members, party on "
-            f"{timezone.localtime(party.starts_at):%a %d %b %H:%M}, night ready at /n/{night.code}/host/."
+            f"{party.local_start:%a %d %b %H:%M} ({club.time_zone}), night ready at /n/{night.code}/host/."
         )
         if season is not None:
             self.stdout.write(f"Season '{season.name}': {season.parties.count()} parties, hosts by the rotation.")
@@ -83,7 +86,7 @@ class Command(BaseCommand):
         existing = club.seasons.first()
         if existing is not None:
             return existing
-        today = timezone.localdate()
+        today = club.local(timezone.now()).date()
         next_month = (today.replace(day=1) + timedelta(days=32)).replace(day=1)
         try:
             season = club_actions.season_by_rule(
