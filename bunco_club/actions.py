@@ -513,7 +513,8 @@ def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, not
     else:
         party.save(update_fields=fields)
     if moved:
-        _enqueue("send_party_changed", party.pk)
+        # Who said yes or maybe is told once the edit commits, with what the party was (issue 29, C7).
+        _enqueue("send_party_changed", party.pk, was_starts_at=before[0].isoformat(), was_location=before[1])
     _changed(party.club_id, "party", party=party.pk)
     return party
 
@@ -924,8 +925,8 @@ def set_night_counts(party: Party, *, counts: bool) -> Party:
 # --- Emails: enqueued on commit, sent by bunco_club.mail -----------------------------------------------------------------
 
 
-def _enqueue(task_name: str, pk: int) -> None:
+def _enqueue(task_name: str, pk: int, **details: str) -> None:
     """Run a mail task once the transaction commits (a worker when scaled, eagerly otherwise); the
-    tasks call bunco_club.mail, never these actions."""
+    tasks call bunco_club.mail, never these actions. `details` are plain strings (Celery's JSON)."""
     task = getattr(tasks, task_name)
-    transaction.on_commit(lambda: task.delay(pk))
+    transaction.on_commit(lambda: task.delay(pk, **details))

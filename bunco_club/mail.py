@@ -82,18 +82,34 @@ def send_party_cancelled(party_id: int) -> int:
     return sent
 
 
-def send_party_changed(party_id: int) -> int:
-    """Tell the members coming to a party its new time and place (once per change: its sequence)."""
+def send_party_changed(party_id: int, was_starts_at: str | None = None, was_location: str | None = None) -> int:
+    """Tell the members who said yes or maybe a party's new time or place, and what it was (issue 29,
+    C7); once per member and change (the party's sequence: two edits before the task runs send
+    one mail, from the first time and place to the last). `was_starts_at` (ISO) and `was_location`
+    are what the party was before the edit that enqueued this."""
     party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=True).first()
     if party is None or party.is_past:
         return 0
+    club = party.club
+    before = datetime.datetime.fromisoformat(was_starts_at) if was_starts_at else None
+    moved = before is not None and before != party.starts_at
+    placed = was_location is not None and was_location != party.location
+    if (was_starts_at is not None or was_location is not None) and not moved and not placed:
+        return 0  # moved and moved back before this ran: nothing to tell
+    when = _when(party) + (f" (was {club.local(before):%A %d %B, %H:%M})" if moved and before else "")
+    where = (party.location or "no place given yet") + (f" (was {was_location or 'no place given'})" if placed else "")
+    subject = (f"{club.name}: now on {_when(party)}" if moved or not placed
+               else f"{club.name} on {_when(party)}: now at {party.location or 'a place to be told'}")
     sent = 0
-    for rsvp in party.rsvps.filter(answer=RSVP.Answer.YES, member__is_active=True).select_related("member"):
+    for rsvp in (party.rsvps.filter(answer__in=[RSVP.Answer.YES, RSVP.Answer.MAYBE], member__is_active=True)
+                 .select_related("member", "member__club")):
         member = rsvp.member
-        body = (f"Hi {member.name},\n\n{party.club.name}'s Bunco night has changed: it is now on {_when(party)}"
-                f"{' at ' + party.location if party.location else ''}.\n\nYour club page: {_link(member)}\n")
+        body = (f"Hi {member.name},\n\n{club.name}'s Bunco night has changed.\n\n"
+                f"When: {when}\nWhere: {where}\n\n"
+                f"You said {rsvp.answer}: if that has changed too, answer again on your "
+                f"club page: {_link(member)}\n")
         sent += send_once(f"changed:{party.pk}:{party.sequence}:{member.pk}", kind="changed", to=[member.email],
-                          party=party, member=member, subject=f"{party.club.name}: now on {_when(party)}", body=body)
+                          party=party, member=member, subject=subject, body=body)
     return sent
 
 

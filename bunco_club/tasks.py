@@ -39,8 +39,8 @@ def send_party_cancelled(party_id: int) -> int:
 
 
 @shared_task(ignore_result=True)
-def send_party_changed(party_id: int) -> int:
-    return mail.send_party_changed(party_id)
+def send_party_changed(party_id: int, was_starts_at: str | None = None, was_location: str | None = None) -> int:
+    return mail.send_party_changed(party_id, was_starts_at, was_location)
 
 
 @shared_task(ignore_result=True)
