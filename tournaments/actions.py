@@ -279,7 +279,7 @@ def _check_entrant(tournament: Tournament, entrant: Entrant) -> None:
 @transaction.atomic
 def start_round(
     tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None,
-    on_phones: bool = False, bot_level: str = "",
+    on_phones: bool = False, bot_level: str = "", seating: bool = False, bots_take_unheld: bool = False,
 ) -> TournamentRound:
     """Draw the next round's groups (brackets.group_sizes; random or seeded snake order) and start
     its clock: each group's `ends_at`, then the grace period for the turn under way.
@@ -288,6 +288,9 @@ def start_round(
     left the round is the face-off. `length` overrides the tournament's round length (a
     shortened clock for a demonstration or a test). `on_phones`: every group plays at a game table
     (tournaments.digital), every seat a bot at `bot_level` if one is given (a simulation).
+    `seating` (the director's Start): on phones, the clock waits while the phones take their seats,
+    until the director starts it (`start_clock`), bots taking the seats nobody holds then if
+    `bots_take_unheld`.
     """
     now = now or timezone.now()
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -317,20 +320,23 @@ def start_round(
         lengths = [length] * len(groups) if length else round_length(tournament, sizes)
     kind = TournamentRound.Kind.FACE_OFF if face_off else TournamentRound.Kind.ROUND
     return _open_round(tournament, number, kind, groups, lengths, by_name, now, on_phones=on_phones,
-                       bot_level=bot_level)
+                       bot_level=bot_level, seating=seating, bots_take_unheld=bots_take_unheld)
 
 
 def _open_round(tournament: Tournament, number: int, kind: str, groups: list[list[str]], lengths: list[timedelta],
                 by_name: dict[str, Entrant], now: datetime, *, on_phones: bool = False,
-                bot_level: str = "") -> TournamentRound:
+                bot_level: str = "", seating: bool = False, bots_take_unheld: bool = False) -> TournamentRound:
     """The round's groups, seats and clock: each group's `ends_at`, then the grace period; on
     phones, each group's game table."""
     grace = timedelta(seconds=tournament.grace_seconds)
     if bot_level and not on_phones:
         raise BadEntry("Bots play only at the game tables of a round played on phones.")
+    # Phones take their seats before the clock runs (a table of bots needs no seating).
+    seating = seating and on_phones and not bot_level
     round_ = TournamentRound.objects.create(
         tournament=tournament, number=number, kind=kind, started_at=now, ends_at=now + max(lengths),
-        on_phones=on_phones,
+        on_phones=on_phones, seating=seating, bots_take_unheld=seating and bots_take_unheld,
+        paused_at=now if seating else None,
     )
     created = Group.objects.bulk_create([
         Group(round=round_, number=index + 1, ends_at=now + span, final_at=now + span + grace)
@@ -356,6 +362,7 @@ def _open_round(tournament: Tournament, number: int, kind: str, groups: list[lis
 @transaction.atomic
 def start_practice_round(
     tournament: Tournament, *, now: datetime | None = None, length: timedelta | None = None, on_phones: bool = False,
+    seating: bool = False, bots_take_unheld: bool = False,
 ) -> TournamentRound:
     """The practice round (round 0), before round 1, for the checked-in players to learn the
     group phones: drawn and timed like a round (the tournament's practice length), but it counts
@@ -371,7 +378,7 @@ def start_practice_round(
     groups = brackets.random_groups(list(by_name), random.Random(f"{tournament.seed}:practice"))
     span = length or timedelta(minutes=tournament.practice_minutes)
     return _open_round(tournament, 0, TournamentRound.Kind.PRACTICE, groups, [span] * len(groups), by_name, now,
-                       on_phones=on_phones)
+                       on_phones=on_phones, seating=seating, bots_take_unheld=bots_take_unheld)
 
 
 def _round_for_clock(tournament: Tournament, number: int) -> TournamentRound:
@@ -414,6 +421,12 @@ def resume_round(tournament: Tournament, *, number: int, now: datetime | None = 
     refusal = round_.clock_refusal()
     if refusal is not None:
         raise WrongMoment(refusal)
+    if round_.seating:
+        raise WrongMoment(f"{round_}'s clock has not started yet: start it once every seat is held.")
+    return _resume(round_, now, "resumed")
+
+
+def _resume(round_: TournamentRound, now: datetime, what: str) -> TournamentRound:
     if round_.paused_at is None:
         return round_
     pause = max(now - round_.paused_at, timedelta(0))
@@ -425,11 +438,57 @@ def resume_round(tournament: Tournament, *, number: int, now: datetime | None = 
     Group.objects.bulk_update(open_groups, ["ends_at", "final_at"])
     round_.ends_at += pause
     round_.paused_at = None
-    round_.save(update_fields=["ends_at", "paused_at"])
-    log_event(round_.tournament.channel, "tournament_state", {"what": "resumed", "round": round_.number})
+    round_.seating = False
+    round_.save(update_fields=["ends_at", "paused_at", "seating"])
+    log_event(round_.tournament.channel, "tournament_state", {"what": what, "round": round_.number})
     digital.keep_table_clocks(round_.groups.filter(status=Group.Status.PLAYING, table__isnull=False))
     _schedule_close(round_)
     return round_
+
+
+@transaction.atomic
+def start_clock(tournament: Tournament, *, number: int, now: datetime | None = None) -> TournamentRound:
+    """The director starts the clock of a round on phones whose phones have taken their seats: a
+    seat nobody holds (no phone, no bot) stops it, with the seats named, unless the director chose
+    that bots take them (then they do, now). Its groups' time counts from now. Pressed twice, or
+    retried, nothing more."""
+    now = now or timezone.now()
+    round_ = _round_for_clock(tournament, number)
+    refusal = round_.clock_refusal()
+    if refusal is not None:
+        raise WrongMoment(refusal)
+    if not round_.seating:
+        return round_
+    open_groups = list(round_.groups.filter(status=Group.Status.PLAYING).select_related("round__tournament"))
+    unheld = digital.unheld_seats(open_groups)
+    if unheld and not round_.bots_take_unheld:
+        raise WrongMoment("Nobody holds " + ", ".join(f"{seat.name}'s seat at {group}" for group, seat in unheld)
+                          + " yet: wait for their phones, or hand each seat to a bot; then start the clock.")
+    for group, seat in unheld:
+        digital.hand_seat_to_bot(group, seat.number)
+    return _resume(round_, now, "clock_started")
+
+
+@transaction.atomic
+def hand_group_seat_to_bot(*, group: Group, number: int) -> Group:
+    """The director hands a seat of a group's game table to a bot (a seat nobody holds, or a phone
+    gone quiet): the table's own action (games.table.actions.hand_seat_to_bot); the dashboards are
+    told. A seat a bot plays already changes nothing."""
+    group = _locked_group(group)
+    if not group.on_phones:
+        raise WrongMoment("This table types its turns on its phone: it has no game table.")
+    if group.status == Group.Status.FINAL:
+        raise WrongMoment(f"{group}'s scores are final.")
+    assert group.table is not None
+    if not any(seat.number == number and seat.holder != "bot" for seat in digital.seats_of(group.table)):
+        return group
+    try:
+        digital.hand_seat_to_bot(group, number)
+    except TableError as error:
+        raise WrongMoment(error.message) from error
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "seat_to_bot", "round": group.round.number, "group": group.number})
+    return group
 
 
 @transaction.atomic
@@ -443,7 +502,8 @@ def end_round_now(tournament: Tournament, *, number: int, now: datetime | None =
         return round_  # already closed: the button pressed twice, or the clock got there first
     round_.groups.filter(status=Group.Status.PLAYING, play_off=0, final_at__gt=now).update(ends_at=now, final_at=now)
     round_.paused_at = None
-    round_.save(update_fields=["paused_at"])
+    round_.seating = False
+    round_.save(update_fields=["paused_at", "seating"])
     log_event(round_.tournament.channel, "tournament_state", {"what": "ended_now", "round": round_.number})
     digital.keep_table_clocks(round_.groups.filter(status=Group.Status.PLAYING, table__isnull=False))
     deciding.close_round_if_due(now)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -28,13 +29,14 @@ from django.urls import reverse
 
 from games.rules import fill_or_bust
 from games.table import actions as table_actions
-from games.table.models import Table
+from games.table.models import Move, Table, TableSeat
 from live.log import log_event
 from tournaments import brackets
 from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, Turn
 
 GAME = "fill_or_bust"
+BOT_LEVEL = "threshold"  # a bot the director hands a seat to: the engine's threshold bot
 
 
 def table_path(table: Table) -> str:
@@ -179,3 +181,62 @@ def keep_table_clocks(groups: Iterable[Group]) -> None:
         if group.table_id is not None:
             table = Table.objects.get(pk=group.table_id)
             table_actions.set_clock(table=table, ends_at=group.ends_at, paused=group.round.paused_at is not None)
+
+
+# --- Who holds the seats (the director's dashboard, the start of the clock) ---------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at a group's game table and who holds it: "phone", "bot" or "" (nobody)."""
+
+    number: int
+    name: str
+    holder: str
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What the director sees of a group's game table: its seats, whose move it waits on (None
+    while the clock waits for the seats, or once the game is over) and since when."""
+
+    seats: list[Seat]
+    waiting_on: Seat | None
+    since: datetime | None
+
+    @property
+    def unheld(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.holder]
+
+
+def _holder(seat: TableSeat) -> str:
+    return "bot" if seat.is_bot else "phone" if seat.claimed_by else ""
+
+
+def seats_of(table: Table) -> list[Seat]:
+    return [Seat(seat.number, seat.name, _holder(seat)) for seat in table.seats.order_by("number")]
+
+
+def watch(group: Group) -> Watch | None:
+    """The group's game table as the director watches it (None: the group types its turns)."""
+    if group.table_id is None:
+        return None
+    table = Table.objects.get(pk=group.table_id)
+    seats = seats_of(table)
+    if table.status != Table.Status.PLAYING or group.status != Group.Status.PLAYING or group.round.seating:
+        return Watch(seats, None, None)
+    to_move = table.loaded().to_move()
+    last = Move.objects.filter(table=table).order_by("-number").values_list("created_at", flat=True).first()
+    return Watch(seats, seats[to_move[0]] if to_move else None, last or table.started_at)
+
+
+def unheld_seats(groups: Iterable[Group]) -> list[tuple[Group, Seat]]:
+    """Every seat nobody holds (no phone, no bot) at the game tables of `groups`, table by table."""
+    return [(group, seat) for group in groups if group.table_id is not None
+            for seat in seats_of(Table.objects.get(pk=group.table_id)) if not seat.holder]
+
+
+def hand_seat_to_bot(group: Group, number: int) -> None:
+    """A seat of the group's table is played by a bot from now on (games.table's own action)."""
+    assert group.table_id is not None
+    table_actions.hand_seat_to_bot(table=Table.objects.get(pk=group.table_id), number=number, level=BOT_LEVEL)

@@ -84,6 +84,14 @@ class StartForm(forms.Form):
     """Starting a round: played on phones (every group at a game table) or typed in."""
 
     on_phones = forms.BooleanField(required=False)
+    # On phones: bots take the seats nobody holds when the director starts the clock.
+    bots_take_unheld = forms.BooleanField(required=False)
+
+
+class SeatForm(forms.Form):
+    """A seat of a group's game table (the director hands it to a bot)."""
+
+    seat = WholeNumberField(low=0, high=100, what="the seat")
 
 
 class ExtendForm(forms.Form):

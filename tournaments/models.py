@@ -220,6 +220,11 @@ class TournamentRound(models.Model):
     # Played on phones: each group of the round plays at a game table (games.table) on the
     # server's dice and deck, and its finished turns become its Turns (tournaments.digital).
     on_phones = models.BooleanField(default=False)
+    # Played on phones and started by the director: the clock waits (paused) while the phones take
+    # their seats, until the director starts it (actions.start_clock): a seat nobody holds (no
+    # phone, no bot) is the director's to settle first, or, with `bots_take_unheld`, a bot's.
+    seating = models.BooleanField(default=False)
+    bots_take_unheld = models.BooleanField(default=False)
     # Set while the director has paused the clock: on resuming, every open group's end moves by
     # the pause's length (paused time does not count) and no turn is entered meanwhile.
     paused_at = models.DateTimeField(null=True, blank=True)

@@ -40,6 +40,7 @@ from tournaments.forms import (
     NewTournamentForm,
     RegisterForm,
     RoundForm,
+    SeatForm,
     StartForm,
     TurnForm,
 )
@@ -156,8 +157,28 @@ def groups_context(round_: TournamentRound, now: datetime) -> list[dict[str, Any
         players = [{"entrant": {"pk": pk, "name": name}, "score": score} for pk, name, score in sheet]
         rows.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
                      "can_extend": group.extend_refusal(now) is None,
-                     "table_url": digital.table_path(group.table) if group.table is not None else ""})
+                     "table_url": digital.table_path(group.table) if group.table is not None else "",
+                     "watch": _watch_context(group, now) if group.status == Group.Status.PLAYING else None})
     return rows
+
+
+def waited_text(seconds: int) -> str:
+    """How long a table has waited, for the director: "40 s", "3 min", "1 h 5 min"."""
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+def _watch_context(group: Group, now: datetime) -> dict[str, Any] | None:
+    """A group on phones as the director watches it (tournaments.digital.watch): whose move its
+    table waits on and for how long, and the seats nobody holds."""
+    watch = digital.watch(group)
+    if watch is None:
+        return None
+    waited = max(0, int((now - watch.since).total_seconds())) if watch.since else None
+    return {"waiting_on": watch.waiting_on, "waited": waited_text(waited) if waited is not None else "",
+            "unheld": watch.unheld, "held": len(watch.seats) - len(watch.unheld), "seats": len(watch.seats)}
 
 
 def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
@@ -371,7 +392,13 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         # The start forms' "Played on phones" box: ticked as the last round was played.
         "on_phones": current is not None and current.on_phones,
         "paused": current is not None and current.is_paused,
+        "seating": current is not None and current.seating and current.clock_refusal() is None,
+        "bots_take_unheld": current is not None and current.bots_take_unheld,
     })
+    if context["seating"]:
+        watched = [row["watch"] for item in context["rounds"] if item["groups"] for row in item["groups"] if row["watch"]]
+        context["seats_held"] = sum(watch["held"] for watch in watched)
+        context["seats_total"] = sum(watch["seats"] for watch in watched)
     return context
 
 
@@ -472,14 +499,18 @@ def director_delete(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @refused(Page.DASHBOARD)
 def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
-    actions.start_round(tournament, on_phones=_on_phones(request))
+    actions.start_round(tournament, **_start_choices(request))
     return _back(request, tournament)
 
 
-def _on_phones(request: HttpRequest) -> bool:
-    """The start button's "Played on phones" box: every group plays at a game table."""
+def _start_choices(request: HttpRequest) -> dict[str, bool]:
+    """The start button's boxes: "Played on phones" (every group plays at a game table, the clock
+    waiting while the phones take their seats) and whether bots take the seats nobody holds when
+    the director starts the clock."""
     form = StartForm(request.POST)
-    return bool(form.is_valid() and form.cleaned_data["on_phones"])
+    on_phones = bool(form.is_valid() and form.cleaned_data["on_phones"])
+    return {"on_phones": on_phones, "seating": on_phones,
+            "bots_take_unheld": on_phones and form.cleaned_data["bots_take_unheld"]}
 
 
 @login_required
@@ -488,7 +519,7 @@ def _on_phones(request: HttpRequest) -> bool:
 def director_practice(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The practice round, before round 1 (it counts for nothing)."""
     tournament = _tournament_for_director(request, code)
-    actions.start_practice_round(tournament, on_phones=_on_phones(request))
+    actions.start_practice_round(tournament, **_start_choices(request))
     return _back(request, tournament)
 
 
@@ -515,6 +546,28 @@ def director_pause(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @refused(Page.DASHBOARD)
 def director_resume(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _clock_step(request, code, actions.resume_round)
+
+
+@login_required
+@require_POST
+@refused(Page.DASHBOARD)
+def director_start_clock(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The clock of a round on phones starts, once its phones have taken their seats."""
+    return _clock_step(request, code, actions.start_clock)
+
+
+@login_required
+@require_POST
+@refused(Page.DASHBOARD)
+def director_seat_to_bot(request: HtmxHttpRequest, code: str, group_id: int) -> HttpResponse:
+    """One tap on the dashboard: a seat of a group's game table is played by a bot."""
+    tournament = _tournament_for_director(request, code)
+    group = _group_of(tournament, group_id)
+    form = SeatForm(request.POST)
+    if not form.is_valid():
+        raise _form_error(form, "That button lost its seat: reload the dashboard.")
+    actions.hand_group_seat_to_bot(group=group, number=form.cleaned_data["seat"])
+    return _back(request, tournament)
 
 
 @login_required

@@ -125,6 +125,13 @@ def test_a_round_on_phones_is_played_at_the_tables_and_closed_by_its_clock_after
             expect(phone).to_have_url(url + digital.table_path(table))
             phones[entrant.name] = take_seat(phone, entrant.name)
 
+    # Every seat is held: the director starts the clock (it waited while the phones sat down).
+    expect(state).to_contain_text("7 of 7 seats held")
+    dashboard.get_by_role("button", name="Start the clock").click()
+    expect(dashboard.get_by_role("button", name="Pause the clock")).to_be_visible()
+    round_.refresh_from_db()
+    assert not round_.seating and round_.paused_at is None
+
     # Table 1: a whole turn, then the next player's under way; table 2: its first turn under way.
     play_until(tables[0], phones, lambda game: len(game.turns) >= 1)
     play_until(tables[0], phones, lambda game: game.turn_under_way)
