@@ -620,7 +620,6 @@ def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 # --- A member's own pages (their signed personal link, no password) ---------------------------
 
 
-MY_NEXT_PARTIES = 3  # a member's page shows these first; the rest of the season behind "Later"
 
 
 @require_GET
@@ -636,8 +635,9 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
              "note": getattr(answers.get(party.pk), "note", ""), "hosting": party.is_hosted_by_member(member),
              "key": secrets.token_hex(16)} for party in upcoming]
     context = {
-        "club": club, "member": member, "token": token, "rows": rows[:MY_NEXT_PARTIES],
-        "later_rows": rows[MY_NEXT_PARTIES:], "answers": RSVP.Answer.choices,
+        # The next party and its answer first; the rest of the season folded behind "Later" (issue 29, C8).
+        "club": club, "member": member, "token": token, "next_row": rows[0] if rows else None,
+        "later_rows": rows[1:], "answers": RSVP.Answer.choices,
         "invitations": member.sub_invitations.filter(status=SubInvitation.Status.INVITED,
                                                       party__starts_at__gte=timezone.now()).select_related("party"),
         "swaps_to_answer": member.swaps_received.filter(status=SwapRequest.Status.PENDING).select_related(

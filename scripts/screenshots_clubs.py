@@ -20,6 +20,7 @@ Also checks that the member's page is not wider than a 360 px screen, and prints
 from __future__ import annotations
 
 import datetime
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The site is served as the test suite serves it (tests.conftest.start_server), whose password hashing
+# is the fast one: the host's password is made with the same here, or the login page refuses it.
+os.environ.setdefault("TESTS_FAST_PASSWORD_HASHING", "1")
 
 from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
 
@@ -80,15 +84,16 @@ def seed() -> Seeded:
     actions.set_blackouts(members["Ada"], [days[0]])
     actions.set_blackouts(members["Cal"], [days[3], days[4]])
 
-    # Last month's night, with its results: the club page lists it and its prize winners.
+    # Last month's night, with its results: the club page lists it and its prize winners (by their
+    # titles, as a night reports them).
     last_month = (today.replace(day=1) - datetime.timedelta(days=1)).replace(day=1)
     last_day = monthly_dates(last_month, 1, nth=3, weekday=4)[0]
     last = actions.add_party(club, starts_at=club.at(last_day, club.usual_time))
     actions.edit_party(last, starts_at=last.starts_at, location=last.location, host=members["Ned"])
     actions.record_night_results(last, [
-        {"name": "Gus", "wins": 14, "losses": 10, "buncos": 3, "prize_cents": 2000, "prizes": ["most_buncos"]},
-        {"name": "Dot", "wins": 17, "losses": 7, "buncos": 1, "prize_cents": 1500, "prizes": ["most_wins"]},
-        {"name": "Mo", "wins": 6, "losses": 18, "buncos": 0, "prize_cents": 500, "prizes": ["most_losses"]},
+        {"name": "Gus", "wins": 14, "losses": 10, "buncos": 3, "prize_cents": 2000, "prizes": ["Most Buncos"]},
+        {"name": "Dot", "wins": 17, "losses": 7, "buncos": 1, "prize_cents": 1500, "prizes": ["Most Wins"]},
+        {"name": "Mo", "wins": 6, "losses": 18, "buncos": 0, "prize_cents": 500, "prizes": ["Most Losses"]},
         *({"name": name, "wins": 12, "losses": 12, "buncos": 1} for name in ("Ada", "Bea", "Cal", "Eve", "Fay")),
     ])
 

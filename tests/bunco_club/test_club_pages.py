@@ -532,13 +532,14 @@ def test_the_host_cancels_a_party_from_its_page(host_client, club, party):
     assert party.is_cancelled
 
 
-def test_a_members_page_shows_the_next_three_parties_and_the_rest_further_down(club, member):
+def test_a_members_page_shows_the_next_party_and_its_answer_first_and_the_rest_folded(club, member):
+    """Issue 29, C8: the next party and its answer first; the rest of the season folded away."""
     for days in range(10, 370, 30):
         actions.add_party(club, starts_at=soon(days))
     page = member_phone(member).get(my_club_path(member.code)).content.decode()
     shown, later = page.split("<details", 1)
-    assert shown.count('class="rsvp-form"') == 3
-    assert later.count('class="rsvp-form"') == 9 and "Later this season (9 more)" in later
+    assert shown.count('class="rsvp-form"') == 1 and 'id="next-party"' in shown
+    assert later.count('class="rsvp-form"') == 11 and "Later this season (11 more)" in later
 
 
 def test_a_club_shows_and_takes_its_times_in_its_own_zone(host_client, club):
@@ -597,7 +598,7 @@ def test_a_night_played_before_its_partys_date_is_a_played_party_on_every_list(h
     played_early = actions.add_party(club, starts_at=soon(10))
     later = actions.add_party(club, starts_at=soon(40))
     actions.record_night_results(played_early, [{"name": "Bea", "wins": 14, "losses": 10, "buncos": 2,
-                                                 "prize_cents": 3000, "prizes": ["most_wins"]}])
+                                                 "prize_cents": 3000, "prizes": ["Most Wins"]}])
 
     response = host_client.get(reverse("clubs:club", args=[club.slug]))
     page = text(response)
@@ -605,12 +606,12 @@ def test_a_night_played_before_its_partys_date_is_a_played_party_on_every_list(h
     assert [party.pk for party in response.context["upcoming"]] == [later.pk]
     assert [party.pk for party in response.context["past"]] == [played_early.pk]
     assert response.context["next_party"] == later
-    assert "No nights played yet" not in page and "Bea: most_wins" in page
+    assert "No nights played yet" not in page and "Bea: Most Wins" in page
     home = host_client.get(reverse("home"))
     assert [party.pk for party in home.context["upcoming"]] == [later.pk]
     assert [line["party"] for line in home.context["dashboard"]] == [later]
     my_page = member_client.get(my_club_path(member.code))
-    assert [row["party"].pk for row in my_page.context["rows"] + my_page.context["later_rows"]] == [later.pk]
+    assert my_page.context["next_row"]["party"] == later and my_page.context["later_rows"] == []
     assert list(Party.objects.played()) == [played_early]
     assert played_early.is_past and not played_early.takes_answers
     with pytest.raises(actions.WrongMoment, match="over"):

@@ -18,6 +18,8 @@ from bunco_club import actions
 from bunco_club.links import my_club_path
 from bunco_club.models import RSVP, Club, Party, SubInvitation
 from bunco_club.rotation import monthly_dates
+from scripts.screenshots_clubs import MEMBER
+from scripts.screenshots_clubs import seed as seed_the_screenshots_club
 from tests.builders import PASSWORD, make_user
 from tests.conftest import ServerProcess
 from tests.e2e.pages import log_in
@@ -246,14 +248,15 @@ def test_a_member_ticks_dates_away_and_leaves_a_note_from_their_phone_that_the_h
     phone = new_phone()
     phone.goto(url + my_club_path(bea.code))
 
-    # The next three parties first; the rest of the season folded away.
-    expect(phone.locator("main > section.card .rsvp-form")).to_have_count(3)
-    expect(phone.get_by_text("Later this season (9 more)")).to_be_visible()
+    # The next party first; the rest of the season folded away.
+    expect(phone.locator("#next-party .rsvp-form")).to_have_count(1)
+    expect(phone.get_by_text("Later this season (11 more)")).to_be_visible()
 
     phone.get_by_label("A note for the host (optional)").first.fill("Bringing dessert")
     phone.get_by_role("button", name="Coming").first.click()
     expect(phone.get_by_text("Thanks!")).to_be_visible()
 
+    phone.locator("summary", has_text="My dates away").click()  # folded away until asked for
     phone.get_by_role("checkbox", name=f"{parties[1].day:%a %-d %b %Y}").check()
     phone.get_by_role("button", name="Save my dates away").click()
     expect(phone.get_by_text("Your dates away are saved.")).to_be_visible()
@@ -266,3 +269,37 @@ def test_a_member_ticks_dates_away_and_leaves_a_note_from_their_phone_that_the_h
     row.get_by_role("button", name="Bea: mark paid").click()
     expect(host.get_by_text("Bea: paid.")).to_be_visible()
     expect(host.get_by_role("row", name="Bea").get_by_role("button", name="Bea: paid (undo)")).to_be_visible()
+
+
+OLD_PHONE_PAGE_PX = 2_761  # the member's page of the screenshot's club before issue 29's C8 (2,562 px in the issue's run)
+
+
+def test_a_members_phone_page_shows_the_next_party_and_its_answer_first_and_folds_the_rest(
+    night_site: ServerProcess, new_phone
+):
+    """Issue 29, C8: the member's "my club" page was 2,562 px tall on a 390×844 phone. The club
+    is the screenshot's (scripts/screenshots_clubs.py): a season of twelve dates, dates away, last
+    month's night."""
+    seeded = seed_the_screenshots_club()
+    phone = new_phone()
+    phone.goto(night_site.url + seeded.member_path)
+    expect(phone.get_by_role("heading", name=f"Hi {MEMBER}")).to_be_visible()
+
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    print(f"the member's page at 390×844: {height} px (was {OLD_PHONE_PAGE_PX})")
+    assert height <= 1_400
+
+    # The next party and its three answers come first, above the fold, before any scrolling.
+    next_party = phone.locator("#next-party")
+    assert phone.evaluate("window.scrollY") == 0
+    for answer in ("Coming", "Maybe", "Can't come"):
+        box = next_party.get_by_role("button", name=answer).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844, (answer, box)
+
+    # The dates away and the nights played are folded away, and open on a tap.
+    for summary, inside in (("My dates away", "Save my dates away"), ("My nights", "wins")):
+        folded = phone.locator("details", has=phone.locator("summary", has_text=summary))
+        expect(folded).not_to_have_attribute("open", "")
+        expect(folded.get_by_text(inside).first).to_be_hidden()
+        folded.locator("summary").click()
+        expect(folded.get_by_text(inside).first).to_be_visible()
