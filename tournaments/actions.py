@@ -503,7 +503,8 @@ def end_round_now(tournament: Tournament, *, number: int, now: datetime | None =
     round_.groups.filter(status=Group.Status.PLAYING, play_off=0, final_at__gt=now).update(ends_at=now, final_at=now)
     round_.paused_at = None
     round_.seating = False
-    round_.save(update_fields=["paused_at", "seating"])
+    round_.ended_now = True
+    round_.save(update_fields=["paused_at", "seating", "ended_now"])
     log_event(round_.tournament.channel, "tournament_state", {"what": "ended_now", "round": round_.number})
     digital.keep_table_clocks(round_.groups.filter(status=Group.Status.PLAYING, table__isnull=False))
     deciding.close_round_if_due(now)

@@ -307,6 +307,32 @@ def _apply_strikes(
     return Strikes(after, eliminated, list(tied))
 
 
+def tied_tiers(names: Sequence[str], keys: Mapping[str, Sequence[int | None]]) -> list[list[str]]:
+    """`names`, best first, in tiers of players tied with each other: neighbours with equal `keys`
+    (a round's score, then each of its play-off scores) share a tier."""
+    tiers: list[list[str]] = []
+    for name in names:
+        if tiers and list(keys[name]) == list(keys[tiers[-1][0]]):
+            tiers[-1].append(name)
+        else:
+            tiers.append([name])
+    return tiers
+
+
+def final_places(tiers: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Final places from the players in tiers, best first, tied players in one tier: a tier's
+    players share the place after everyone above them (1, 2, 3, 3, 5), standard competition
+    ranking."""
+    places: dict[str, int] = {}
+    for tier in tiers:
+        place = len(places) + 1
+        for name in tier:
+            if name in places:
+                raise ValueError(f"{name} is placed twice.")
+            places[name] = place
+    return places
+
+
 def _score_groups(scores: Mapping[str, int]) -> list[list[str]]:
     """Names grouped by equal score, best group first, input order within a group."""
     groups: list[list[str]] = []

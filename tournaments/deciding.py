@@ -250,13 +250,23 @@ def _play_off_final(round_id: int, group: Group, now: datetime) -> None:
 def finish(tournament: Tournament, winner: Entrant, loser: Entrant | None, now: datetime,
             face_off: TournamentRound | None = None) -> None:
     """A champion, and a final place for everyone who played: the face-off's loser second, then
-    by the round each was eliminated in (later is better) and their rank in it."""
-    places = [winner.pk] + ([loser.pk] if loser else [])
-    by_name = {entrant.name: entrant.pk for entrant in tournament.entrants.all()}
+    by the round each was eliminated in (later is better) and their rank in it; players tied
+    when eliminated share a place (brackets.final_places)."""
+    tiers = [[winner.name]] + ([[loser.name]] if loser else [])
+    placed = {name for tier in tiers for name in tier}
     for decided in tournament.rounds.filter(kind=TournamentRound.Kind.ROUND).order_by("-number"):
-        places.extend(by_name[name] for name in decided.outcome.get("eliminated", []) if by_name[name] not in places)
-    for place, entrant_id in enumerate(places, 1):
-        Entrant.objects.filter(pk=entrant_id).update(final_place=place)
+        out = [name for name in decided.outcome.get("eliminated", []) if name not in placed]
+        placed.update(out)
+        # Tied when eliminated: the same score in the round and in each of its play-offs.
+        play_offs = decided.outcome.get("play_offs", [])
+        keys = {name: [decided.scores.get(name), *(play_off.get(name) for play_off in play_offs)] for name in out}
+        tiers.extend(brackets.tied_tiers(out, keys))
+    by_name = {entrant.name: entrant.pk for entrant in tournament.entrants.all()}
+    sharing: dict[int, list[int]] = {}
+    for name, place in brackets.final_places(tiers).items():
+        sharing.setdefault(place, []).append(by_name[name])
+    for place, entrant_ids in sharing.items():
+        Entrant.objects.filter(pk__in=entrant_ids).update(final_place=place)
     if loser is not None:
         Entrant.objects.filter(pk=loser.pk).update(status=Entrant.Status.ELIMINATED,
                                                    out_in_round=face_off.number if face_off else None)

@@ -228,6 +228,8 @@ class TournamentRound(models.Model):
     # Set while the director has paused the clock: on resuming, every open group's end moves by
     # the pause's length (paused time does not count) and no turn is entered meanwhile.
     paused_at = models.DateTimeField(null=True, blank=True)
+    # The director's "End round now" closed it (not its clock): the phones say so.
+    ended_now = models.BooleanField(default=False)
     # The round's final scores by name, once every group is final (kept: the play-off applies to them).
     scores = models.JSONField(default=dict, blank=True)
     # The pure brackets' answer: {"advancing"|"eliminated"|"tied": [names], "strikes": {name: n},
@@ -423,6 +425,8 @@ class Group(models.Model):
         """Why this group takes no new turn at `now`; None if it does. The one rule for the action
         that records a turn and the group page that offers the form."""
         if self.status == Group.Status.FINAL:
+            if self.is_timed and self.round.ended_now:
+                return f"The director ended {self.round} now: {self}'s scores are final."
             return f"Time is up: {self}'s scores are final." if self.is_timed else f"{self}'s scores are final."
         if self.on_phones:
             return self.ON_PHONES

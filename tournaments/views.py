@@ -184,6 +184,7 @@ def _watch_context(group: Group, now: datetime) -> dict[str, Any] | None:
 def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
     rounds = list(tournament.rounds.order_by("-number"))
     current = rounds[0] if rounds else None
+    shared = shared_places(tournament) if tournament.status == Tournament.Status.FINISHED else set()
     return {
         "tournament": tournament,
         "now": now,
@@ -192,7 +193,8 @@ def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "players_in": list(tournament.players_in()),
         "champion": tournament.champion(),
         "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
-        "places": list(tournament.entrants.filter(final_place__isnull=False).order_by("final_place")),
+        "places": [{"name": entrant.name, "place": entrant.final_place, "text": place_text(entrant.final_place, shared)}
+                   for entrant in tournament.entrants.filter(final_place__isnull=False).order_by("final_place", "name")],
     }
 
 
@@ -218,6 +220,17 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
+def shared_places(tournament: Tournament) -> set[int]:
+    """The final places two or more players share (tied when eliminated)."""
+    places = list(tournament.entrants.filter(final_place__isnull=False).values_list("final_place", flat=True))
+    return {place for place in places if places.count(place) > 1}
+
+
+def place_text(place: int, shared: set[int]) -> str:
+    """A final place in words: "8th", or "8th (tied)" when others share it."""
+    return ordinal(place) + (" (tied)" if place in shared else "")
+
+
 def board_context(tournament: Tournament) -> list[dict[str, Any]]:
     """The projector's board: one row per player, what is true of them now (their final place; in,
     with their strikes and whether they went through the last round; out, and in which round;
@@ -226,6 +239,7 @@ def board_context(tournament: Tournament) -> list[dict[str, Any]]:
     last = (tournament.rounds.filter(status=TournamentRound.Status.DECIDED)
             .exclude(kind=TournamentRound.Kind.PRACTICE).order_by("-number").first())
     strikes = tournament.strikes() if tournament.format == Tournament.Format.DOUBLE else {}
+    shared = shared_places(tournament)
     rows = []
     for entrant in tournament.entrants.exclude(status=Entrant.Status.NO_SHOW):
         if tournament.status == Tournament.Status.REGISTRATION and not entrant.checked_in:
@@ -233,7 +247,8 @@ def board_context(tournament: Tournament) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"name": entrant.name, "state": entrant.status, "strikes": 0, "mark": "", "note": "",
                                "crosses": ""}
         if entrant.final_place:
-            row.update(state="placed", note=ordinal(entrant.final_place), sort=(0, entrant.final_place, ""))
+            row.update(state="placed", note=place_text(entrant.final_place, shared),
+                       sort=(0, entrant.final_place, entrant.name))
         elif entrant.status in (Entrant.Status.IN, Entrant.Status.REGISTERED):
             row["strikes"] = strikes.get(entrant.name, 0)
             row["crosses"] = "✗" * row["strikes"]
@@ -321,6 +336,8 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),
         "moved_on": tournament.rounds.filter(number__gt=group.round.number).exists(),
         "paused": group.round.is_paused,
+        # The director's "End round now" made this group final: the page's script says so (not "Time is up").
+        "ended_now": final and group.round.ended_now and not group.play_off,
         "points": point_limits(tournament),
     }
 

@@ -49,6 +49,12 @@
       say("The clock is paused.", "paused");
       return;
     }
+    // The director ended the round ("End round now", the event re-rendered the page): say so,
+    // never that time is up.
+    if (document.querySelector("[data-ended-now]")) {
+      say("The director ended the round: its scores are final.", "up");
+      return;
+    }
     if (!document.querySelector("[data-countdown]")) {
       say("", "");
       return;

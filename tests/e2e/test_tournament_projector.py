@@ -167,6 +167,10 @@ def test_the_director_pauses_resumes_and_ends_a_round_from_the_dashboard(
     expect(desk.get_by_role("button", name="Start the next round")).to_be_visible()
     assert confirmations and "End round 1 now?" in confirmations[0]
     expect(phone.locator("#group-state")).to_contain_text("final")
+    # The phone says the director ended the round (issue 29, T9), not that time is up.
+    expect(phone.locator("#group-state")).to_contain_text(f"The director ended Round 1 now: {group}'s scores are final.")
+    expect(phone.locator("[data-clock-warning]")).to_have_text("The director ended the round: its scores are final.")
+    expect(phone.locator("body")).not_to_contain_text("Time is up")
     expect(screen.locator(".screen-head")).to_contain_text("Round 1 is over")
     round_.refresh_from_db()
     assert round_.status != TournamentRound.Status.PLAYING

@@ -464,3 +464,20 @@ def test_a_bust_plays_no_vengeance_and_one_stored_before_the_refusal_hits_nobody
     with pytest.raises(ValueError, match="only when the turn fills"):
         apply_turn({"A": 3000, "B": 0}, "B", 0, vengeance=True)
     assert replay_turns("AB", [TurnEntry("A", 3000), TurnEntry("B", 0, vengeance=True)]) == {"A": 3000, "B": 0}
+
+
+# --- Issue 29, T9: players tied when eliminated share a place --------------------------------------
+
+
+def test_players_tied_when_eliminated_share_a_place():
+    from tournaments.brackets import final_places, tied_tiers
+
+    out = ["Gus", "Hal", "Ida", "Jo"]  # eliminated in one round, best first
+    keys = {"Gus": [1500], "Hal": [1350], "Ida": [1350], "Jo": [900]}
+    tiers = [["Ann"], ["Bea"], *tied_tiers(out, keys)]
+    assert tiers == [["Ann"], ["Bea"], ["Gus"], ["Hal", "Ida"], ["Jo"]]
+    assert final_places(tiers) == {"Ann": 1, "Bea": 2, "Gus": 3, "Hal": 4, "Ida": 4, "Jo": 6}
+    # A play-off that separated them separates their places too.
+    assert tied_tiers(["Hal", "Ida"], {"Hal": [1350, 300], "Ida": [1350, 100]}) == [["Hal"], ["Ida"]]
+    with pytest.raises(ValueError, match="placed twice"):
+        final_places([["Ann"], ["Ann"]])

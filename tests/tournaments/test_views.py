@@ -3,6 +3,7 @@ projector by its token. Permissions first; bad input is a 4xx with a message and
 
 from __future__ import annotations
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -511,3 +512,47 @@ def test_a_tables_phone_goes_on_to_the_play_off_of_its_players_tied_at_the_line(
     play_off = round_.groups.get(play_off=1)
     assert phone.get(group_url(table))["Location"] == group_url(play_off)
     assert 'id="turn-form"' in phone.get(group_url(play_off)).content.decode()
+
+
+# --- Issue 29, T9 ------------------------------------------------------------------------------------
+
+
+def test_players_tied_when_eliminated_share_a_place_on_the_board_and_the_dashboard(director, director_client):
+    tournament = make_tournament(director, 4)
+    round_ = actions.start_round(tournament)
+    group = groups_of(tournament)[0]
+    scores = {"Ann 1": 1500, "Ann 2": 1600, "Ann 3": 1350, "Ann 4": 1350}
+    for player in group.players():
+        actions.record_turn(group=group, entrant=player, points=scores[player.name])
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    face_off = actions.start_round(tournament)
+    final = groups_of(tournament)[0]
+    actions.record_turn(group=final, entrant=final.players()[0], points=500)
+    deciding.close_round_if_due(face_off.ends_at + timedelta(minutes=3))
+    places = dict(tournament.entrants.values_list("name", "final_place"))
+    assert places["Ann 3"] == places["Ann 4"] == 3
+    screen = Client().get(reverse("tournaments:screen", args=[tournament.code, tournament.screen_token]))
+    assert screen.content.decode().count("3rd (tied)") == 2
+    page = dashboard_url(tournament)
+    assert director_client.get(page).content.decode().count('<li value="3">') == 2
+
+
+def test_a_play_off_sheet_shows_no_vengeance(director):
+    tournament = make_tournament(director, 3)
+    round_ = actions.start_round(tournament)
+    deciding.close_round_if_due(round_.ends_at + timedelta(minutes=3))
+    page = phone_for(round_.groups.get(play_off=1)).get(group_url(round_.groups.get(play_off=1))).content.decode()
+    assert "Vengeance" not in page.replace("(no Vengeance)", "")
+    assert "one turn each, scored alone" in page
+
+
+def test_end_round_now_makes_the_phones_say_the_director_ended_the_round(director, director_client):
+    tournament = make_tournament(director, 4)
+    group = started(tournament)[0]
+    for points, player in enumerate(group.players(), start=1):  # no tie at the line
+        actions.record_turn(group=group, entrant=player, points=points * 100)
+    phone = phone_for(group)
+    director_client.post(reverse("tournaments:end_now", args=[tournament.code]), {"round": "1"})
+    page = html.unescape(phone.get(group_url(group)).content.decode())
+    assert f"The director ended Round 1 now: {group}'s scores are final." in page
+    assert "data-ended-now" in page and "Time is up" not in page
