@@ -74,6 +74,7 @@ __all__ = [
     "IllegalSelection",
     "Options",
     "Phase",
+    "StartRoll",
     "TurnOutcome",
     "TurnResult",
     "bot_decide",
@@ -87,6 +88,7 @@ __all__ = [
     "play_bot_game",
     "play_bot_turn",
     "play_turn",
+    "roll_for_first_player",
     "score_selection",
 ]
 
@@ -573,16 +575,53 @@ def leaders(scores: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(name for name, score in scores.items() if score == top)
 
 
-def choose_first_player(seats: Sequence[str], rng: random.Random) -> str:
-    """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2)."""
+@dataclass(frozen=True, slots=True)
+class StartRoll:
+    """The roll for who starts (RULES.md §1.2), as it was made, for the players to see.
+
+    `rounds[0]` holds every player's die in seat order; each later round, the dice of the players
+    tied for the highest in the round before (they rolled again). `starter` had the highest die of
+    the last round, alone. A lone seat starts without a roll: no rounds.
+    """
+
+    rounds: tuple[tuple[tuple[str, int], ...], ...]
+    starter: str
+
+    def words(self) -> str:
+        """The roll in one line, each round after an arrow: "Who starts: Ann 5 · Ben 5 · Cy 2 →
+        Ann 3 · Ben 6: Ben starts." """
+        rolled = " → ".join(" · ".join(f"{name} {die}" for name, die in dice_) for dice_ in self.rounds)
+        return f"Who starts: {rolled}: {self.starter} starts." if rolled else f"{self.starter} starts."
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rounds": [[[name, die] for name, die in dice_] for dice_ in self.rounds],
+                "starter": self.starter}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> StartRoll:
+        return cls(tuple(tuple((name, die) for name, die in dice_) for dice_ in data["rounds"]), data["starter"])
+
+
+def roll_for_first_player(seats: Sequence[str], rng: random.Random) -> StartRoll:
+    """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2); the roll as made.
+
+    The dice come from `rng` exactly as they always have (one `dice.roll` per round, of as many
+    dice as there are contenders): a game dealt before the roll was recorded deals the same."""
     contenders = list(seats)
     if not contenders:
         raise IllegalMove("Nobody to choose from.")
+    rounds: list[tuple[tuple[str, int], ...]] = []
     while len(contenders) > 1:
         rolls = dice.roll(rng, len(contenders))
+        rounds.append(tuple(zip(contenders, rolls, strict=True)))
         best = max(rolls)
         contenders = [name for name, rolled in zip(contenders, rolls, strict=True) if rolled == best]
-    return contenders[0]
+    return StartRoll(tuple(rounds), contenders[0])
+
+
+def choose_first_player(seats: Sequence[str], rng: random.Random) -> str:
+    """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2): who starts."""
+    return roll_for_first_player(seats, rng).starter
 
 
 _VERBS: Final = {
@@ -634,6 +673,9 @@ class Game:
     winners: tuple[str, ...] = ()
     end_reason: EndReason | None = None
     turns: tuple[TurnResult, ...] = ()
+    # How the first player was found; None when the caller named them, and in a state stored
+    # before the roll was recorded (it loads and shows no roll).
+    start_roll: StartRoll | None = None
 
     # -- setting up ------------------------------------------------------------------------------
 
@@ -955,6 +997,9 @@ class Game:
                 }
                 for t in self.turns
             ],
+            # Left out when there is none, so that a state stored before the roll was recorded
+            # loads and saves unchanged.
+            **({} if self.start_roll is None else {"start_roll": self.start_roll.to_dict()}),
         }
 
     @classmethod
@@ -996,6 +1041,7 @@ class Game:
                 )
                 for t in data["turns"]
             ),
+            start_roll=StartRoll.from_dict(data["start_roll"]) if data.get("start_roll") else None,
         )
 
     # -- the machinery ---------------------------------------------------------------------------
@@ -1142,9 +1188,12 @@ def new_game(
     if len(seats) < 2:
         raise IllegalMove(f"Fill or Bust needs two or more players or teams, not {list(seats)}.")
     deck = Deck.shuffled(rng)
+    start_roll = None
     if first is None:
-        first = choose_first_player(seats, rng)
-    return Game.start(seats, options=options, goal=goal, first=first, deck=deck)
+        start_roll = roll_for_first_player(seats, rng)
+        first = start_roll.starter
+    game = Game.start(seats, options=options, goal=goal, first=first, deck=deck)
+    return replace(game, start_roll=start_roll)
 
 
 def step_lists(items: Iterable[Step]) -> list[list[Any]]:
@@ -1378,6 +1427,11 @@ class FillOrBustTable(table_game.TableGame):
             "show_down_from": state.show_down_from,
             "winners": list(state.winners),
             "end_reason": None if state.end_reason is None else state.end_reason.value,
+            # Who starts and how the dice said so, until the first turn is over (the replay reads
+            # it from the deal): the lobby and the first turn show it, later moves need not carry it.
+            "start_roll": None
+            if state.start_roll is None or state.turns
+            else {**state.start_roll.to_dict(), "words": state.start_roll.words()},
             # The turn just finished (every turn is in the moves a replay reads: the view sent
             # with each move stays the same size however long the game).
             "turns_played": len(state.turns),

@@ -78,7 +78,9 @@
   // --- drawing -----------------------------------------------------------------------------
 
   function render() {
-    if (!state || !$("play")) return;
+    if (!state) return;
+    drawStartRoll(state.public);
+    if (!$("play")) return;
     var pub = state.public;
     $("play").setAttribute("data-moves", String(state.moves_made));
     TableLive.sayTurn(state, myTurn());
@@ -108,6 +110,42 @@
       (pub.cards_left !== null && pub.cards_left !== undefined ? " · " + pub.cards_left + " cards left" : "");
     drawScores(pub);
     drawActions(pub);
+  }
+
+  // Who starts (RULES.md §1.2): each player's die, the tied players' dice rolled again, and who
+  // starts, as the server recorded them; the view carries them in the lobby and through the first
+  // turn. The screen has a place for them (#start-roll); a phone's page gets one under the lobby's
+  // heading, or in play above the scores (the buttons of the turn stay where the thumb expects).
+  function drawStartRoll(pub) {
+    var roll = pub.start_roll;
+    var box = $("start-roll");
+    if (!box) {
+      var heading = $("lobby-title"), scores = $("scores");
+      if (!roll || !(heading || scores)) return;
+      box = el("section", "start-roll");
+      box.id = "start-roll";
+      if (heading) heading.after(box); else scores.before(box);
+    }
+    box.hidden = !roll;
+    TableLive.redraw(box, function (box) {
+      if (!roll) return;
+      box.setAttribute("aria-label", roll.words);
+      box.appendChild(el("h2", "start-roll-title", "Who starts?"));
+      var rounds = el("ol", "start-roll-rounds");
+      roll.rounds.forEach(function (dice, index) {
+        var line = el("li", "start-roll-round");
+        line.appendChild(el("span", "start-roll-note", index === 0 ? "Each rolled one die:" : "A tie, so they rolled again:"));
+        dice.forEach(function (pair) {
+          var player = el("span", "start-roll-player", pair[0] + " ");
+          player.setAttribute("data-face", String(pair[1]));
+          player.appendChild(die(pair[1], false));
+          line.appendChild(player);
+        });
+        rounds.appendChild(line);
+      });
+      box.appendChild(rounds);
+      box.appendChild(el("p", "start-roll-starter", roll.starter + " starts."));
+    });
   }
 
   function drawDice(pub) {

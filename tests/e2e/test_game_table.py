@@ -235,3 +235,53 @@ def test_a_refresh_under_a_finger_keeps_the_button_so_the_tap_counts(table_site:
     assert tap_while("() => TableLive.redraw(document.getElementById('redraw-check'), window.drawButtons(['Roll', 'Keep']))") == 1
     assert tap_while("() => TableLive.redraw(document.getElementById('redraw-check'), window.drawButtons(['Roll again', 'Keep']))") == 1
     expect(phone.locator("#redraw-check button").first).to_have_text("Roll again")
+
+
+def start_roll_shown(page: Page) -> list[tuple[str, int]]:
+    """Each player and die the page's start roll shows, in order (rounds one after the other)."""
+    return [(name, face) for name, face in page.locator("#start-roll .start-roll-player").evaluate_all(
+        "els => els.map(e => [e.firstChild.textContent.trim(), Number(e.dataset.face)])")]
+
+
+def test_the_phones_and_the_screen_show_who_starts_and_every_die_of_the_start_roll(
+        table_site: ServerProcess, new_phone, browser) -> None:
+    from games.table import actions
+
+    # A seed whose start roll ties (the tied players roll again): searched offline, like `simulate`.
+    seed = next(s for s in range(1, 200) if len(FillOrBustTable.new(NAMES[:3], rng_for(f"{s:064x}", SETUP),
+                                                                     goal=2000).state.start_roll.rounds) > 1)
+    table = make_table(3, seed=seed, started=False)
+    roll = table.loaded().state.start_roll
+    every_die = [pair for dice in roll.rounds for pair in dice]
+    url = table_site.url
+
+    lobby = new_phone()
+    lobby.goto(f"{url}/g/{table.code}/")
+    screen = open_table_screen(browser, url, table)
+    for page in (lobby, screen):
+        shown = page.locator("#start-roll")
+        expect(shown).to_be_visible()
+        expect(shown).to_have_attribute("aria-label", roll.words())
+        expect(shown.locator(".start-roll-starter")).to_have_text(f"{roll.starter} starts.")
+        expect(shown.locator(".start-roll-round")).to_have_count(len(roll.rounds))
+        expect(shown.locator(".start-roll-round").nth(1)).to_contain_text("A tie, so they rolled again")
+        assert start_roll_shown(page) == every_die
+    shoot(lobby, "table-start-roll-lobby.png")
+
+    actions.start_table(table=table)
+    phone = join_table(new_phone(), url, table.code, roll.starter)
+    expect(phone.locator("#turn-line")).to_have_text("Your turn")
+    expect(screen.locator("#turn-line")).to_have_text(f"{roll.starter}'s turn")
+    for page in (phone, screen):
+        expect(page.locator("#start-roll .start-roll-starter")).to_have_text(f"{roll.starter} starts.")
+        assert start_roll_shown(page) == every_die
+    shoot(screen, "table-screen-start-roll.png")
+    shoot(phone, "table-phone-start-roll.png", full_page=True)
+
+    # The first turn ends (played here through the actions): the start roll has had its time.
+    while not (game := Table.objects.get(pk=table.pk).loaded()).state.turns:
+        seat = game.to_move()[0]
+        actions.make_move(table=table, seat=seat,
+                          move=bots.choose_move(game, seat, "threshold", bots.bot_rng("start", seat)))
+    for page in (phone, screen):
+        expect(page.locator("#start-roll")).to_be_hidden()

@@ -85,6 +85,14 @@ def replay_steps(table: Table) -> list[dict[str, Any]]:
     return steps
 
 
+def start_roll_shown(start_roll: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The start roll with each die's pips to draw (the replay draws its dice as the phones do)."""
+    if not start_roll:
+        return None
+    return {**start_roll, "rounds": [[{"name": name, "face": face, "pips": range(face)} for name, face in dice]
+                                     for dice in start_roll["rounds"]]}
+
+
 @require_GET
 def replay_page(request: HttpRequest, code: str) -> HttpResponse:
     """After the game: every card, toss, keep and score in order, the seed and its commitment.
@@ -96,6 +104,9 @@ def replay_page(request: HttpRequest, code: str) -> HttpResponse:
     dealt = deal(table)
     return render(request, "games/table/replay.html", {
         "dealt": ninety_nine.hands_words(dealt.state) if isinstance(dealt, NinetyNineTable) else "",
+        # Who starts, as the deal rolled it (Fill or Bust): from the seed, so a table stored before
+        # the roll was recorded shows it too.
+        "start_roll": start_roll_shown(dealt.view(None).public.get("start_roll")),
         "table": table, "steps": replay_steps(table), "seed": table.revealed_seed,
         "final": final, "final_scores": list(zip(final["seats"], final["scores"], strict=True)),
         "kismet_rows": kismet_table.sheet_rows(final) if table.game == "kismet" else None,
