@@ -18,6 +18,7 @@ Also checks that no phone page is wider than a 360 px screen, and prints each fi
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The site is served as the test suite serves it (tests.conftest.start_server), whose password hashing
+# is the fast one: the host's password is made with the same here, or the login page refuses it.
+os.environ.setdefault("TESTS_FAST_PASSWORD_HASHING", "1")
 
 from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
 

@@ -120,3 +120,34 @@ def test_the_whole_night_fits_the_projector_without_scrolling(night_site: Server
     assert page_height(projector) <= PROJECTOR["height"], "at the bell"
     assert smallest_score_px(projector) >= 48
     assert projector.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"]
+
+
+# --- Issue 29, N8: icons that need no emoji font, standings read from the back of the room -------
+
+# Characters a browser draws from a colour emoji font, which Debian's Chromium lacks (an empty box).
+EMOJI = r"/\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/u"
+
+
+def emoji_in(page: Page) -> list[str]:
+    return page.evaluate(f"[...document.body.textContent.matchAll(new RegExp({EMOJI}, 'gu'))].map(m => m[0])")
+
+
+def test_the_projector_draws_its_icons_without_an_emoji_font_and_its_standings_at_20_px_or_more(
+    night_site: ServerProcess, browser: Browser
+):
+    night = make_night(12, seed=3)
+    actions.start_round(night)
+    add(night, 1, "A", 21)  # the bell, with its icon
+    projector = projector_of(browser, night_site, night)
+    expect(projector.locator(".bell-banner")).to_be_visible()
+
+    assert emoji_in(projector) == []
+    bell = projector.locator(".bell-banner .bell-icon svg")
+    expect(bell).to_be_visible()
+    assert bell.get_attribute("aria-hidden") == "true"
+    expect(projector.locator(".bell-banner")).to_contain_text("Bell! Round 1 is over.")  # the words beside it
+    sizes: list[float] = projector.locator(".standings td, .standings th, .projector-traveler").evaluate_all(
+        "nodes => nodes.map(node => parseFloat(getComputedStyle(node).fontSize))")
+    assert sizes and min(sizes) >= 20, sizes
+    expect(projector.locator(".standings tbody tr")).to_have_count(12)
+    assert page_height(projector) <= PROJECTOR["height"]
