@@ -22,6 +22,7 @@ Also checks that the group page is not wider than a 360 px screen, and prints ea
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from dataclasses import dataclass
@@ -37,6 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.shooting import launch_chromium, picture, shoot, warn_if_too_wide  # noqa: E402
+
+# The server (tests.conftest.start_server) hashes passwords the fast way: the director made here too.
+os.environ.setdefault("TESTS_FAST_PASSWORD_HASHING", "1")
 
 NAMES = [
     "Alice", "Bo", "Carmen", "Dana", "Eli", "Fran", "Gwen", "Hana", "Iris", "Jo", "Kim", "Lou", "Mary-Beth", "Nico",

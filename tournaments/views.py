@@ -271,8 +271,9 @@ def round_size(players: int) -> str:
 def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any]]:
     """The projector's bracket picture: each round a column of its groups (players, scores, what
     the round did to each), oldest on the left. The newest round is shown in full (its scores
-    follow every turn live); the one before it compact; older ones summarised (each group's
-    players in small type), so that however many rounds, none falls below the fold. The practice
+    follow every turn live); older ones summarised (each group's label and how many went through:
+    the board beside it names everyone), all of it readable from the back of a hall (20 px at
+    1,920×1,080), so that however many rounds, none falls below the fold. The practice
     round shows only while it is the only round (it counts for nothing)."""
     rounds = list(tournament.rounds.order_by("number"))
     if len(rounds) > 1:
@@ -281,7 +282,8 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
     for index, round_ in enumerate(rounds):
         round_.tournament = tournament
         age = len(rounds) - 1 - index
-        level = "full" if age == 0 else "compact" if age == 1 else "summary"
+        # Older rounds in summary: at 20 px (the back of the hall) only the newest round's names fit.
+        level = "full" if age == 0 else "summary"
         sheets = round_.sheets()
         groups: list[dict[str, Any]] = []
         table_players = 0
@@ -292,9 +294,8 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
             decided = round_.status == TournamentRound.Status.DECIDED and not group.play_off
             players = [{"pk": pk, "name": name, "score": score, "mark": round_.mark(name) if decided else ""}
                        for pk, name, score in sheet]
-            hidden = sum(1 for p in players if p["mark"] in ("struck", "out", "runner-up"))
             groups.append({"group": group, "players": players, "clock": clock_text(group.seconds_left(now)),
-                           "hidden": hidden})
+                           "through": sum(1 for p in players if p["mark"] in ("through", "champion"))})
             table_players += 0 if group.play_off else len(players)
         marks = [round_.mark(name) for name in round_.scores] if round_.status == TournamentRound.Status.DECIDED else []
         columns.append({

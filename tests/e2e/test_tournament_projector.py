@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -22,14 +23,15 @@ from tests.conftest import ServerProcess
 from tests.e2e.pages import serious_violations
 from tests.e2e.test_tournament import PASSWORD, log_in_as_director
 from tests.tournaments.playing import play_rounds
-from tournaments import actions
+from tournaments import actions, deciding
 from tournaments.links import group_path
 from tournaments.models import Tournament, TournamentRound
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WIDTH, HEIGHT = 1920, 1080
-MIN_BOARD_PX = 16  # a name on the board, read from the back of a hall
+MIN_BOARD_PX = 20  # any word on the projector, read from the back of a hall (issue 29, T7)
+CARD_LABEL = r"^(Table \d+|Play-off \d+)"
 NAMES = [f"{first} {last}" for first in ("Ann", "Bo", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
          for last in ("Abbot", "Baker", "Carver", "Dunn", "Ellis", "Frost", "Grey", "Hart")]
 
@@ -46,6 +48,24 @@ def sixty_four(director, **fields) -> Tournament:
     for rank, name in enumerate(NAMES, start=1):
         actions.register(tournament, name, seed_rank=rank, checked_in=True)
     return tournament
+
+
+def too_small(page: Page, least_px: float = MIN_BOARD_PX) -> list[str]:
+    """Every piece of text shown on the projector drawn smaller than `least_px` (its words and
+    size), those only for screen readers aside."""
+    return page.evaluate(
+        """(least) => [...document.querySelectorAll('#screen-state *')].filter((el) => {
+            const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+            if (!own || el.closest('.visually-hidden, [hidden]') || !el.getClientRects().length) return false;
+            return parseFloat(getComputedStyle(el).fontSize) < least;
+        }).map((el) => `${el.textContent.trim().slice(0, 30)}: ${getComputedStyle(el).fontSize}`)""",
+        least_px,
+    )
+
+
+def card_labels(page: Page) -> list[str]:
+    """Each bracket card's label, as shown."""
+    return page.locator(".bracket-group h3 .bg-label").all_inner_texts()
 
 
 def inside_viewport(page: Page, selector: str) -> list[str]:
@@ -100,6 +120,11 @@ def test_it_fits_the_board_and_every_round_of_64_players_on_one_screen(
         "() => Math.min(...[...document.querySelectorAll('.level-full .bp-name')].map("
         "(el) => parseFloat(getComputedStyle(el).fontSize)))")
     assert newest_px >= MIN_BOARD_PX
+    # Every word at least 20 px, every card labelled (issue 29, T7).
+    assert too_small(page) == []
+    labels = card_labels(page)
+    assert len(labels) == page.locator(".bracket-group").count()
+    assert all(re.match(CARD_LABEL, label) for label in labels), labels
     if format == "double" and decided and playing:
         expect(page.locator(".board .strikes").first).to_be_visible()
         assert serious_violations(page) == []
@@ -190,3 +215,35 @@ def test_the_director_runs_a_practice_round_from_the_dashboard(night_site: Serve
     desk.get_by_role("button", name="Start round 1").click()
     expect(desk.get_by_role("button", name="End round 1 now")).to_be_visible()
     assert tournament.rounds.get(number=0).outcome == {"practice": True}
+
+
+def test_the_projector_draws_every_round_at_20_px_and_labels_each_play_off_card(
+    night_site: ServerProcess, browser: Browser
+):
+    """Issue 29, T7: 64 players, double elimination, round 1 tied all round (nobody scored): its
+    play-off is a card of its own, labelled, in the oldest column; three more rounds played. At
+    1,920×1,080 every word is at least 20 px and nothing scrolls."""
+    director = make_user("director", password=PASSWORD)
+    tournament = actions.create_tournament(director=director, name="Winter Open", seed=5, ties="play_off",
+                                           format="double")
+    for rank, name in enumerate(NAMES, start=1):
+        actions.register(tournament, name, seed_rank=rank, checked_in=True)
+    base = timezone.now() + timedelta(days=2)
+    first = actions.start_round(tournament, now=base)
+    deciding.close_round_if_due(first.ends_at + timedelta(minutes=10))
+    first.refresh_from_db()
+    assert first.status == TournamentRound.Status.PLAY_OFF
+    by_name = {entrant.name: entrant for entrant in tournament.entrants.all()}
+    actions.decide_tie(round_=first, order=[by_name[name] for name in first.tied()],
+                       now=first.ends_at + timedelta(minutes=11))
+    play_rounds(tournament, 3, base=base + timedelta(hours=1))
+    page = projector(browser, night_site.url, tournament)
+    expect(page.locator(".bracket-round")).to_have_count(4)
+    oldest = page.locator(".bracket-round").first
+    expect(oldest.locator(".bracket-group h3 .bg-label", has_text="Play-off 1")).to_be_visible()
+    assert too_small(page) == []
+    labels = card_labels(page)
+    assert len(labels) == page.locator(".bracket-group").count()
+    assert all(re.match(CARD_LABEL, label) for label in labels), labels
+    sizes = page.evaluate("() => [document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
+    assert sizes[0] <= HEIGHT and sizes[1] <= WIDTH, f"the page scrolls: {sizes}"
