@@ -76,7 +76,8 @@ def as_stored(replayed: Any, stored: Any) -> Any:
 @dataclass(frozen=True)
 class Verdict:
     verified: bool
-    message: str
+    message: str  # verify_table's line: "verified: …" or the first difference
+    moves: int = 0  # how many recorded moves were checked, once verified (the check page says it)
 
 
 def verify(table: Table, seed: str | None = None) -> Verdict:
@@ -109,4 +110,4 @@ def verify(table: Table, seed: str | None = None) -> Verdict:
     if as_stored(previous.to_dict(), table.state) != table.state:
         return Verdict(False, "the game as stored is not where the moves lead")
     return Verdict(True, f"verified: {len(moves)} moves of {rules.label} at table {table.code} replay from "
-                         f"the seed, whose SHA-256 is the commitment {table.commitment}")
+                         f"the seed, whose SHA-256 is the commitment {table.commitment}", moves=len(moves))

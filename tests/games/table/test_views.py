@@ -346,6 +346,14 @@ def test_the_seed_is_in_no_response_before_the_end_and_in_the_replay_after() -> 
     assert "Verified." in checked
 
 
+def test_the_check_says_verified_once_in_plain_words_with_the_number_of_moves() -> None:
+    table = play_out(make_table(2, bots=["threshold", "threshold"], started=True, seed=12))
+    page = Client().get(url("check", table)).content.decode()
+    verdict = page.split('role="status">', 1)[1].split("</p>", 1)[0]
+    text = " ".join(verdict.replace("<strong>", "").replace("</strong>", "").split())
+    assert text == f"Verified. All {table.moves_made} moves match the seed revealed at the end."
+
+
 def test_the_check_shows_the_first_difference_of_an_altered_record() -> None:
     table = make_table(2, bots=["threshold", "threshold"], started=True, seed=12)
     table = play_out(table)
