@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from games.rules.fill_or_bust import FillOrBustTable
+from games.rules.fill_or_bust import FillOrBustTable, StartRoll
 from games.table import bots
 from games.table.models import SETUP, Table, rng_for
 from games.table.renderers import said_of
@@ -243,15 +243,28 @@ def start_roll_shown(page: Page) -> list[tuple[str, int]]:
         "els => els.map(e => [e.firstChild.textContent.trim(), Number(e.dataset.face)])")]
 
 
+def dealt_start_roll(seed: int) -> StartRoll:
+    """The start roll of the table `make_table(3, seed=seed)` deals."""
+    roll = FillOrBustTable.new(NAMES[:3], rng_for(f"{seed:064x}", SETUP), goal=2000).state.start_roll
+    assert roll is not None
+    return roll
+
+
+def game_at(table: Table) -> FillOrBustTable:
+    """The game at `table` as stored now."""
+    game = Table.objects.get(pk=table.pk).loaded()
+    assert isinstance(game, FillOrBustTable)
+    return game
+
+
 def test_the_phones_and_the_screen_show_who_starts_and_every_die_of_the_start_roll(
         table_site: ServerProcess, new_phone, browser) -> None:
     from games.table import actions
 
     # A seed whose start roll ties (the tied players roll again): searched offline, like `simulate`.
-    seed = next(s for s in range(1, 200) if len(FillOrBustTable.new(NAMES[:3], rng_for(f"{s:064x}", SETUP),
-                                                                     goal=2000).state.start_roll.rounds) > 1)
+    seed = next(s for s in range(1, 200) if len(dealt_start_roll(s).rounds) > 1)
     table = make_table(3, seed=seed, started=False)
-    roll = table.loaded().state.start_roll
+    roll = dealt_start_roll(seed)
     every_die = [pair for dice in roll.rounds for pair in dice]
     url = table_site.url
 
@@ -279,7 +292,7 @@ def test_the_phones_and_the_screen_show_who_starts_and_every_die_of_the_start_ro
     shoot(phone, "table-phone-start-roll.png", full_page=True)
 
     # The first turn ends (played here through the actions): the start roll has had its time.
-    while not (game := Table.objects.get(pk=table.pk).loaded()).state.turns:
+    while not (game := game_at(table)).state.turns:
         seat = game.to_move()[0]
         actions.make_move(table=table, seat=seat,
                           move=bots.choose_move(game, seat, "threshold", bots.bot_rng("start", seat)))
