@@ -240,3 +240,12 @@ def hand_seat_to_bot(group: Group, number: int) -> None:
     """A seat of the group's table is played by a bot from now on (games.table's own action)."""
     assert group.table_id is not None
     table_actions.hand_seat_to_bot(table=Table.objects.get(pk=group.table_id), number=number, level=BOT_LEVEL)
+
+
+def was_stopped(group: Group) -> bool:
+    """Whether the group's table was stopped with a turn under way (its grace period ran out,
+    games.table.actions.end_table): that turn counts nothing."""
+    if group.table_id is None:
+        return False
+    table = Table.objects.get(pk=group.table_id)
+    return table.status == Table.Status.OVER and not table.loaded().is_over

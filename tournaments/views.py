@@ -28,6 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club.limits import too_many
+from games.table.renderers import STOPPED
 from live.http import HtmxHttpRequest
 from live.qr import qr_svg
 from live.refusals import Refusal, answers_refusals
@@ -331,7 +332,9 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         "players": [{"entrant": p, "score": scores[p.name], "result": result_of(group.round, p.name) if decided else ""}
                     for p in players],
         "next_player": group.next_player(players),
-        "can_enter": refusal_now is None, "closed_why": refusal_now, "overtime": overtime,
+        "can_enter": refusal_now is None, "overtime": overtime,
+        # A table stopped at the end of the grace period: say what happened to the turn under way.
+        "closed_why": STOPPED if final and not group.round.ended_now and digital.was_stopped(group) else refusal_now,
         "what_next": what_next(group) if final else "",
         "clock": clock_text(group.seconds_left(now)),
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),

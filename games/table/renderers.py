@@ -43,9 +43,16 @@ _OUTCOMES = {
 }
 
 
-def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+STOPPED = "Time and the grace period are over: the turn under way was stopped and counts nothing."
+
+
+def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool = False) -> str:
     """One move of Fill or Bust in words, from the move as recorded (`Move.as_data`) and the
-    public view after it. Only what everyone may see: the move is made, the view is public."""
+    public view after it. Only what everyone may see: the move is made, the view is public.
+    `stopped`: the table was stopped after it (actions.end_table: a tournament's grace period ran
+    out with a turn under way), which is what the page then says."""
+    if stopped:
+        return STOPPED
     if view.get("game") == "ninety_nine":
         return ninety_nine.said(move, view)
     if view.get("game") == "kismet":

@@ -288,3 +288,31 @@ def test_a_group_table_counts_down_the_rounds_clock_paused_resumed_and_extended_
     group.table.refresh_from_db()
     assert not group.table.clock_paused and group.table.clock_ends_at == group.ends_at
     assert group.ends_at == round_.ends_at + 2 * MINUTE + 2 * MINUTE  # the pause's 2 minutes, then 2 more
+
+
+# --- Issue 29, D1: a table stopped at the end of the grace period says so -------------------------
+
+
+def test_a_table_stopped_at_the_end_of_the_grace_period_says_its_turn_under_way_counts_nothing(director):
+    from games.table.renderers import STOPPED, said_of
+
+    tournament = Tournament.objects.create(director=director, name="Cut Off", grace_seconds=60,
+                                           ties=Tournament.Ties.DIRECTOR)
+    for number in range(1, 4):
+        actions.register(tournament, f"Ann {number}", checked_in=True)
+    round_ = phones_round(tournament)
+    group = groups_of(tournament)[0]
+    start_table_turn(group)
+    deciding.close_round_if_due(group.final_at + MINUTE)  # the buzzer, then the grace period runs out
+    group.refresh_from_db()
+    assert group.status == Group.Status.FINAL and digital.was_stopped(group)
+    page = logged_in(director).get(reverse("tournaments:group", args=[group.code])).content.decode()
+    assert STOPPED in page and "played out" not in page
+    # The table's own words for its last move, once it knows it was stopped (renderers.said_of).
+    table = Table.objects.get(pk=group.table_id)
+    last = table.last_move()
+    assert last is not None and last.move["kind"] == "time_up"
+    view = table.loaded().view(None).public
+    assert said_of(last.as_data(), view) == "Time is up: the turn under way is played out."
+    assert said_of(last.as_data(), view, stopped=True) == STOPPED
+    assert round_.pk == group.round_id
