@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -164,6 +165,23 @@ _events_after = _reading_the_log(_events_after_sync)
 _unsent_after = _reading_the_log(_unsent_after_sync)
 
 
+@dataclass(frozen=True)
+class PrivateChannel:
+    """A channel one phone may follow only while it holds what the channel belongs to (a seat).
+
+    Fixing a stream's channels when it connects is not enough: the phone may tap another seat, say
+    "That's not me", or be freed by the table's opener while its stream stays open, and the seat's
+    next holder's hand would then reach it. So before any event of this channel is sent, `since`
+    is asked (synchronous, it may query): the id of the event from which on this phone may see the
+    channel (its claim of the seat), or None when it holds it no more. An older event is left out
+    (it was the seat's previous holder's); None ends the stream, and the page reconnects to follow
+    what its phone holds now.
+    """
+
+    name: str
+    since: Callable[[], int | None]
+
+
 # More missed events than this and a snapshot is cheaper than the replay.
 REPLAY_LIMIT = 500
 # An event's id is taken when its row is written but it reaches the streams when its transaction
@@ -181,13 +199,17 @@ def event_stream_response(
     request: HttpRequest,
     channels: Sequence[str],
     snapshot: Callable[[], str],
+    *,
+    private: Sequence[PrivateChannel] = (),
 ) -> HttpResponse | StreamingHttpResponse:
     """The SSE response for one phone following `channels`; 400 for a malformed Last-Event-ID, 429
     when the client's address has too many streams open (settings.EVENTS_MAX_STREAMS_PER_ADDRESS).
 
-    The view has already decided that this phone may follow every one of them (a private
-    channel is the view's to authorise). One id sequence covers them all: the log's ids are
-    global, so one Last-Event-ID replays whatever was missed on any of the channels.
+    The view has already decided that this phone may follow every one of them now; a channel that
+    is the phone's only while it holds a seat is given in `private` as well, and is checked again
+    whenever one of its events is to be sent (`PrivateChannel`). One id sequence covers them all:
+    the log's ids are global, so one Last-Event-ID replays whatever was missed on any of the
+    channels.
 
     `snapshot` (synchronous, may query) renders the whole live region; it is sent on a fresh
     connection and after a gap too long to replay.
@@ -204,7 +226,11 @@ def event_stream_response(
         return refused
     try:
         _let_go_of_the_database()
-        response = EventStreamResponse(_stream(tuple(channels), snapshot, last_event_id), address=address)
+        response = EventStreamResponse(
+            _stream((*channels, *(channel.name for channel in private)), snapshot, last_event_id,
+                    _Guard(private)),
+            address=address,
+        )
     except BaseException:
         open_streams.close(address)
         raise
@@ -224,8 +250,37 @@ def _let_go_of_the_database() -> None:
         wrapper.close()
 
 
+class _SeatLost(Exception):
+    """A private channel's phone holds its seat no more: the stream ends here."""
+
+
+class _Guard:
+    """Lets a private channel's event through only while its phone holds the seat (PrivateChannel)."""
+
+    def __init__(self, private: Sequence[PrivateChannel]) -> None:
+        self._private = {channel.name: channel for channel in private}
+
+    async def allowed(self, messages: list[Message], sent: _SentIds) -> list[Message]:
+        """`messages` less those of a private channel older than the phone's claim (counted as
+        sent, so that no catch-up reads them again); _SeatLost when one is of a channel whose seat
+        the phone no longer holds. One read a channel a batch."""
+        names = {message["channel"] for message in messages} & self._private.keys()
+        if not names:
+            return messages
+        since = {name: await _reading_the_log(self._private[name].since)() for name in names}
+        if any(value is None for value in since.values()):
+            raise _SeatLost
+        allowed = []
+        for message in messages:
+            if message["channel"] in since and message["id"] <= (since[message["channel"]] or 0):
+                sent.skip(message)
+            else:
+                allowed.append(message)
+        return allowed
+
+
 async def _stream(
-    channels: tuple[str, ...], snapshot: Callable[[], str], last_event_id: int | None
+    channels: tuple[str, ...], snapshot: Callable[[], str], last_event_id: int | None, guard: _Guard
 ) -> AsyncIterator[bytes]:
     broadcaster = get_broadcaster()
     broadcaster.ensure_listening()
@@ -245,7 +300,7 @@ async def _stream(
                 yield await _snapshot_frame(channels, snapshot, sent)
             else:
                 sent.high = last_event_id
-                for message in missed:
+                for message in await guard.allowed(missed, sent):
                     yield sent.frame(message)
         while True:
             remaining = deadline - time.monotonic()
@@ -256,7 +311,8 @@ async def _stream(
             except TimeoutError:
                 # The safety net: whatever pub/sub lost, the log still has.
                 yield b": heartbeat\n\n"
-                for missed_message in await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT):
+                unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
+                for missed_message in await guard.allowed(unsent, sent):
                     yield sent.frame(missed_message)
                 continue
             # Whatever else is already queued goes out in the same chunk: one write for a tap's
@@ -268,11 +324,15 @@ async def _stream(
                 return
             if subscription.overflowed:
                 subscription.overflowed = False
-                for missed_message in await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT):
+                unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
+                for missed_message in await guard.allowed(unsent, sent):
                     yield sent.frame(missed_message)
-            chunk = b"".join(sent.frame(queued) for queued in messages if queued["id"] not in sent)
+            to_send = await guard.allowed([queued for queued in messages if queued["id"] not in sent], sent)
+            chunk = b"".join(sent.frame(queued) for queued in to_send)
             if chunk:
                 yield chunk
+    except _SeatLost:
+        return  # the page reconnects, following the channels its phone may follow now
     except (OperationalError, InterfaceError) as error:
         # The database went away under an open stream (PostgreSQL restarting): the stream ends
         # cleanly, and the phone reconnects with Last-Event-ID (answered 503 until the database is
@@ -300,11 +360,15 @@ class _SentIds:
         return event_id in self._recent
 
     def frame(self, message: Message) -> bytes:
+        self.skip(message)
+        return render_message(message)
+
+    def skip(self, message: Message) -> None:
+        """Count `message` as sent without sending it (a private event this phone may not see)."""
         self._recent[message["id"]] = None
         if len(self._recent) > 1024:
             self._recent.popitem(last=False)
         self.high = max(self.high, message["id"])
-        return render_message(message)
 
 
 async def _snapshot_frame(channels: tuple[str, ...], snapshot: Callable[[], str], sent: _SentIds) -> bytes:

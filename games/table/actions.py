@@ -144,7 +144,9 @@ def _start(table: Table) -> None:
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table.bot_due_at = _bot_due(table, table.loaded())
-    table.save(update_fields=["status", "started_at", "bot_due_at"])
+    if table.engine.private_hands:  # the hands show from now on: each phone has seen its seat's
+        table.hands_seen = {seat.claimed_by: seat.number for seat in table.seats.exclude(claimed_by="")}
+    table.save(update_fields=["status", "started_at", "bot_due_at", "hands_seen"])
     log_event(table.channel, "table_state", {"what": "started", "view": table.loaded().view(None).public})
 
 
@@ -175,20 +177,47 @@ def _seat(table: Table, number: object) -> TableSeat:
 def claim_seat(*, table: Table, number: int, phone: str) -> TableSeat:
     """The phone whose games.phones token is `phone` plays seat `number` from now on: one
     conditional update, so two phones tapping one seat cannot both get it. A phone plays one seat
-    at a table; a bot's seat is not for phones (the host takes it back first)."""
+    at a table (the one it held is freed); a bot's seat is not for phones (the host takes it back
+    first). Once a game of hidden hands is under way, a phone that held one seat never takes
+    another: it has seen that seat's hand (`hands_seen`)."""
+    table = _locked(table)
     seat = _seat(table, number)
     if not phone:
         raise BadMove("Tap one of the seats.")
     if seat.is_bot:
         raise SeatTaken(f"A bot plays {seat.name}. The host can give the seat back to a person.")
-    taken = TableSeat.objects.filter(pk=seat.pk, claimed_by__in=("", phone)).update(claimed_by=phone)
+    seen = table.hands_seen.get(phone) if _hands_are_dealt(table) else None
+    if seen is not None and seen != seat.number:
+        held = table.seats.filter(number=seen).values_list("name", flat=True).first() or "another seat"
+        raise SeatTaken(f"This phone has played {held} in this game and has seen that hand, so it can't "
+                        f"take {seat.name}'s seat too. {seat.name} joins on their own phone.")
+    claimed = log_event(table.channel, "table_state", {"what": "seat_claimed", "seat": seat.number})
+    taken = (TableSeat.objects.filter(pk=seat.pk, claimed_by__in=("", phone))
+             .update(claimed_by=phone, held_since=claimed.id))
     if not taken:
         raise SeatTaken(f"{seat.name} is already playing on another phone. If that's you, ask whoever "
                         "opened the table to hand your seat over to this phone.")
-    TableSeat.objects.filter(table=table, claimed_by=phone).exclude(pk=seat.pk).update(claimed_by="")
-    log_event(table.channel, "table_state", {"what": "seat_claimed", "seat": seat.number})
-    seat.claimed_by = phone
+    for left in table.seats.filter(claimed_by=phone).exclude(pk=seat.pk):
+        _free(table, left)
+    if _hands_are_dealt(table):
+        table.hands_seen = {**table.hands_seen, phone: seat.number}
+        table.save(update_fields=["hands_seen"])
+    seat.claimed_by, seat.held_since = phone, claimed.id
     return seat
+
+
+def _hands_are_dealt(table: Table) -> bool:
+    """Whether the seats hold hands a phone may see: a game of hidden hands, under way (in the
+    lobby no page shows a hand: seat_payload)."""
+    return table.status == Table.Status.PLAYING and table.engine.private_hands
+
+
+def _free(table: Table, seat: TableSeat) -> None:
+    """Nobody holds `seat` now; its old phone is told on the seat's own channel (its stream ends
+    there: live.streams.PrivateChannel) and everyone on the table's."""
+    TableSeat.objects.filter(pk=seat.pk).update(claimed_by="")
+    log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
+    log_event(table.channel, "table_state", {"what": "seat_released", "seat": seat.number})
 
 
 @transaction.atomic
@@ -196,11 +225,10 @@ def release_seat(*, table: Table, number: int) -> bool:
     """The seat is free for another phone (a hand-over, or "That's not me"); its old phone is told on
     its own channel. False when no phone held it."""
     seat = _seat(table, number)
-    released = TableSeat.objects.filter(pk=seat.pk).exclude(claimed_by="").update(claimed_by="")
-    if released:
-        log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
-        log_event(table.channel, "table_state", {"what": "seat_released", "seat": seat.number})
-    return bool(released)
+    if not seat.claimed_by:
+        return False
+    _free(table, seat)
+    return True
 
 
 @transaction.atomic
@@ -211,8 +239,10 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
         raise NotNow("The game is over.")
     _check_bot_level(level)
     seat = _seat(table, number)
+    if seat.claimed_by:
+        seat.held_before_bot = seat.claimed_by
     seat.bot_level, seat.claimed_by = level, ""
-    seat.save(update_fields=["bot_level", "claimed_by"])
+    seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot"])
     table.bot_seats = sorted({*table.bot_seats, seat.number})
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
@@ -223,17 +253,24 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
 
 @transaction.atomic
 def take_seat_back(*, table: Table, number: int) -> TableSeat:
-    """A bot's seat goes back to a person: the next phone to tap it plays it."""
+    """A bot's seat goes back to a person: to the phone that held it before the bot, unless that
+    phone plays another seat by now; otherwise the next phone to tap it plays it."""
     table = _locked(table)
     seat = _seat(table, number)
     if not seat.is_bot:
         raise NotNow(f"{seat.name} is played by a person already.")
-    seat.bot_level = ""
-    seat.save(update_fields=["bot_level"])
+    back_to = seat.held_before_bot
+    if back_to and table.seats.filter(claimed_by=back_to).exists():
+        back_to = ""
+    seat.bot_level, seat.held_before_bot, seat.claimed_by = "", "", back_to
+    seat.save(update_fields=["bot_level", "held_before_bot", "claimed_by"])
     table.bot_seats = [number for number in table.bot_seats if number != seat.number]
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
-    log_event(table.channel, "table_state", {"what": "seat_to_person", "seat": seat.number})
+    back = log_event(table.channel, "table_state", {"what": "seat_to_person", "seat": seat.number})
+    if back_to:
+        TableSeat.objects.filter(pk=seat.pk).update(held_since=back.id)
+        seat.held_since = back.id
     return seat
 
 

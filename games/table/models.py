@@ -89,6 +89,9 @@ class Table(models.Model):
     home_label = models.CharField(max_length=80, blank=True)
     # A table of `simulate_table` (or a simulated tournament): it moves its own bots, never the clock.
     simulated = models.BooleanField(default=False)
+    # Which seat each phone (its games.phones token) has held since the game started, at a game
+    # whose seats hold hidden hands: a phone that saw one hand never takes another seat's.
+    hands_seen = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -141,6 +144,12 @@ class TableSeat(models.Model):
     bot_level = models.CharField(max_length=16, blank=True)  # "" for a person
     # The games.phones token of the phone that plays this seat ("" while nobody holds it).
     claimed_by = models.CharField(max_length=64, blank=True)
+    # The id of the event that logged the claim: the seat's private events up to it were its
+    # previous holder's, and never reach this phone (live.streams.PrivateChannel).
+    held_since = models.BigIntegerField(default=0)
+    # The phone that held the seat when a bot took it over: it gets the seat back when the bot
+    # hands it back to a person.
+    held_before_bot = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -152,6 +161,13 @@ class TableSeat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    def held_since_for(self, phone: str) -> int | None:
+        """For `phone`'s stream: the id from which on it may see this seat's private events, None
+        when it holds the seat no more (another phone took it, a bot, or nobody)."""
+        row = (TableSeat.objects.filter(pk=self.pk, claimed_by=phone, bot_level="")
+               .values_list("held_since", flat=True).first()) if phone else None
+        return row
 
 
 class Move(models.Model):

@@ -332,7 +332,8 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (!$("play") || !$("play").hasAttribute("data-kismet")) return;
+    // The lobby has no #play yet: the page still follows the table (its seats, the start).
+    if ($("play") && !$("play").hasAttribute("data-kismet")) return;
     table = TableLive.start({
       render: function (next, nowBusy) { state = next; busy = nowBusy; render(); },
       taking: taking,

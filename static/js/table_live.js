@@ -104,6 +104,37 @@
     box.textContent = text || "";
   }
 
+  // A form of this page is on its way (a seat tapped, Start, a seat freed): its answer draws the
+  // page. A reload now would cancel it, and with it the answer's cookie and the page it leads to
+  // (a claim's own live event arrives before its answer: the phone lost the seat it had just taken).
+  var leaving = false;
+  document.addEventListener("submit", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });  // back from the cache
+  function reload() { if (!leaving) location.reload(); }
+
+  // The seats the game waits on that nobody plays (no phone, no bot): say so, and open the seats,
+  // where the seat's own button is (and the opener's "Hand … to a bot").
+  function sayUnheld(state) {
+    var line = $("unheld");
+    if (!line) return;
+    var seats = state.seats || [];
+    var names = (state.unheld || []).map(function (number) {
+      var seat = seats.filter(function (s) { return s.number === number; })[0];
+      return seat ? seat.name : "";
+    }).filter(Boolean);
+    var text = "";
+    if (names.length) {
+      var who = names.join(" and ");
+      text = "Waiting for " + who + ": no phone plays " + (names.length > 1 ? "these seats" : "this seat") +
+        ". " + who + ", tap your name under Seats" +
+        (line.hasAttribute("data-opener") ? "; or hand the seat to a bot there." : ".");
+      var panel = document.querySelector(".seats-panel");
+      if (panel && line.hidden) panel.open = true;  // once, as the notice appears
+    }
+    line.hidden = !text;
+    line.textContent = text;
+  }
+
   function live(on) {
     var badge = document.querySelector("[data-live-badge]");
     if (!badge) return;
@@ -131,7 +162,7 @@
     var busy = false;
     var reloadOn = game.reloadOn || RELOAD_ON;
 
-    function show() { game.render(state, busy); }
+    function show() { game.render(state, busy); sayUnheld(state); }
 
     function set(next) {
       state = next;
@@ -142,7 +173,11 @@
       // A newer state replaces an older one; the same state again refreshes what the seat may do.
       if (state && payload.moves_made < state.moves_made) return;
       if (state && payload.status !== state.status && (payload.status === "over" || state.status === "seating")) {
-        location.reload();
+        reload();
+        return;
+      }
+      if (state && !isScreen() && payload.seat !== state.seat) {
+        reload();  // this phone's seat changed (a bot gave it back, the opener freed it): draw anew
         return;
       }
       if (game.taking) game.taking(payload, state);
@@ -194,7 +229,7 @@
         if (!state) return;
         if (reloadOn.indexOf(data.what) !== -1 || state.status === "seating" ||
             (data.what === "seat_released" && data.seat === undefined)) {
-          location.reload();  // the page changes shape (or this phone's seat went): draw it anew
+          reload();  // the page changes shape (or this phone's seat went): draw it anew
           return;
         }
         refresh();
@@ -239,7 +274,7 @@
           try {
             var result = await postOnce(body);
             live(true);
-            if (result.ok) { take(result.answer); return; }
+            if (result.ok) { say(""); take(result.answer); return; }
             if (result.status < 500) {
               say(result.answer.error || "That move wasn't taken (error " + result.status + "). Reload the page.");
               refresh();

@@ -4,6 +4,7 @@ tapping a seat, "That's not me", a move, the seat's view as JSON, and its live s
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import phones
 from games.table import actions, bots
 from games.table.forms import read_move
-from games.table.models import Table
+from games.table.models import Table, TableSeat
 from games.table.views.shared import (
     SEATS,
     is_opener,
@@ -26,7 +27,7 @@ from games.table.views.shared import (
 )
 from live.http import BadNumber, parse_int
 from live.qr import qr_svg
-from live.streams import event_stream_response, read_for_a_stream
+from live.streams import PrivateChannel, event_stream_response, read_for_a_stream
 
 
 @require_GET
@@ -35,14 +36,21 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     the game as this phone plays it (or watches it, holding no seat), then the result."""
     table = table_or_404(code)
     mine = seat_of_phone(request, table)
+    if not table.is_over:
+        # The phone's token (and so its session cookie) comes with the page, before any claim: a
+        # claim's answer can be lost (the page reloading on the claim's own live event cancels
+        # it, a double tap), and the seat it took must still be this phone's when it asks again.
+        phones.phone_token(request, create=True)
     join_url = request.build_absolute_uri(reverse("tables:table", args=[table.code]))
     payload = seat_payload(table, mine.number if mine else None)
+    opener = is_opener(request, table)
     return render(request, "games/table/table.html", {
         "table": table,
         "seats": list(table.seats.all()),
         "mine": mine,
         "let_go": SEATS.let_go_name(request, table.code),
-        "is_opener": is_opener(request, table),
+        "is_opener": opener,
+        **(_screen_link(request, table) if opener and not table.is_over else {}),
         "bot_levels": bots.LEVELS,
         "join_url": join_url,
         "join_qr": qr_svg(join_url, scale=5),
@@ -54,6 +62,13 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "events": reverse("tables:events", args=[table.code]),
         },
     })
+
+
+def _screen_link(request: HttpRequest, table: Table) -> dict[str, str]:
+    """The table screen's address and QR code, for the opener alone (the link is the screen's
+    key): scanned by a tablet or typed into a TV's browser, it shows the game to the room."""
+    screen_url = request.build_absolute_uri(reverse("tables:screen", args=[table.code, table.screen_token]))
+    return {"screen_url": screen_url, "screen_qr": qr_svg(screen_url, scale=4)}
 
 
 @require_POST
@@ -118,17 +133,21 @@ def state(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def events(request: HttpRequest, code: str) -> HttpResponse | StreamingHttpResponse:
     """A phone's live stream: the table's public channel and ONLY its own seat's channel (none for
-    a phone holding no seat). The snapshot on connect is the page's payload, as JSON."""
+    a phone holding no seat), and that one only while the phone holds the seat: checked again
+    before each of its events (live.streams.PrivateChannel), since the seat can change hands
+    while the stream is open. The snapshot on connect is the page's payload, as JSON."""
+    token = phones.phone_token(request)
 
-    def table_and_seat() -> tuple[Table, int | None]:
+    def table_and_seat() -> tuple[Table, TableSeat | None]:
         table = table_or_404(code)
-        mine = seat_of_phone(request, table)
-        return table, (mine.number if mine else None)
+        return table, seat_of_phone(request, table)
 
-    table, number = read_for_a_stream(request, table_and_seat)
-    channels = [table.channel] + ([table.seat_channel(number)] if number is not None else [])
+    table, mine = read_for_a_stream(request, table_and_seat)
+    private = [PrivateChannel(table.seat_channel(mine.number), partial(mine.held_since_for, token))] if mine else []
 
     def snapshot() -> str:
-        return json.dumps({"snapshot": True, **seat_payload(Table.objects.get(pk=table.pk), number)})
+        holds = mine is not None and mine.held_since_for(token) is not None
+        payload = seat_payload(Table.objects.get(pk=table.pk), mine.number if mine and holds else None)
+        return json.dumps({"snapshot": True, **payload})
 
-    return event_stream_response(request, channels, snapshot)
+    return event_stream_response(request, [table.channel], snapshot, private=private)

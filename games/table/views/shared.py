@@ -102,6 +102,9 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
     game = table.loaded()
     view = game.view(seat)
     last = last if last is not None else table.last_move()
+    # No hand shows before the start: the lobby is where phones try seats, and one that tapped
+    # seat 1, then seat 0, would have read both hands.
+    private = view.private if seat is not None and table.status != Table.Status.SEATING else {}
     data: dict[str, Any] = {
         "code": table.code,
         "status": table.status,
@@ -111,10 +114,16 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
         "seat": seat,
         "seats": seats_data(table),
         "public": view.public,
-        "private": view.private if seat is not None else {},
+        "private": private,
         "on_turn": False,
         "said": "" if last is None else said_of(last.as_data(), view.public),
+        "unheld": [],
     }
+    if table.status == Table.Status.PLAYING:
+        # The seats the game waits on that no phone and no bot plays: every page says so, and
+        # points at the seat's button and, for the opener, at handing it to a bot.
+        nobody = {entry["number"] for entry in data["seats"] if not entry["taken"] and not entry["bot"]}
+        data["unheld"] = [number for number in game.to_move() if number in nobody]
     if seat is not None and table.status == Table.Status.PLAYING and seat in game.to_move():
         data["on_turn"] = True
         data["legal_moves"] = game.legal_moves(seat)

@@ -30,7 +30,7 @@ SCREEN = -1  # the table screen's captures
 
 # Everything a page may be told, key by key: nothing else (a hand, the deck) can slip in unseen.
 PAYLOAD = {"code", "status", "moves_made", "commitment", "seed", "seat", "seats", "public", "private",
-           "on_turn", "said", "legal_moves", "can_undo", "snapshot", "error"}
+           "on_turn", "said", "legal_moves", "can_undo", "snapshot", "error", "unheld"}
 PUBLIC = {"game", "seats", "count", "direction", "turn", "dealer", "next_dealer", "round", "phase", "top_card",
           "draw_pile", "markers", "scores", "cards", "loser", "winner", "winners", "events"}
 EVENT = {"kind", "seat", "card", "count", "size"}
@@ -115,8 +115,8 @@ def play_on_phones(players: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> 
     snapshots: dict[int, str] = {}
 
     def stream_of(who: int):  # noqa: ANN202
-        def record(request, channels, snapshot):  # noqa: ANN001, ANN202
-            followed[who] = list(channels)
+        def record(request, channels, snapshot, private=()):  # noqa: ANN001, ANN202
+            followed[who] = [*channels, *(channel.name for channel in private)]
             snapshots[who] = snapshot()
             return HttpResponse("")
         return record

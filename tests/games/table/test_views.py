@@ -270,8 +270,8 @@ def test_a_phones_stream_follows_the_public_channel_and_only_its_own_seats(monke
     followed: list[list[str]] = []
     snapshots: list[str] = []
 
-    def record(request, channels, snapshot):
-        followed.append(list(channels))
+    def record(request, channels, snapshot, private=()):
+        followed.append([*channels, *(channel.name for channel in private)])
         snapshots.append(snapshot())
         return HttpResponse("")
 
