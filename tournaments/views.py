@@ -223,13 +223,13 @@ def ordinal(place: int) -> str:
 
 def shared_places(tournament: Tournament) -> set[int]:
     """The final places two or more players share (tied when eliminated)."""
-    places = list(tournament.entrants.filter(final_place__isnull=False).values_list("final_place", flat=True))
+    places = [place for place in tournament.entrants.values_list("final_place", flat=True) if place is not None]
     return {place for place in places if places.count(place) > 1}
 
 
-def place_text(place: int, shared: set[int]) -> str:
+def place_text(place: int | None, shared: set[int]) -> str:
     """A final place in words: "8th", or "8th (tied)" when others share it."""
-    return ordinal(place) + (" (tied)" if place in shared else "")
+    return "" if place is None else ordinal(place) + (" (tied)" if place in shared else "")
 
 
 def board_context(tournament: Tournament) -> list[dict[str, Any]]:
@@ -520,18 +520,18 @@ def director_delete(request: HtmxHttpRequest, code: str) -> HttpResponse:
 @refused(Page.DASHBOARD)
 def director_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
-    actions.start_round(tournament, **_start_choices(request))
+    on_phones, bots_take_unheld = _start_choices(request)
+    actions.start_round(tournament, on_phones=on_phones, seating=on_phones, bots_take_unheld=bots_take_unheld)
     return _back(request, tournament)
 
 
-def _start_choices(request: HttpRequest) -> dict[str, bool]:
+def _start_choices(request: HttpRequest) -> tuple[bool, bool]:
     """The start button's boxes: "Played on phones" (every group plays at a game table, the clock
     waiting while the phones take their seats) and whether bots take the seats nobody holds when
     the director starts the clock."""
     form = StartForm(request.POST)
     on_phones = bool(form.is_valid() and form.cleaned_data["on_phones"])
-    return {"on_phones": on_phones, "seating": on_phones,
-            "bots_take_unheld": on_phones and form.cleaned_data["bots_take_unheld"]}
+    return on_phones, on_phones and bool(form.cleaned_data["bots_take_unheld"])
 
 
 @login_required
@@ -540,7 +540,8 @@ def _start_choices(request: HttpRequest) -> dict[str, bool]:
 def director_practice(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The practice round, before round 1 (it counts for nothing)."""
     tournament = _tournament_for_director(request, code)
-    actions.start_practice_round(tournament, **_start_choices(request))
+    on_phones, bots_take_unheld = _start_choices(request)
+    actions.start_practice_round(tournament, on_phones=on_phones, seating=on_phones, bots_take_unheld=bots_take_unheld)
     return _back(request, tournament)
 
 

@@ -303,13 +303,15 @@ def test_a_table_stopped_at_the_end_of_the_grace_period_says_its_turn_under_way_
     round_ = phones_round(tournament)
     group = groups_of(tournament)[0]
     start_table_turn(group)
+    assert group.final_at is not None
     deciding.close_round_if_due(group.final_at + MINUTE)  # the buzzer, then the grace period runs out
     group.refresh_from_db()
     assert group.status == Group.Status.FINAL and digital.was_stopped(group)
     page = logged_in(director).get(reverse("tournaments:group", args=[group.code])).content.decode()
     assert STOPPED in page and "played out" not in page
     # The table's own words for its last move, once it knows it was stopped (renderers.said_of).
-    table = Table.objects.get(pk=group.table_id)
+    assert group.table is not None
+    table = group.table
     last = table.last_move()
     assert last is not None and last.move["kind"] == "time_up"
     view = table.loaded().view(None).public
