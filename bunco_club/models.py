@@ -197,6 +197,11 @@ class Blackout(models.Model):
 PAST_AFTER = datetime.timedelta(hours=12)
 
 
+def _night_played() -> models.Exists:
+    """Whether a party's night has been played: its night reported its records (PartyQuerySet)."""
+    return models.Exists(NightRecord.objects.filter(party=models.OuterRef("pk")))
+
+
 class PartyQuerySet(models.QuerySet["Party"]):
     """A party is played once its night has reported its results (its records are in), whatever
     its date says: a night played before the party's date is a played party on every list
@@ -204,13 +209,13 @@ class PartyQuerySet(models.QuerySet["Party"]):
 
     def with_played(self) -> PartyQuerySet:
         """Each party with `night_played`, read by `Party.is_played` without another query."""
-        return self.annotate(night_played=models.Exists(NightRecord.objects.filter(party=models.OuterRef("pk"))))
+        return self.annotate(night_played=_night_played())
 
     def played(self) -> PartyQuerySet:
-        return self.with_played().filter(night_played=True)
+        return self.with_played().filter(_night_played())
 
     def unplayed(self) -> PartyQuerySet:
-        return self.with_played().filter(night_played=False)
+        return self.with_played().filter(~_night_played())
 
     def upcoming(self) -> PartyQuerySet:
         """The parties still to come (cancelled ones included: they say so), their night not played."""
@@ -218,8 +223,8 @@ class PartyQuerySet(models.QuerySet["Party"]):
 
     def past(self) -> PartyQuerySet:
         """The parties over: their date has gone by, or their night has been played."""
-        return (self.with_played().filter(models.Q(starts_at__lt=timezone.now() - PAST_AFTER) |
-                                           models.Q(night_played=True)).order_by("-starts_at"))
+        return (self.with_played().filter(models.Q(starts_at__lt=timezone.now() - PAST_AFTER) | _night_played())
+                .order_by("-starts_at"))
 
     def hosted_by(self, member: Member) -> PartyQuerySet:
         return self.filter(models.Q(host=member) | models.Q(cohost=member))

@@ -67,7 +67,7 @@ def test_a_new_place_is_mailed_and_the_mails_link_opens_the_members_own_page(hos
     eve = next(message for message in mail.outbox if message.to == ["eve@example.com"])
     assert "now at Bea's flat, 3 Elm Road" in eve.subject
     assert "Where: Bea's flat, 3 Elm Road (was Ada's house)" in eve.body
-    [link] = re.findall(r"https?://\S+", eve.body)
+    [link] = re.findall(r"https?://\S+", str(eve.body))
     address = urlsplit(link)
     assert address.scheme == "http" and address.netloc == "testserver"  # where the host reached the site
     page = Client().get(address.path)
