@@ -110,7 +110,11 @@
   var leaving = false;
   document.addEventListener("submit", function () { leaving = true; });
   window.addEventListener("pageshow", function () { leaving = false; });  // back from the cache
-  function reload() { if (!leaving) location.reload(); }
+  function reload() {
+    if (leaving) return;
+    leaving = true;  // once: a burst of events (a reconnect's replay) asks many times
+    location.reload();
+  }
 
   // The seats the game waits on that nobody plays (no phone, no bot): say so, and open the seats,
   // where the seat's own button is (and the opener's "Hand … to a bot").
@@ -133,6 +137,23 @@
     }
     line.hidden = !text;
     line.textContent = text;
+  }
+
+  // Mid-game, who plays which seat changes rarely, and the Seats list is the server's (its forms,
+  // the opener's buttons): when it changes, the list is read again from the page and put in place,
+  // the rest of the page (a die being picked, faces being typed) left as it is.
+  var SEAT_CHANGES = ["seat_claimed", "seat_released", "seat_to_bot", "seat_to_person"];
+  function redrawSeats() {
+    if (!document.querySelector(".seats-panel ul.seats")) return;
+    fetch(location.href, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        var list = document.querySelector(".seats-panel ul.seats");
+        if (!html || !list) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(".seats-panel ul.seats");
+        if (fresh) list.replaceWith(document.importNode(fresh, true));
+      })
+      .catch(function () { /* the next change or a reload draws it */ });
   }
 
   function live(on) {
@@ -232,6 +253,7 @@
           reload();  // the page changes shape (or this phone's seat went): draw it anew
           return;
         }
+        if (SEAT_CHANGES.indexOf(data.what) !== -1) redrawSeats();
         refresh();
       });
       if (game.hand) source.addEventListener("hand", function (event) { if (firstTime(event)) game.hand(event); });
