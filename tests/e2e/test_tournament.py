@@ -16,6 +16,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from tests.builders import groups_of, make_tournament, make_user
@@ -37,7 +38,11 @@ RECORD_WARNINGS = """() => {
   const record = () => {
     const line = document.querySelector("[data-clock-warning]");
     const text = line ? line.textContent.trim() : "";
-    if (text && window.__warnings[window.__warnings.length - 1] !== text) window.__warnings.push(text);
+    if (text && window.__warnings[window.__warnings.length - 1] !== text) {
+      window.__warnings.push(text);
+      // Kept for the tab: a phone that goes on to a play-off leaves this page.
+      sessionStorage.setItem("warnings", JSON.stringify(window.__warnings));
+    }
   };
   new MutationObserver(record).observe(document.body, {subtree: true, childList: true, characterData: true});
   record();
@@ -111,18 +116,25 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
     for each in phones:
         each.evaluate(RECORD_WARNINGS)
     run_down_to_the_last(tournament, round_, 45)
-    # Nobody clicks: at ends_at + grace the server's clock makes every group's scores final.
+    # Nobody clicks: at ends_at + grace the server's clock makes every group's scores final (and a
+    # phone whose players are tied at the line goes on to their play-off: issue 29, T8).
     for each in phones:
-        expect(each.locator("#group-state")).to_contain_text("final", timeout=120_000)
+        expect(each.locator("#group-state")).to_contain_text(re.compile("final|Play-off 1"), timeout=120_000)
     # On the way every phone gave each warning once, in order (and may have shown the pause, when
     # its page came between the pause and the resume). "Time is up" shows for the grace seconds.
     said = ["One minute left.", "Ten seconds left!", "Time is up: finish the turn under way. No new turn starts."]
     for each in phones:
-        warnings = [text for text in each.evaluate("() => window.__warnings") if text != "The clock is paused."]
+        recorded = each.evaluate("() => JSON.parse(sessionStorage.getItem('warnings') || '[]')")
+        warnings = [text for text in recorded if text != "The clock is paused."]
         assert warnings[:2] == said[:2] and set(warnings[2:]) <= {said[2]}, warnings
     round_.refresh_from_db()
     # Group 3 scored nothing (one Bust): its players are tied at the line, so the round plays off.
     assert round_.status == "play_off"
+    play_off = round_.groups.get(play_off=1)
+    for each, group in zip(phones, groups, strict=True):
+        if set(round_.tied()) & {player.name for player in group.players()}:
+            expect(each).to_have_url(url + reverse("tournaments:group", args=[play_off.code]))
+            expect(each.locator("#turn-form")).to_be_visible()
     expect(projector.locator("#screen-state")).to_contain_text("Tied at the line")
     assert projector.evaluate("() => window.__sameLoad") is True
 
