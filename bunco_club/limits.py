@@ -38,6 +38,13 @@ View = Callable[..., HttpResponse]
 Key = str | Callable[[str, HttpRequest], str]  # django-ratelimit's: "ip", "post:username", a function
 
 
+def counted_as(request: HttpRequest, door: str) -> tuple[str, Key]:
+    """The limit a knock at `door` counts against, and what it is counted by: a signed-in person's
+    account (`<door>-host`), anyone else's address. A hall's Wi-Fi is one address: the strangers
+    behind it never hold a signed-in host back (nor the host's party tables)."""
+    return (f"{door}-host", "user") if request.user.is_authenticated else (door, "ip")
+
+
 def too_many(request: HttpRequest, door: str, *, key: Key = "ip") -> bool:
     """Count this knock at `door`: True when it is over the limit (settings.RATE_LIMITS)."""
     try:

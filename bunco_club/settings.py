@@ -464,6 +464,8 @@ if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("games.tasks.move_bots_when_due")
 CELERY_BEAT_SCHEDULE["move-table-bots"] = {"task": "games.table.tasks.move_bots", "schedule": 1.0}
 RATE_LIMITS.update({
-    # Opening game tables, per address ("Play a game" needs no account).
+    # Opening game tables: per address for anyone ("Play a game" needs no account), per account for
+    # a signed-in person (bunco_club.limits.counted_as).
     "table-new": os.environ.get("RATE_LIMIT_TABLE_NEW", "30/h"),
+    "table-new-host": os.environ.get("RATE_LIMIT_TABLE_NEW_HOST", "30/h"),
 })

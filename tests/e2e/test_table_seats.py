@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from games.phones import PHONE_TOKEN_KEY
 from games.table import actions
@@ -26,7 +26,7 @@ from games.table.models import Table, TableSeat
 from live.models import Event
 from tests.builders import make_table
 from tests.conftest import ServerProcess
-from tests.e2e.pages import desk, moved_past, take_seat
+from tests.e2e.pages import desk, moved_past, take_seat, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -307,3 +307,55 @@ def test_seats_changing_hands_in_the_lobby_and_mid_game_never_bring_a_phone_anot
         else:  # a page, an answer, a snapshot: for the seat the phone asked as
             assert data.get("seat") == seat and holders.ever(seat, capture.who), (capture.who, capture.kind, seat)
             assert data.get("status") != "seating", "a hand was shown in the lobby"
+
+
+# --- A move whose answer is lost; a seat nobody plays -----------------------------------------------
+
+
+def two_phones_at_fill_or_bust(site: ServerProcess, new_phone: Any) -> tuple[Table, list[Page]]:
+    table = make_table(2, names=NAMES[:2], seed=3, started=False)
+    phones = [take_seat(lobby(new_phone(), site.url, table), name) for name in NAMES[:2]]
+    actions.start_table(table=table)
+    for phone in phones:
+        expect(phone.locator("#play")).to_have_attribute("data-moves", "0")
+        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    return table, phones
+
+
+def test_a_move_whose_answer_was_lost_is_sent_again_and_the_page_stops_saying_so_once_it_went_through(
+    table_site: ServerProcess, new_phone
+) -> None:
+    table, phones = two_phones_at_fill_or_bust(table_site, new_phone)
+    phone = phones[table.loaded().to_move()[0]]
+    tries: list[str] = []
+
+    def lose_the_first_answer(route: Route) -> None:
+        tries.append(route.request.url)
+        if len(tries) == 1:
+            route.fetch()  # the server takes the move...
+            route.abort("connectionreset")  # ...and the phone never hears back
+        else:
+            route.continue_()
+
+    phone.route(f"**/g/{table.code}/move/", lose_the_first_answer)
+    phone.get_by_role("button", name="Turn a card").click()
+    wait_until(phone, lambda: len(tries) == 2, "the phone never sent its move again")
+    expect(phone.locator("#play")).to_have_attribute("data-moves", "1")
+    expect(phone.locator("#move-message")).to_be_hidden()  # not "No answer yet: sending the move again…"
+    assert Table.objects.get(pk=table.pk).moves_made == 1
+
+
+def test_every_page_says_when_the_game_waits_on_a_seat_nobody_plays_until_a_bot_takes_it(
+    table_site: ServerProcess, new_phone
+) -> None:
+    table, phones = two_phones_at_fill_or_bust(table_site, new_phone)
+    on_turn = table.loaded().to_move()[0]
+    name, other = NAMES[on_turn], phones[1 - on_turn]
+    actions.release_seat(table=table, number=on_turn)
+    notice = other.locator("#unheld")
+    expect(notice).to_have_text(f"Waiting for {name}: no phone plays this seat. {name}, tap your name under Seats.")
+    expect(other.locator("details.seats-panel")).to_have_attribute("open", "")
+    expect(seat_line(other, name).get_by_role("button", name=f"I'm {name}")).to_be_visible()
+    actions.hand_seat_to_bot(table=table, number=on_turn, level="threshold")
+    expect(notice).to_be_hidden()
+    moved_past(other, 0)  # the bot plays the seat

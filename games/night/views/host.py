@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco_club.limits import too_many, used_up
+from bunco_club.limits import Key, counted_as, too_many, used_up
 from games.links import join_path, party_in_link
 from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
@@ -124,9 +124,9 @@ def _count_a_night_started(request: HttpRequest) -> None:
     too_many(request, door, key=key)
 
 
-def _night_door(request: HttpRequest) -> tuple[str, str]:
+def _night_door(request: HttpRequest) -> tuple[str, Key]:
     """The limit a night started here counts against, and what it is counted by."""
-    return ("night-new-host", "user") if request.user.is_authenticated else ("night-new", "ip")
+    return counted_as(request, "night-new")
 
 
 @require_POST

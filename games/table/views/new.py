@@ -1,5 +1,5 @@
-""""Play a game": anyone opens a game table (rate limited per address, like a night), or a club's
-host opens one for a party."""
+""""Play a game": anyone opens a game table, or a club's host opens one for a party; rate limited
+like a night: per account for a signed-in person, per address for anyone else."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from bunco_club.limits import too_many, used_up
+from bunco_club.limits import counted_as, too_many, used_up
 from games import phones
 from games.links import party_in_link
 from games.table import actions
@@ -28,7 +28,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewTableForm(request.POST)
         status = 400
-        if form.is_valid() and used_up(request, "table-new"):
+        door, key = counted_as(request, "table-new")
+        if form.is_valid() and used_up(request, door, key=key):
             form.add_error(None, TOO_MANY_TABLES)
             status = 429
         elif form.is_valid():
@@ -39,7 +40,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     opener_token=phones.phone_token(request, create=True),
                     host_user=request.user if party is not None else None, party=party,
                 )
-                too_many(request, "table-new")
+                too_many(request, door, key=key)
                 return redirect("tables:table", code=table.code)
     else:
         form = NewTableForm(initial=NewTableForm.initial_seats(party.coming_names() if party is not None else []))

@@ -103,6 +103,23 @@ def test_opening_tables_is_rate_limited_per_address_like_nights(settings) -> Non
     assert Table.objects.count() == 2
 
 
+def test_a_signed_in_host_opening_tables_is_counted_per_account_not_with_the_strangers_at_the_address(
+    settings,
+) -> None:
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "table-new": "2/d", "table-new-host": "3/d"}
+    strangers = Client(REMOTE_ADDR="10.0.0.1")
+    for _ in range(2):
+        assert strangers.post(reverse("tables:new"), NEW_TABLE).status_code == 302
+    assert strangers.post(reverse("tables:new"), NEW_TABLE).status_code == 429
+    host = Client(REMOTE_ADDR="10.0.0.1")
+    host.force_login(make_user("party-host"))
+    for _ in range(3):
+        assert host.post(reverse("tables:new"), NEW_TABLE).status_code == 302  # the address's count is not hers
+    refused = host.post(reverse("tables:new"), NEW_TABLE)
+    assert refused.status_code == 429 and "Too many tables" in refused.content.decode()
+    assert Table.objects.count() == 5
+
+
 # --- The lobby and the seats ---------------------------------------------------------------------
 
 
@@ -362,3 +379,43 @@ def test_the_check_shows_the_first_difference_of_an_altered_record() -> None:
     toss.save()
     checked = Client().get(url("check", table)).content.decode()
     assert "Not verified" in checked and f"move {toss.number}" in checked
+
+
+def test_the_openers_page_shows_the_table_screens_link_and_qr_code_and_no_other_page_does() -> None:
+    opener = Client()
+    opened = opener.post(reverse("tables:new"), NEW_TABLE)
+    table = Table.objects.get()
+    screen = f"http://testserver{url('screen', table, table.screen_token)}"
+    lobby = opener.get(opened["Location"]).content.decode()
+    assert screen in lobby and lobby.count("<svg") >= 2  # the join code's and the screen's
+    assert table.screen_token not in Client().get(url("table", table)).content.decode()
+    assert table.screen_token not in seated_phone(table, 1).get(url("table", table)).content.decode()
+    actions.start_table(table=table)
+    assert screen in opener.get(url("table", table)).content.decode()  # mid-game, under Seats
+
+
+def test_every_page_is_told_which_seats_the_game_waits_on_that_nobody_plays() -> None:
+    table = make_table(2)
+    phones = [seated_phone(table, seat) for seat in range(2)]
+    on_turn = table.loaded().to_move()[0]
+    assert phones[1 - on_turn].get(url("state", table)).json()["unheld"] == []
+    actions.release_seat(table=table, number=on_turn)
+    assert phones[1 - on_turn].get(url("state", table)).json()["unheld"] == [on_turn]
+    assert Client().get(url("state", table)).json()["unheld"] == [on_turn]
+    actions.hand_seat_to_bot(table=table, number=on_turn, level="easy")
+    assert Client().get(url("state", table)).json()["unheld"] == []
+
+
+def test_a_seat_taken_back_from_a_bot_is_its_phones_again_unless_that_phone_plays_another_seat_now() -> None:
+    table = make_table(3)
+    phones = [seated_phone(table, seat) for seat in range(3)]
+    actions.hand_seat_to_bot(table=table, number=1, level="easy")
+    assert phones[1].get(url("state", table)).json()["seat"] is None
+    actions.take_seat_back(table=table, number=1)
+    assert phones[1].get(url("state", table)).json()["seat"] == 1
+    actions.hand_seat_to_bot(table=table, number=2, level="easy")
+    actions.release_seat(table=table, number=0)
+    assert phones[2].post(url("claim", table), {"seat": "0"}).status_code == 302  # no hidden hands here
+    actions.take_seat_back(table=table, number=2)
+    assert phones[2].get(url("state", table)).json()["seat"] == 0
+    assert "I'm Cal" in Client().get(url("table", table)).content.decode(), "seat 2 waits for a phone"
