@@ -26,7 +26,7 @@ from games.table.models import Table, TableSeat
 from live.models import Event
 from tests.builders import make_table
 from tests.conftest import ServerProcess
-from tests.e2e.pages import desk, moved_past, take_seat, wait_until
+from tests.e2e.pages import desk, moved_past, shoot, take_seat, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -220,6 +220,7 @@ def test_seats_changing_hands_in_the_lobby_and_mid_game_never_bring_a_phone_anot
     screen_link = opener.locator(".screen-link a")
     expect(screen_link).to_have_attribute("href", f"{url}/g/{table.code}/screen/{table.screen_token}/")
     expect(opener.locator(".screen-link svg")).to_be_visible()
+    shoot(opener, "table-opener.png", full_page=True)
     screen = capturing(desk(browser), "screen", captures)
     screen.goto(screen_link.get_attribute("href") or "")
     expect(screen.locator("[data-live-badge]")).to_have_text("Live")
