@@ -136,6 +136,8 @@ PERMISSIONS = {
     "tournaments:pause POST":                           "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
     "tournaments:resume POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
     "tournaments:end_now POST":                         "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:start_clock POST":                     "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:seat_to_bot POST":                     "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
     "tournaments:extend POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
     "tournaments:decide POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
     "tournaments:codes GET":                            "403 403 LOG LOG LOG LOG LOG 200 403 LOG LOG LOG LOG LOG 403",
