@@ -116,7 +116,10 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
         "public": view.public,
         "private": private,
         "on_turn": False,
-        "said": "" if last is None else said_of(last.as_data(), view.public),
+        # A table ended while its game was not (a tournament's grace period ran out mid-turn) says
+        # so, not what its last move did.
+        "said": "" if last is None else said_of(last.as_data(), view.public,
+                                                stopped=table.is_over and not game.is_over),
         "unheld": [],
     }
     if table.status == Table.Status.PLAYING:

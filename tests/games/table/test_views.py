@@ -419,3 +419,15 @@ def test_a_seat_taken_back_from_a_bot_is_its_phones_again_unless_that_phone_play
     actions.take_seat_back(table=table, number=2)
     assert phones[2].get(url("state", table)).json()["seat"] == 0
     assert "I'm Cal" in Client().get(url("table", table)).content.decode(), "seat 2 waits for a phone"
+
+
+def test_a_table_stopped_with_its_game_under_way_tells_its_phones_the_turn_was_stopped_and_counts_nothing() -> None:
+    from games.table.renderers import STOPPED
+
+    table = make_table(2)
+    phone = seated_phone(table, to_move(table))
+    assert phone.post(url("move", table), {"kind": "draw", "key": "k1"}).status_code == 200
+    assert phone.get(url("state", table)).json()["said"] != STOPPED
+    actions.end_table(table=table)
+    assert phone.get(url("state", table)).json()["said"] == STOPPED
+    assert Client().get(url("state", table)).json()["said"] == STOPPED
