@@ -32,6 +32,29 @@ def env_bool(name: str, default: bool) -> bool:
     return truthy(os.environ.get(name), default)
 
 
+def env_int(name: str, default: int) -> int:
+    """A whole number from the environment, `default` when unset or empty; a value that is not one
+    stops the start with the variable's name (not a bare ValueError from deep in the settings)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def env_float(name: str, default: float) -> float:
+    """A number of seconds (or any decimal) from the environment, as env_int does for whole ones."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from None
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -124,15 +147,15 @@ if DATABASE_URL:
         # prepared: PostgreSQL then plans it once, not at every tap. Planning was most of the
         # database's time for a tap (docs/PERFORMANCE.md, issue 22). 0 turns preparing off (a pooler
         # in front of PostgreSQL that cannot keep prepared statements).
-        prepare_after = int(os.environ.get("DB_PREPARE_THRESHOLD", "5"))
+        prepare_after = env_int("DB_PREPARE_THRESHOLD", 5)
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=prepare_after or None)
         DATABASES["default"]["OPTIONS"]["pool"] = {
-            "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
-            "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
+            "min_size": env_int("DB_POOL_MIN", 2),
+            "max_size": env_int("DB_POOL_MAX", 20),
             # How long a request waits for a connection before it is answered 503 (PostgreSQL down,
             # or every connection busy): bunco_club/unavailable.py.
-            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            "timeout": env_float("DB_POOL_TIMEOUT", 10),
         }
 else:
     SQLITE_PATH = os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
@@ -232,21 +255,21 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 EVENTS_BACKEND = "redis" if REDIS_URL else "memory"
 # A stream sends a comment this often so proxies and phones know it is alive; at the same
 # moment it checks the database for rows a dead pub/sub might have missed.
-EVENTS_HEARTBEAT_SECONDS = float(os.environ.get("EVENTS_HEARTBEAT_SECONDS", "15"))
+EVENTS_HEARTBEAT_SECONDS = env_float("EVENTS_HEARTBEAT_SECONDS", 15)
 # Streams end after this long and the browser reconnects with Last-Event-ID: it bounds the
 # life of a connection whose other end vanished without a word.
-EVENTS_STREAM_MAX_SECONDS = float(os.environ.get("EVENTS_STREAM_MAX_SECONDS", "300"))
+EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 300)
 # The safety net under the streams: every live page re-fetches itself this often, whatever the
 # stream missed (the htmx `every Ns` triggers, static/js/table.js). Browser tests that must prove
 # delivery by the stream turn it effectively off (an hour).
-PHONE_POLL_SECONDS = int(os.environ.get("PHONE_POLL_SECONDS", "10"))
+PHONE_POLL_SECONDS = env_int("PHONE_POLL_SECONDS", 10)
 
 # --- Request bodies ---------------------------------------------------------------------------
 # A request body over this is refused with 413 before it is read: by the ASGI app (bunco_club/asgi.py)
 # and, in the scaled layout, by nginx (client_max_body_size, scripts/run_scaled.py). Django's own
 # check of a form's size uses the same figure. No page sends more than a few kilobytes: a charity
 # night's 400 names, a party's notes.
-REQUEST_BODY_MAX_BYTES = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(1024 * 1024)))
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 
 # --- Auth -------------------------------------------------------------------------------------
@@ -295,7 +318,7 @@ if env_bool("HTTPS", False):
     # HTTP to the app), and browsers are told to use HTTPS only (HSTS: a year by default).
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^alive/$", r"^health/$"]
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     # Asking browsers to preload the domain is a commitment for the whole registered domain that takes
     # months to undo: it is the operator's choice, so security.W021 ("preload is off") is advice here.
@@ -359,7 +382,7 @@ STORAGES = {
 
 # --- Join links -------------------------------------------------------------------------------
 # A join link works while its night is not over; this caps it for a night nobody ended (days).
-JOIN_LINK_MAX_AGE_SECONDS = int(os.environ.get("JOIN_LINK_MAX_AGE_SECONDS", str(60 * 60 * 24 * 4)))
+JOIN_LINK_MAX_AGE_SECONDS = env_int("JOIN_LINK_MAX_AGE_SECONDS", 60 * 60 * 24 * 4)
 
 LOGGING = {
     "version": 1,
@@ -393,7 +416,7 @@ CLOCK_INTERVAL_SECONDS = 1.0
 # --- Limits against abuse: bad numbers aside, how big and how many (issue 8) -------------------
 # A night seats at most this many players: a big charity night, 100 tables. The start form and its
 # live hint say so (games.models.night_size_refusal).
-NIGHT_MAX_PLAYERS = int(os.environ.get("NIGHT_MAX_PLAYERS", "400"))
+NIGHT_MAX_PLAYERS = env_int("NIGHT_MAX_PLAYERS", 400)
 RATE_LIMITS.update({
     # Starting nights (each is hundreds of rows), per address and per host account.
     "night-new": os.environ.get("RATE_LIMIT_NIGHT_NEW", "30/h"),
@@ -407,11 +430,11 @@ RATE_LIMITS.update({
 })
 # Live streams open at once from one address, counted in each process (live/streams.py). A hall's
 # phones share one public address: a charity night of 400 phones, the host and a projector fit.
-EVENTS_MAX_STREAMS_PER_ADDRESS = int(os.environ.get("EVENTS_MAX_STREAMS_PER_ADDRESS", "500"))
+EVENTS_MAX_STREAMS_PER_ADDRESS = env_int("EVENTS_MAX_STREAMS_PER_ADDRESS", 500)
 # "Just play tonight" nights (no club, no host account) that nothing has happened in for this many
 # days are deleted with all their rows (games.actions.purge_abandoned_nights): hourly by the
 # in-process clock, daily by Celery beat when scaled, or `python manage.py purge_nights` from cron.
-NIGHT_RETENTION_DAYS = int(os.environ.get("NIGHT_RETENTION_DAYS", "30"))
+NIGHT_RETENTION_DAYS = env_int("NIGHT_RETENTION_DAYS", 30)
 NIGHT_PURGE_INTERVAL_SECONDS = 60 * 60
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("games.tasks.purge_abandoned_nights_when_due")
@@ -434,7 +457,7 @@ SITE_URL = os.environ.get("SITE_URL", "")
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("bunco_club.tasks.send_due_reminders_when_due")
 # How often beat runs the reminders' sweep (seconds): however often, each email goes once.
-REMINDERS_BEAT_SECONDS = float(os.environ.get("REMINDERS_BEAT_SECONDS", str(15 * 60)))
+REMINDERS_BEAT_SECONDS = env_float("REMINDERS_BEAT_SECONDS", 15 * 60)
 CELERY_BEAT_SCHEDULE["send-club-reminders"] = {
     "task": "bunco_club.tasks.send_due_reminders", "schedule": REMINDERS_BEAT_SECONDS,
 }
@@ -444,22 +467,22 @@ CELERY_BEAT_SCHEDULE["send-club-reminders"] = {
 # every caller (a page, a command, a test) is held to it; a page shows the message on its form. How
 # long a typed text may be is the models' (bunco_club.models, tournaments.models, games.night.models).
 # Clubs one account hosts: those it started and those another host handed it as a co-host.
-CLUB_MAX_PER_HOST = int(os.environ.get("CLUB_MAX_PER_HOST", "20"))
+CLUB_MAX_PER_HOST = env_int("CLUB_MAX_PER_HOST", 20)
 # Members on a club's roster, retired ones included (they stay for the club's history).
-CLUB_MAX_MEMBERS = int(os.environ.get("CLUB_MAX_MEMBERS", "500"))
+CLUB_MAX_MEMBERS = env_int("CLUB_MAX_MEMBERS", 500)
 # Parties in one season (a weekly club's two years), and in a club over all its years: every one
 # of them is an entry of the club's calendar feed.
-SEASON_MAX_PARTIES = int(os.environ.get("SEASON_MAX_PARTIES", "104"))
-CLUB_MAX_PARTIES = int(os.environ.get("CLUB_MAX_PARTIES", "1000"))
+SEASON_MAX_PARTIES = env_int("SEASON_MAX_PARTIES", 104)
+CLUB_MAX_PARTIES = env_int("CLUB_MAX_PARTIES", 1000)
 # Tournaments one director has open (not finished) at once.
-TOURNAMENT_MAX_OPEN = int(os.environ.get("TOURNAMENT_MAX_OPEN", "20"))
+TOURNAMENT_MAX_OPEN = env_int("TOURNAMENT_MAX_OPEN", 20)
 # Players in one tournament: the brackets are tested up to 1,000 (tests/tournaments/test_brackets.py).
-TOURNAMENT_MAX_ENTRANTS = int(os.environ.get("TOURNAMENT_MAX_ENTRANTS", "1000"))
+TOURNAMENT_MAX_ENTRANTS = env_int("TOURNAMENT_MAX_ENTRANTS", 1000)
 
 # --- Game tables (issue 18) -----------------------------------------------------------------------
 # A bot waits this long before each move, so people at the table can follow it; then the clock
 # moves it (the in-process clock every second; Celery beat every second when scaled).
-TABLE_BOT_PAUSE_SECONDS = float(os.environ.get("TABLE_BOT_PAUSE_SECONDS", "0.8"))
+TABLE_BOT_PAUSE_SECONDS = env_float("TABLE_BOT_PAUSE_SECONDS", 0.8)
 if IN_PROCESS_CLOCK:
     CLOCK_TICKERS.append("games.tasks.move_bots_when_due")
 CELERY_BEAT_SCHEDULE["move-table-bots"] = {"task": "games.table.tasks.move_bots", "schedule": 1.0}

@@ -57,3 +57,20 @@ def test_this_worker_and_the_servers_it_starts_use_its_redis_database() -> None:
     assert django_settings.CACHES["default"]["LOCATION"] == django_settings.REDIS_URL
     assert django_settings.CELERY_BROKER_URL == django_settings.REDIS_URL
     assert celery_app.conf.broker_url == django_settings.REDIS_URL  # read lazily, after the switch
+
+
+def test_a_number_setting_that_is_not_a_number_stops_the_start_naming_its_variable(monkeypatch) -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    from bunco_club.settings import env_float, env_int
+
+    monkeypatch.setenv("NIGHT_MAX_PLAYERS", "four hundred")
+    with pytest.raises(ImproperlyConfigured, match="NIGHT_MAX_PLAYERS must be a whole number"):
+        env_int("NIGHT_MAX_PLAYERS", 400)
+    monkeypatch.setenv("NIGHT_MAX_PLAYERS", " 12 ")
+    assert env_int("NIGHT_MAX_PLAYERS", 400) == 12
+    monkeypatch.setenv("NIGHT_MAX_PLAYERS", "")
+    assert env_int("NIGHT_MAX_PLAYERS", 400) == 400
+    monkeypatch.setenv("TABLE_BOT_PAUSE_SECONDS", "0,8")
+    with pytest.raises(ImproperlyConfigured, match="TABLE_BOT_PAUSE_SECONDS must be a number"):
+        env_float("TABLE_BOT_PAUSE_SECONDS", 0.8)
