@@ -27,8 +27,8 @@ def bot_game(number: int) -> Table:
 
 @pytest.mark.parametrize("first", fairness_parts())
 def test_two_hundred_bot_games_through_the_actions_each_verify_from_their_revealed_seed(first: int) -> None:
-    """200 games in four parts of 50, so that parallel workers share them (the first part alone on
-    PostgreSQL: tests/builders.fairness_parts says why)."""
+    """200 games in parts of FAIRNESS_PART, so that parallel workers share them and each part is short
+    (the first 50 games alone on PostgreSQL: tests/builders.fairness_parts says why)."""
     every_game_verifies(bot_game, range(first, first + FAIRNESS_PART))
 
 
