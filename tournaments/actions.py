@@ -96,7 +96,7 @@ def create_tournament(
     grouping: str = Tournament.Grouping.RANDOM,
     seed: int | None = None,
     point_goal: int = 10000,
-    vengeance_penalty: int = 2500,
+    vengeance_penalty: int = brackets.fill_or_bust.VENGEANCE_PENALTY,
     must_bust_penalty: bool = False,
     date: date | None = None,
     club: Any = None,

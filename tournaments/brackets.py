@@ -431,24 +431,29 @@ def _check_int(value: object, what: str) -> None:
 
 def vengeance_targets(scores: Mapping[str, int], drawer: str) -> list[str]:
     """Who loses the Vengeance penalty when `drawer` plays one, from the scoresheet as it stood
-    when the card was drawn: the leaders other than the drawer (a drawer tied for the lead hits
-    the others tied with them). ValueError for a sole leader, who must discard the card."""
+    when the card was drawn (the engine's rule: `fill_or_bust.vengeance_targets`). ValueError for
+    a sole leader, who must discard the card."""
     _check_scores(scores)
     if drawer not in scores:
         raise ValueError(f"{drawer} is not on this scoresheet.")
-    top = fill_or_bust.leaders(scores)
-    if list(top) == [drawer]:
+    if fill_or_bust.is_sole_leader(scores, drawer):
         raise ValueError(f"{drawer} leads alone: a sole leader discards a Vengeance and draws again.")
-    return [name for name in top if name != drawer]
+    return list(fill_or_bust.vengeance_targets(scores, drawer))
 
 
 def apply_turn(
-    scores: Mapping[str, int], player: str, points: int, *, vengeance: bool = False, penalty: int = 2500
+    scores: Mapping[str, int],
+    player: str,
+    points: int,
+    *,
+    vengeance: bool = False,
+    penalty: int = fill_or_bust.VENGEANCE_PENALTY,
 ) -> dict[str, int]:
     """The scoresheet after one entered turn: `points` banked by `player` (0 for a bust, negative
     only for a Must Bust penalty), and, when a Vengeance was played, `penalty` off each target
     as the leaders stood before the turn. No score goes below 0. A Vengeance bites only when the
-    turn fills (RULES.md §1.4), so it banks points: a bust (0 or less) can't play one."""
+    turn fills (RULES.md §1.4), so it banks points: a bust (0 or less) can't play one. The
+    arithmetic is the engine's (`fill_or_bust.bank`); this checks what a director typed."""
     _check_scores(scores)
     _check_int(points, "the points")
     _check_int(penalty, "the Vengeance penalty")
@@ -458,11 +463,7 @@ def apply_turn(
     targets = vengeance_targets(scores, player) if vengeance else []
     if player not in scores:
         raise ValueError(f"{player} is not on this scoresheet.")
-    after = dict(scores)
-    after[player] = max(0, after[player] + points)
-    for name in targets:
-        after[name] = max(0, after[name] - penalty)
-    return after
+    return fill_or_bust.bank(scores, player, points, targets, penalty)
 
 
 class TurnEntry(NamedTuple):
@@ -471,7 +472,9 @@ class TurnEntry(NamedTuple):
     vengeance: bool = False
 
 
-def replay_turns(players: Sequence[str], turns: Sequence[TurnEntry], *, penalty: int = 2500) -> dict[str, int]:
+def replay_turns(
+    players: Sequence[str], turns: Sequence[TurnEntry], *, penalty: int = fill_or_bust.VENGEANCE_PENALTY
+) -> dict[str, int]:
     """A group's scores from its entered turns, in order (every round starts from 0). A bust
     stored with a Vengeance ticked (entered before such turns were refused) hits nobody."""
     scores = dict.fromkeys(_check_names(players), 0)

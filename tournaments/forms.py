@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from bunco_club.models import Club
+from games.rules import fill_or_bust
 from live.forms import RecordChoiceField, WholeNumberField
 from live.http import ID_MAX
 from tournaments import brackets
@@ -38,7 +39,8 @@ class NewTournamentForm(forms.Form):
                                  widget=forms.RadioSelect, label="Groups")
     point_goal = WholeNumberField(low=1000, high=100000, what="the point goal", initial=10000,
                                   label="Point goal shown on the group sheets")
-    vengeance_penalty = WholeNumberField(low=0, high=10000, what="the Vengeance penalty", initial=2500)
+    vengeance_penalty = WholeNumberField(low=0, high=10000, what="the Vengeance penalty",
+                                         initial=fill_or_bust.VENGEANCE_PENALTY)
     must_bust_penalty = forms.BooleanField(required=False, label="Must Bust penalty (RULES.md §1.5)")
     club = RecordChoiceField(queryset=Club.objects.none(), required=False,
                                   label="Register players from a club you host (optional)")

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 
 from games import codes
+from games.rules import fill_or_bust
 from tournaments import brackets
 
 # How long the names a director types may be (issue 21): read by the columns, the form and the actions.
@@ -68,7 +69,7 @@ class Tournament(models.Model):
     grouping = models.CharField(max_length=10, choices=Grouping.choices, default=Grouping.RANDOM)
     seed = models.BigIntegerField(default=0)  # the random draws' seed: a tournament can be replayed
     point_goal = models.PositiveIntegerField(default=10000)  # shown on the group sheets
-    vengeance_penalty = models.PositiveIntegerField(default=2500)
+    vengeance_penalty = models.PositiveIntegerField(default=fill_or_bust.VENGEANCE_PENALTY)
     must_bust_penalty = models.BooleanField(default=False)
     screen_token = models.CharField(max_length=40, default=new_token)
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)

@@ -75,11 +75,14 @@ __all__ = [
     "Options",
     "Phase",
     "StartRoll",
+    "VENGEANCE_PENALTY",
     "TurnOutcome",
     "TurnResult",
+    "bank",
     "bot_decide",
     "choose_first_player",
     "is_bust",
+    "is_sole_leader",
     "leaders",
     "legal_keeps",
     "max_selection",
@@ -90,6 +93,7 @@ __all__ = [
     "play_turn",
     "roll_for_first_player",
     "score_selection",
+    "vengeance_targets",
 ]
 
 DICE: Final = 6
@@ -97,6 +101,9 @@ FACES: Final = (1, 2, 3, 4, 5, 6)
 STRAIGHT: Final = (1, 2, 3, 4, 5, 6)
 STRAIGHT_POINTS: Final = 1500
 COMBO_PAIR_POINTS: Final = 50  # house rule Combo 5: a 2+3 or a 1+4 pair that completes a Fill
+# What each target of a Vengeance loses (RULES.md §1.4); 5,000 is the team house rule. The one
+# number every app names (a tournament's default, the table form's choice) instead of its own 2500.
+VENGEANCE_PENALTY: Final = 2500
 
 
 class IllegalSelection(table_game.IllegalMove):
@@ -113,7 +120,7 @@ class Options:
 
     combo5: bool = False
     must_bust_penalty: bool = False
-    vengeance: int = 2500  # what each target of a Vengeance loses; 5000 is the team house rule
+    vengeance: int = VENGEANCE_PENALTY  # what each target of a Vengeance loses
     show_down: bool = False
 
     def __post_init__(self) -> None:
@@ -575,6 +582,38 @@ def leaders(scores: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(name for name, score in scores.items() if score == top)
 
 
+# The Vengeance and the 0 floor (RULES.md §1.4, §1.5), as functions of a scoresheet, so that every
+# app scoring a Fill or Bust turn (the game below, a tournament's typed turns) asks this one place.
+
+
+def is_sole_leader(scores: Mapping[str, int], player: str) -> bool:
+    """`player` leads alone: a Vengeance they draw is discarded and they draw again."""
+    return leaders(scores) == (player,)
+
+
+def vengeance_targets(scores: Mapping[str, int], drawer: str) -> tuple[str, ...]:
+    """Who a Vengeance played by `drawer` hits, from the scoresheet when it was drawn: the leaders
+    other than the drawer (a drawer tied for the lead hits the others tied with them). Empty for
+    a sole leader, who may not play it."""
+    return tuple(name for name in leaders(scores) if name != drawer)
+
+
+def bank(
+    scores: Mapping[str, int],
+    player: str,
+    points: int,
+    targets: Iterable[str] = (),
+    penalty: int = VENGEANCE_PENALTY,
+) -> dict[str, int]:
+    """The scoresheet after `player` banks `points` (negative only for the Must Bust penalty) and,
+    for a Vengeance, `penalty` comes off each of `targets`. No score goes below 0."""
+    after = dict(scores)
+    after[player] = max(0, after[player] + points)
+    for name in targets:
+        after[name] = max(0, after[name] - penalty)
+    return after
+
+
 @dataclass(frozen=True, slots=True)
 class StartRoll:
     """The roll for who starts (RULES.md §1.2), as it was made, for the players to see.
@@ -808,11 +847,10 @@ class Game:
         if drawn is Card.NO_DICE:
             return game._discard(drawn)._finish_turn(TurnOutcome.NO_DICE)
         if drawn is Card.VENGEANCE_2500:
-            top = game.leaders()
-            if top == (self.player,):
+            if is_sole_leader(game.scores, self.player):
                 return game._discard(drawn)
             return replace(
-                game, card=drawn, phase=Phase.VENGEANCE, targets=tuple(n for n in top if n != self.player)
+                game, card=drawn, phase=Phase.VENGEANCE, targets=vengeance_targets(game.scores, self.player)
             )
         return game._begin_card(drawn)
 
@@ -1090,6 +1128,9 @@ class Game:
         index = self.seats.index(name)
         return replace(self, sheet=(*self.sheet[:index], score, *self.sheet[index + 1 :]))
 
+    def _with_scores(self, scores: Mapping[str, int]) -> Game:
+        return replace(self, sheet=tuple(scores[name] for name in self.seats))
+
     def _credit(self, points: int) -> Game:
         return self._with_score(self.player, self.sheet[self.seat] + points)
 
@@ -1102,8 +1143,8 @@ class Game:
             return self._finish_turn(TurnOutcome.BUST)
         if self.options.must_bust_penalty:
             # The points tossed under this card come off the scoresheet; pending points are lost.
-            lowered = max(0, self.sheet[self.seat] - self.card_points)
-            game = replace(self._with_score(self.player, lowered), pending=0, card_points=0)
+            lowered = bank(self.scores, self.player, -self.card_points)
+            game = replace(self._with_scores(lowered), pending=0, card_points=0)
             return game._finish_turn(TurnOutcome.MUST_BUST)
         game = replace(self, pending=0, card_points=0)._credit(self.at_risk)
         return game._finish_turn(TurnOutcome.REACHED_GOAL if game._goal_reached() else TurnOutcome.MUST_BUST)
@@ -1119,10 +1160,8 @@ class Game:
             game = replace(self, fills=self.fills + 1, pending=0, card_points=0)._credit(amount)
             return game._after_safe_bank()
         if card is Card.VENGEANCE_2500:
-            game = replace(self, fills=self.fills + 1, pending=0, card_points=0)._credit(self.at_risk)
-            for target in self.targets:
-                floor_zero = max(0, game.sheet[game.seats.index(target)] - self.options.vengeance)
-                game = game._with_score(target, floor_zero)
+            after = bank(self.scores, self.player, self.at_risk, self.targets, self.options.vengeance)
+            game = replace(self._with_scores(after), fills=self.fills + 1, pending=0, card_points=0)
             if game.show_down_from is not None and game.goal is not None and max(game.sheet) < game.goal:
                 game = replace(game, show_down_from=None)  # everyone below the goal: normal play resumes
             return game._after_safe_bank()

@@ -7,7 +7,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from tournaments.brackets import (
@@ -481,3 +481,91 @@ def test_players_tied_when_eliminated_share_a_place():
     assert tied_tiers(["Hal", "Ida"], {"Hal": [1350, 300], "Ida": [1350, 100]}) == [["Hal"], ["Ida"]]
     with pytest.raises(ValueError, match="placed twice"):
         final_places([["Ann"], ["Ann"]])
+
+
+# --- Issue 30: one source per rule: the typed-turn scoring asks the engine -------------------------
+
+# A bust of any size without Combo 5: no 1, no 5, no triple, no straight.
+_BUST = (2, 3, 4, 6, 2, 3)
+_ONE_CARD = ["BONUS_300", "BONUS_400", "BONUS_500", "FILL_1000", "MUST_BUST", "DOUBLE_TROUBLE"]
+# Scores near a penalty and tied ones are where the floor and the leaders' rules bite.
+_sheet_score = st.one_of(st.sampled_from([0, 500, 2500, 5000]), st.integers(0, 120).map(lambda n: n * 50))
+
+
+def _engine_turn(data: st.DataObject, game, card: str):
+    """Play one card of `player`'s turn through the engine with drawn dice and choices; returns the
+    game after the turn and the points a director would type for it (the player's own change, or,
+    for a Must Bust penalty, the points tossed under the card, before the 0 floor)."""
+    from games.rules.fill_or_bust import Phase
+
+    before, played = game.sheet[game.seat], len(game.turns)
+    typed = None
+    game = game.draw(card=card)
+    if game.phase is Phase.VENGEANCE:
+        game = game.play_vengeance()
+    tosses = 0
+    while len(game.turns) == played:
+        if game.phase is Phase.TOSS:
+            n = game.dice_to_toss
+            if "STOP" in map(str, game.legal_actions()) and data.draw(st.booleans()):
+                game = game.stop()
+                continue
+            tosses += 1
+            thrown = _BUST[:n] if tosses > 6 else data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
+            if game.options.must_bust_penalty and game.card is not None and game.card.value == "MUST_BUST":
+                typed = -game.card_points  # what comes off if this toss busts
+            game = game.toss(thrown)
+        elif game.phase is Phase.KEEP:
+            keep, _ = data.draw(st.sampled_from(game.legal_keeps()))
+            game = game.keep(keep)
+        elif game.phase is Phase.BANK_OR_CONTINUE:
+            game = game.stop()
+        else:
+            assert game.phase is Phase.END_OR_CONTINUE
+            game = game.end_turn()
+    turn = game.turns[-1]
+    if not (turn.outcome.value == "must_bust" and game.options.must_bust_penalty):
+        typed = turn.scores_after[turn.player] - before
+    return game, typed
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_typed_turns_and_the_engine_agree_on_any_scoresheet_with_and_without_a_vengeance(data):
+    """The tournament's typed-turn scoring (apply_turn, replay_turns) gives the engine's scoresheet:
+    the Vengeance penalty off the leaders as they stood, the 0 floor, the sole leader's discard,
+    the Must Bust penalty, for random scoresheets and turns (RULES.md §1.4, §1.5)."""
+    from games.rules.fill_or_bust import Game, Options, Phase
+    from tournaments.brackets import TurnEntry, apply_turn, replay_turns
+
+    seats = [f"P{i}" for i in range(data.draw(st.integers(2, 6), label="players"))]
+    start = {name: data.draw(_sheet_score) for name in seats}
+    penalty = data.draw(st.sampled_from([0, 50, 2500, 5000, 10000]), label="penalty")
+    options = Options(vengeance=penalty, must_bust_penalty=data.draw(st.booleans()))
+    game = Game.start(seats, scores=start, options=options, first=data.draw(st.sampled_from(seats)))
+    typed_scores = dict(start)
+    entries: list[TurnEntry] = []
+    for _ in range(data.draw(st.integers(1, 4), label="turns")):
+        player, before = game.player, game.scores
+        assert typed_scores == before
+        vengeance = data.draw(st.integers(0, 2), label="vengeance") > 0  # two in three turns
+        if vengeance and game.draw(card="VENGEANCE_2500").phase is Phase.DRAW:
+            # The engine discards a sole leader's Vengeance; the typed sheet refuses one.
+            with pytest.raises(ValueError, match="leads alone"):
+                apply_turn(before, player, 1000, vengeance=True, penalty=penalty)
+            event("a sole leader's Vengeance")
+            vengeance = False
+        game, typed = _engine_turn(data, game, "VENGEANCE_2500" if vengeance else data.draw(st.sampled_from(_ONE_CARD)))
+        if vengeance and typed <= 0:  # a Vengeance that busts bites nobody: typed as a plain bust
+            with pytest.raises(ValueError, match="only when the turn fills"):
+                apply_turn(before, player, typed, vengeance=True, penalty=penalty)
+            vengeance = False
+        typed_scores = apply_turn(typed_scores, player, typed, vengeance=vengeance, penalty=penalty)
+        assert typed_scores == game.turns[-1].scores_after
+        if vengeance:
+            event("a Vengeance bit")
+        if any(typed_scores[name] == 0 < before[name] for name in seats):
+            event("a score floored at 0")
+        entries.append(TurnEntry(player, typed, vengeance))
+    if not any(start.values()):
+        assert replay_turns(seats, entries, penalty=penalty) == game.scores
