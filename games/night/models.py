@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -372,14 +373,23 @@ class Round(models.Model):
         return [tables[number] for number in sorted(tables)]
 
 
+class _TableTotal(models.Func):
+    """One main-play total (`column` "a" or "b" of `table_totals_sql`) of the table in the row: the
+    pages read a table's points by the very statement a tap reads them with, not by a copy. The
+    row's id is the expression, so Django names its table (an alias inside a subquery too)."""
+
+    output_field = models.IntegerField()
+
+    def __init__(self, column: str) -> None:
+        sql = table_totals_sql(columns=(column,), table_round="%(expressions)s", roll_off="0")
+        super().__init__(models.F("pk"), template=f"({sql})")
+
+
 class TableRoundQuerySet(models.QuerySet["TableRound"]):
     def with_totals(self) -> TableRoundQuerySet:
-        """Each table's team points, derived from its tallies (main play, not roll-offs)."""
-        main = models.Q(tallies__roll_off=0)
-        return self.annotate(
-            points_a=Coalesce(models.Sum("tallies__points", filter=main & models.Q(tallies__team="A")), 0),
-            points_b=Coalesce(models.Sum("tallies__points", filter=main & models.Q(tallies__team="B")), 0),
-        )
+        """Each table's team points, derived from its tallies (main play, not roll-offs) by
+        `table_totals_sql`, the statement a tap uses."""
+        return self.annotate(points_a=_TableTotal("a"), points_b=_TableTotal("b"))
 
     def unresolved(self) -> TableRoundQuerySet:
         return self.exclude(status=TableRound.Status.DONE)
@@ -673,16 +683,33 @@ class Tally(models.Model):
         return f"{self.get_kind_display()} {self.points:+d} team {self.team}"
 
 
-def table_totals_sql() -> str:
+# A table's points, defined once: each total is the sum of one team's tally points in main play
+# (cycle 0) or in the roll-off cycle under way. Every reader is built on these two functions: the
+# pages (TableRoundQuerySet.with_totals), team_totals, and a tap's statement (games/night/taps.py).
+TOTALS: Final = {"a": ("A", False), "b": ("B", False), "ra": ("A", True), "rb": ("B", True)}
+
+
+def tally_counts_sql(column: str, *, roll_off: str = "%(roll_off)s", tally: str = "") -> str:
+    """The condition under which a tally's points count toward the total `column` (a key of
+    TOTALS); `tally` is the tally row's alias with its dot ("new." in a tap's statement)."""
+    team, in_roll_off = TOTALS[column]
+    return f"{tally}team = '{team}' AND {tally}roll_off = {roll_off if in_roll_off else 0}"
+
+
+def table_totals_sql(
+    *, columns: Sequence[str] = tuple(TOTALS), table_round: str = "%(table_round_id)s", roll_off: str = "%(roll_off)s"
+) -> str:
     """The one statement that derives a table's team totals from its tallies (pages and taps, on
     either database): a, b in main play and ra, rb in roll-off cycle `%(roll_off)s` (0: main play
-    again) at the table `%(table_round_id)s`. games/night/taps.py builds a tap's statement on it."""
+    again) at the table `%(table_round_id)s`. games/night/taps.py builds a tap's statement on it;
+    with_totals asks it for `columns` a and b of each row's table."""
+    sums = ", ".join(
+        f"COALESCE(SUM(CASE WHEN {tally_counts_sql(column, roll_off=roll_off)} THEN points END), 0) AS {column}"
+        for column in columns
+    )
     return (
-        "SELECT COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = 0 THEN points END), 0) AS a, "
-        "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = 0 THEN points END), 0) AS b, "
-        "COALESCE(SUM(CASE WHEN team = 'A' AND roll_off = %(roll_off)s THEN points END), 0) AS ra, "
-        "COALESCE(SUM(CASE WHEN team = 'B' AND roll_off = %(roll_off)s THEN points END), 0) AS rb "
-        f"FROM {Tally._meta.db_table} WHERE table_round_id = %(table_round_id)s AND roll_off IN (0, %(roll_off)s)"
+        f"SELECT {sums} "
+        f"FROM {Tally._meta.db_table} WHERE table_round_id = {table_round} AND roll_off IN (0, {roll_off})"
     )
 
 

@@ -18,7 +18,17 @@ from typing import Any
 
 from django.db import connection
 
-from games.night.models import Night, Player, Round, Seat, TableRound, Tally, table_totals_sql
+from games.night.models import (
+    TOTALS,
+    Night,
+    Player,
+    Round,
+    Seat,
+    TableRound,
+    Tally,
+    table_totals_sql,
+    tally_counts_sql,
+)
 from live.models import Event
 
 # Table names come from the models, so a renamed table cannot leave a statement behind.
@@ -127,6 +137,12 @@ def insert_tally(values: dict[str, Any]) -> int | None:
 
 
 _TOTALS_SELECT = table_totals_sql()  # a, b, ra, rb: the table's totals (games.night.models)
+# On PostgreSQL the totals before the tap plus the new tally, where it counts toward each (the
+# same conditions as _TOTALS_SELECT: games.night.models.tally_counts_sql).
+_TOTALS_WITH_NEW = ", ".join(
+    f"before.{column} + CASE WHEN {tally_counts_sql(column, tally='new.')} THEN new.points ELSE 0 END AS {column}"
+    for column in TOTALS
+)
 
 
 @dataclass(frozen=True)
@@ -187,11 +203,7 @@ def insert_tally_and_event(
         ), before AS (
             {_TOTALS_SELECT}
         ), after AS (
-            SELECT new.id,
-                   before.a + CASE WHEN new.team = 'A' AND new.roll_off = 0 THEN new.points ELSE 0 END AS a,
-                   before.b + CASE WHEN new.team = 'B' AND new.roll_off = 0 THEN new.points ELSE 0 END AS b,
-                   before.ra + CASE WHEN new.team = 'A' AND new.roll_off = %(roll_off)s THEN new.points ELSE 0 END AS ra,
-                   before.rb + CASE WHEN new.team = 'B' AND new.roll_off = %(roll_off)s THEN new.points ELSE 0 END AS rb
+            SELECT new.id, {_TOTALS_WITH_NEW}
             FROM new, before
         ), event AS (
             INSERT INTO {_EVENT} (channel, kind, data, created_at)
