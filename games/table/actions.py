@@ -9,8 +9,8 @@ card against it.
 Each move locks the table row, runs through the engine (games/rules/, the `TableGame` interface),
 is appended as a `Move` with what chance produced and the scores after, and is published: the
 public view on the table's channel, each seat's private view on that seat's own channel (DESIGN.md
-§3: a hand never travels on a channel another phone follows). Errors are `TableError`s (a
-`live.refusals.Refusal`) and change nothing.
+§3: a hand never travels on a channel another phone follows). Errors are `TableError`s, or the
+refusals every app shares (live.refusals: NotNow, SeatTaken, KeyReused), and change nothing.
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ from games.table import statements
 from games.table.engines import engine
 from games.table.models import SETUP, Move, Table, TableSeat, commitment_of, new_seed, rng_for
 from games.table.replay import TIME_UP, UNDO, replayed_state
-from live import refusals
 from live.log import log_event, publish_together
 from live.models import Event
-from live.refusals import Refusal
+from live.refusals import KeyReused, NotNow, Refusal, SeatTaken
 from live.text import well_formed_key
 
 MAX_NAME = 40
@@ -51,20 +50,6 @@ class BadMove(TableError):
 
 class NotYourSeat(TableError):
     status = 403
-
-
-class NotNow(TableError):
-    """Out of turn, before the game starts or after it ends."""
-
-    status = 409
-
-
-class SeatTaken(TableError):
-    status = 409
-
-
-class MoveKeyReused(TableError, refusals.KeyReused):
-    status = 409
 
 
 def _check_bot_level(level: str) -> None:
@@ -224,6 +209,7 @@ def _free(table: Table, seat: TableSeat) -> None:
 def release_seat(*, table: Table, number: int) -> bool:
     """The seat is free for another phone (a hand-over, or "That's not me"); its old phone is told on
     its own channel. False when no phone held it."""
+    table = _locked(table)  # one change of hands at a time (claim_seat locks it too)
     seat = _seat(table, number)
     if not seat.claimed_by:
         return False
@@ -288,15 +274,15 @@ def _check_key(key: str | None) -> None:
 
 def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, Any]) -> Move | None:
     """The move this key already recorded (a phone that lost the answer sent it again), or None.
-    MoveKeyReused when the key recorded another move: never taken for a retry."""
+    KeyReused when the key recorded another move: never taken for a retry."""
     if key is None:
         return None
     done = table.moves.filter(key=key).first()
     if done is None:
         return None
     if done.seat != seat or done.move != dict(move):
-        raise MoveKeyReused("That move was sent with the key of an earlier, different one: nothing was "
-                            "changed. Make your move again.")
+        raise KeyReused("That move was sent with the key of an earlier, different one: nothing was "
+                       "changed. Make your move again.")
     return done
 
 

@@ -108,7 +108,8 @@
   // page. A reload now would cancel it, and with it the answer's cookie and the page it leads to
   // (a claim's own live event arrives before its answer: the phone lost the seat it had just taken).
   var leaving = false;
-  document.addEventListener("submit", function () { leaving = true; });
+  // (On the window, so that a form a script sends itself, its default prevented, does not count.)
+  window.addEventListener("submit", function (event) { if (!event.defaultPrevented) leaving = true; });
   window.addEventListener("pageshow", function () { leaving = false; });  // back from the cache
   function reload() {
     if (leaving) return;
