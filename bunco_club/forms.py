@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import re
 import zoneinfo
+from dataclasses import asdict
 from decimal import Decimal
 from typing import Any
 
@@ -31,8 +32,56 @@ DATE_HELP = "One date a line, written like 2027-01-15."
 BUY_IN_FORMAT = "The buy-in is an amount in dollars written with the digits 0 to 9, like 5 or 5.50."
 
 
-class ClubForm(forms.Form):
+class HouseRulesForm(forms.Form):
+    """The house rules of a Bunco night, for a club's nights (ClubForm) and for tonight's
+    (games.night.forms.NewNightForm): the fields, labelled by the engines, their one mapping to
+    bunco.Rules and prizes.PrizeRules, and the one check of the buy-in both forms take (the
+    buy-in field itself is each form's, whose labels differ)."""
+
+    baby_bunco_ends_turn = forms.BooleanField(required=False, label=bunco.RULE_LABELS["baby_bunco_ends_turn"])
+    wipeout = forms.BooleanField(required=False, label=bunco.RULE_LABELS["wipeout"])
+    head_losers_to_last_table = forms.BooleanField(required=False, label=bunco.RULE_LABELS["head_losers_to_last_table"])
+    # The choices and labels are the engine's; the pot is cut in whole dollars unless the host asks
+    # for the official cents (prizes.CLUB_PRIZE_RULES).
+    tie_break = forms.ChoiceField(choices=bunco.TIE_BREAKS, required=False, initial=bunco.OFFICIAL.tie_break,
+                                  widget=forms.RadioSelect, label="Ties at a table")
+    one_prize_each = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["one_prize_each"])
+    split_ties = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["split_ties"])
+    prize_amounts = forms.ChoiceField(choices=prizes.PRIZE_AMOUNTS, initial=prizes.CLUB_PRIZE_RULES.amounts,
+                                      required=False, widget=forms.RadioSelect, label="Prize amounts")
+
+    def clean_buy_in(self) -> Decimal:
+        # Django's DecimalField reads what Decimal() reads: "٣", "1_000", "1e2". Only ASCII digits here.
+        raw = str(self.data.get("buy_in", "")).strip()
+        if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{0,2})?", raw, flags=re.ASCII):
+            raise forms.ValidationError(BUY_IN_FORMAT, code="invalid")
+        buy_in: Decimal = self.cleaned_data["buy_in"]
+        return buy_in
+
+    def rules(self) -> bunco.Rules:
+        return bunco.Rules.from_fields(self.cleaned_data)
+
+    def prize_rules(self) -> prizes.PrizeRules:
+        amounts = prizes.PrizeAmounts(self.cleaned_data["prize_amounts"] or prizes.CLUB_PRIZE_RULES.amounts)
+        return amounts.rules(one_prize_each=self.cleaned_data["one_prize_each"],
+                             split_ties=self.cleaned_data["split_ties"])
+
+    @staticmethod
+    def initial_for_rules(rules: dict[str, object], prize_rules: dict[str, object]) -> dict[str, object]:
+        """The form's starting values for house rules given as the keyword arguments of bunco.Rules
+        and prizes.PrizeRules (a club's, `Club.night_rules()` and `Club.prize_rules()`): the
+        inverse of `rules()` and `prize_rules()`."""
+        scheme = prizes.PrizeRules(**prize_rules)  # type: ignore[arg-type]
+        return {**asdict(bunco.Rules(**rules)),  # type: ignore[arg-type]
+                "one_prize_each": scheme.one_prize_each, "split_ties": scheme.split_ties,
+                "prize_amounts": scheme.amounts.value}
+
+
+class ClubForm(HouseRulesForm):
     """A club's name, usual place and time, buy-in, reminders and the house rules of its nights."""
+
+    # Its own fields first, then the house rules (HouseRulesForm's), as the page has always shown them.
+    field_order = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days")
 
     name = forms.CharField(max_length=CLUB_NAME_MAX, label="Club name")
     place = forms.CharField(max_length=PLACE_MAX, required=False, label="Usual place",
@@ -50,28 +99,12 @@ class ClubForm(forms.Form):
         error_messages={"invalid_choice": "Pick the club's time zone from the list, like America/Chicago."})
     rsvp_nudge_days = WholeNumberField(low=0, high=30, what="the days before a party", initial=3,
                                        label="Remind members who haven't answered this many days before")
-    baby_bunco_ends_turn = forms.BooleanField(required=False, label=bunco.RULE_LABELS["baby_bunco_ends_turn"])
-    wipeout = forms.BooleanField(required=False, label=bunco.RULE_LABELS["wipeout"])
-    head_losers_to_last_table = forms.BooleanField(required=False, label=bunco.RULE_LABELS["head_losers_to_last_table"])
-    # The house rules' choices and labels are the engine's, as the night's form offers them.
-    tie_break = forms.ChoiceField(choices=bunco.TIE_BREAKS, initial=bunco.OFFICIAL.tie_break, widget=forms.RadioSelect,
-                                  label="Ties at a table")
-    one_prize_each = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["one_prize_each"])
-    split_ties = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["split_ties"])
-    prize_amounts = forms.ChoiceField(choices=prizes.PRIZE_AMOUNTS, initial=prizes.CLUB_PRIZE_RULES.amounts,
-                                      required=False, widget=forms.RadioSelect, label="Prize amounts")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["tie_break"].required = True  # a club states how its ties are broken (a night may not)
         if self.is_bound or "time_zone" in self.initial:  # the browser's zone is for a new club only
             self.fields["time_zone"].widget.attrs["data-zone-chosen"] = ""
-
-    def clean_buy_in(self) -> Decimal:
-        raw = str(self.data.get("buy_in", "")).strip()
-        if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{0,2})?", raw, flags=re.ASCII):
-            raise forms.ValidationError(BUY_IN_FORMAT, code="invalid")
-        buy_in: Decimal = self.cleaned_data["buy_in"]
-        return buy_in
 
     def club_fields(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)

@@ -1,21 +1,25 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django import forms
 
+from bunco_club.forms import HouseRulesForm
 from games.night.actions import MAX_CORRECTION, NightError, clean_names
 from games.night.models import TITLE_MAX, max_tables, night_size_refusal
-from games.rules import bunco, prizes
+from games.rules import bunco
 from live.forms import WholeNumberField
 from live.http import ID_MAX
 
 
-class NewNightForm(forms.Form):
-    """"How many players?" — their names, one a line, and the buy-in."""
+class NewNightForm(HouseRulesForm):
+    """"How many players?" — their names, one a line, and the buy-in; the house rules, their
+    mapping to the engines and the buy-in's check are HouseRulesForm's, as a club's form has them."""
+
+    # Its own fields first, then the house rules (HouseRulesForm's), as the page has always shown them.
+    field_order = ("names", "buy_in", "title")
 
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 12, "autocomplete": "off", "spellcheck": "false"}),
@@ -24,30 +28,6 @@ class NewNightForm(forms.Form):
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
                                 initial=Decimal("5.00"), label="Buy-in ($)")
     title = forms.CharField(max_length=TITLE_MAX, required=False, initial="Bunco night")
-    baby_bunco_ends_turn = forms.BooleanField(required=False, label=bunco.RULE_LABELS["baby_bunco_ends_turn"])
-    wipeout = forms.BooleanField(required=False, label=bunco.RULE_LABELS["wipeout"])
-    head_losers_to_last_table = forms.BooleanField(required=False, label=bunco.RULE_LABELS["head_losers_to_last_table"])
-    # The house rules' choices and labels are the engine's, as a club's form offers them; the pot is
-    # cut in whole dollars unless the host asks for the official cents (prizes.CLUB_PRIZE_RULES).
-    tie_break = forms.ChoiceField(
-        choices=bunco.TIE_BREAKS, required=False, initial=bunco.OFFICIAL.tie_break, widget=forms.RadioSelect,
-        label="Ties at a table"
-    )
-    one_prize_each = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["one_prize_each"])
-    split_ties = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["split_ties"])
-    prize_amounts = forms.ChoiceField(
-        choices=prizes.PRIZE_AMOUNTS, required=False, initial=prizes.CLUB_PRIZE_RULES.amounts,
-        widget=forms.RadioSelect, label="Prize amounts",
-    )
-
-    def clean_buy_in(self) -> Decimal:
-        # Django's DecimalField reads what Decimal() reads: "٣", "1_000", "1e2". Only ASCII digits here.
-        raw = str(self.data.get("buy_in", "")).strip()
-        if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{0,2})?", raw, flags=re.ASCII):
-            raise forms.ValidationError("The buy-in is an amount in dollars written with the digits 0 to 9, "
-                                        "like 5 or 5.50.", code="invalid")
-        buy_in: Decimal = self.cleaned_data["buy_in"]
-        return buy_in
 
     def clean_names(self) -> str:
         names: str = self.cleaned_data["names"]
@@ -61,29 +41,6 @@ class NewNightForm(forms.Form):
 
     def buy_in_cents(self) -> int:
         return int(self.cleaned_data["buy_in"] * 100)
-
-    @staticmethod
-    def initial_for_rules(rules: dict[str, object], prize_rules: dict[str, object]) -> dict[str, object]:
-        """The form's starting values for house rules given as the keyword arguments of bunco.Rules
-        and prizes.PrizeRules (a club's, `Club.night_rules()` and `Club.prize_rules()`): the
-        inverse of `rules()` and `prize_rules()`."""
-        scheme = prizes.PrizeRules(**prize_rules)  # type: ignore[arg-type]
-        return {**asdict(bunco.Rules(**rules)),  # type: ignore[arg-type]
-                "one_prize_each": scheme.one_prize_each, "split_ties": scheme.split_ties,
-                "prize_amounts": scheme.amounts.value}
-
-    def prize_rules(self) -> prizes.PrizeRules:
-        amounts = prizes.PrizeAmounts(self.cleaned_data["prize_amounts"] or prizes.CLUB_PRIZE_RULES.amounts)
-        return amounts.rules(one_prize_each=self.cleaned_data["one_prize_each"],
-                             split_ties=self.cleaned_data["split_ties"])
-
-    def rules(self) -> bunco.Rules:
-        return bunco.Rules(
-            baby_bunco_ends_turn=self.cleaned_data["baby_bunco_ends_turn"],
-            wipeout=self.cleaned_data["wipeout"],
-            head_losers_to_last_table=self.cleaned_data["head_losers_to_last_table"],
-            tie_break=self.cleaned_data["tie_break"] or bunco.OFFICIAL.tie_break,
-        )
 
 
 def names_in(text: str) -> list[str]:

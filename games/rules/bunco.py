@@ -28,12 +28,12 @@ Decisions on points the rule text leaves open (each also noted where it is imple
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
 from itertools import product
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from games.rules import dice
 from games.rules.prizes import Sheet
@@ -100,8 +100,17 @@ class Rules:
         """Ties end at the first roll that breaks them (no full turn each)."""
         return self.tie_break == "sudden_death"
 
+    @classmethod
+    def from_fields(cls, values: Mapping[str, Any]) -> Rules:
+        """The rules from house-rule fields by name (a form's cleaned data, a club's columns): the
+        one mapping every form uses. A field that is absent or blank is the official rule."""
+        official = cls()
+        return cls(**{name: values.get(name) or getattr(official, name) for name in RULE_FIELDS})
+
 
 OFFICIAL = Rules()
+# The house rules' names, as every form field and club column is named: Rules' own fields.
+RULE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Rules))
 # What each yes-or-no house rule of Rules means to a person, as every form (a club's, a night's)
 # labels it; tie_break's choices are TIE_BREAKS.
 RULE_LABELS: dict[str, str] = {
