@@ -1,11 +1,12 @@
 """Workflows of a club: each is atomic, logs an event on the club's channel and changes nothing
 when it refuses (DESIGN.md §3).
 
-Errors are `ClubError`s carrying the HTTP status a view should answer with and a message for
-people. Emails (substitute invitations, swap requests, a party's change or cancellation) are
-enqueued on commit (bunco_club.tasks: a worker when scaled, eagerly in the embedded default); the
-tasks send them through bunco_club.mail, one floor below, which records each so it goes once, and
-whose `send_due_reminders` sweeps up anything an enqueue lost.
+Errors are `ClubError`s, or the refusals every app shares (live.refusals: NotNow, KeyReused),
+carrying the HTTP status a view should answer with and a message for people. Emails (substitute
+invitations, swap requests, a party's change or cancellation) are enqueued on commit
+(bunco_club.tasks: a worker when scaled, eagerly in the embedded default); the tasks send them
+through bunco_club.mail, one floor below, which records each so it goes once, and whose
+`send_due_reminders` sweeps up anything an enqueue lost.
 """
 
 from __future__ import annotations
@@ -43,9 +44,8 @@ from bunco_club.models import (
     SubInvitation,
     SwapRequest,
 )
-from live import refusals
 from live.log import log_event
-from live.refusals import Refusal
+from live.refusals import KeyReused, NotNow, Refusal
 from live.text import has_control_characters, well_formed_key
 
 
@@ -53,10 +53,6 @@ class ClubError(Refusal):
     """A request the club cannot take; `status` is the HTTP answer, the message is for people."""
 
     status = 400
-
-
-class WrongMoment(ClubError):
-    status = 409
 
 
 def _changed(club: Club | int, kind: str, **data: Any) -> None:
@@ -365,9 +361,9 @@ def claim_member(member: Member, user: Any) -> Member:
         raise ClubError("Log in first, then open your personal link again.")
     member = Member.objects.select_for_update().get(pk=member.pk)
     if member.user_id is not None and member.user_id != user.pk:
-        raise WrongMoment(f"{member.name}'s record is linked to another account already: ask the club's host.")
+        raise NotNow(f"{member.name}'s record is linked to another account already: ask the club's host.")
     if member.club.members.filter(user=user).exclude(pk=member.pk).exists():
-        raise WrongMoment("Your account is linked to another member of this club already.")
+        raise NotNow("Your account is linked to another member of this club already.")
     member.user = user
     member.save(update_fields=["user"])
     _changed(member.club_id, "roster", member=member.pk)
@@ -492,7 +488,7 @@ def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, not
         _locked_club(party.club)
         _check_season_room(season)
     if party.is_cancelled:
-        raise WrongMoment("This party is cancelled: add a new date instead.")
+        raise NotNow("This party is cancelled: add a new date instead.")
     for member in (host, cohost):
         if member is not None and (member.club_id != party.club_id or not member.is_active):
             raise ClubError(f"{member.name} is not on this club's roster.")
@@ -525,9 +521,9 @@ def cancel_party(party: Party) -> Party:
     every member is told by email."""
     party = _locked_party(party)
     if party.is_cancelled:
-        raise WrongMoment("This party is cancelled already.")
+        raise NotNow("This party is cancelled already.")
     if party.is_past:
-        raise WrongMoment("This party is over: there is nothing to cancel.")
+        raise NotNow("This party is over: there is nothing to cancel.")
     party.cancelled_at = timezone.now()
     party.open_seats = 0
     _touch(party, ["cancelled_at", "open_seats"])
@@ -586,7 +582,7 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
     parties = list(season.parties.select_for_update().filter(starts_at__gte=now, cancelled_at__isnull=True)
                    .select_related("club").order_by("starts_at"))
     if not parties:
-        raise WrongMoment("Every party of this season is over: there is nothing left to plan.")
+        raise NotNow("Every party of this season is over: there is nothing left to plan.")
     keys = [str(first.pk) for first, _ in units]
     by_key = dict(zip(keys, units, strict=True))
     away: dict[int, set[datetime.date]] = {}
@@ -625,9 +621,9 @@ def request_swap(requester: Member, *, give: Party, take: Party) -> SwapRequest:
     if take.host is None or take.is_hosted_by_member(requester):
         raise ClubError("That date has no other host to swap with.")
     if give.is_past or take.is_past:
-        raise WrongMoment("Only dates still to come can be swapped.")
+        raise NotNow("Only dates still to come can be swapped.")
     if SwapRequest.objects.filter(give=give, take=take, status=SwapRequest.Status.PENDING).exists():
-        raise WrongMoment("You have already asked for this swap: wait for the answer.")
+        raise NotNow("You have already asked for this swap: wait for the answer.")
     _check_not_away(give, take)
     swap = SwapRequest.objects.create(requested_by=requester, asked=take.host, give=give, take=take)
     _changed(requester.club_id, "swap", swap=swap.pk)
@@ -645,7 +641,7 @@ def _check_not_away(give: Party, take: Party) -> None:
     for party, other in ((give, take), (take, give)):
         for member in _hosts_of(other):
             if member.blackouts.filter(date=party.day).exists():
-                raise WrongMoment(f"{member.name} is away on {party.day:%a %d %b %Y}: this swap would make "
+                raise NotNow(f"{member.name} is away on {party.day:%a %d %b %Y}: this swap would make "
                                   f"them host that day. Pick another date, or change their dates away first.")
 
 
@@ -656,7 +652,7 @@ def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapReque
     if member.pk != swap.asked_id:
         raise ClubError("Only the member asked can answer this swap.", )
     if swap.status != SwapRequest.Status.PENDING:
-        raise WrongMoment(f"This swap was already answered: {swap.get_status_display().lower()}.")
+        raise NotNow(f"This swap was already answered: {swap.get_status_display().lower()}.")
     if not accept:
         swap.status = SwapRequest.Status.DECLINED
         swap.save(update_fields=["status"])
@@ -664,9 +660,9 @@ def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapReque
         return swap
     give, take = (Party.objects.select_for_update().get(pk=pk) for pk in (swap.give_id, swap.take_id))
     if not give.is_hosted_by_member(swap.requested_by) or not take.is_hosted_by_member(member):
-        raise WrongMoment("The hosts of these dates have changed since the swap was asked: it can't go ahead.")
+        raise NotNow("The hosts of these dates have changed since the swap was asked: it can't go ahead.")
     if give.is_past or take.is_past:
-        raise WrongMoment("One of these dates is over: it can't be swapped any more.")
+        raise NotNow("One of these dates is over: it can't be swapped any more.")
     _check_not_away(give, take)
     give.host, give.cohost, take.host, take.cohost = take.host, take.cohost, give.host, give.cohost
     _touch(give, ["host", "cohost"])
@@ -682,10 +678,6 @@ def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapReque
 
 def _locked_party(party: Party) -> Party:
     return Party.objects.select_for_update().select_related("club").get(pk=party.pk)
-
-
-class KeyReused(WrongMoment, refusals.KeyReused):
-    """A request's idempotency key came back with other content: not a retry, and not taken."""
 
 
 RSVP_KEY_REUSED = ("This answer carries the key of an earlier answer with other content, so it was not taken. "
@@ -724,9 +716,9 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
             if rsvp is not None:
                 return rsvp  # a retry of an answer taken already
     if party.is_cancelled:
-        raise WrongMoment("This party is cancelled: there is nothing to answer.")
+        raise NotNow("This party is cancelled: there is nothing to answer.")
     if party.is_past:
-        raise WrongMoment("This party is over: answers are closed.")
+        raise NotNow("This party is over: answers are closed.")
     before = rsvp.answer if rsvp else None
     if member.is_alternate and before != RSVP.Answer.YES:
         raise ClubError("You're on the sub list: when a seat opens you'll be invited by email, "
@@ -764,7 +756,7 @@ def mark_paid(party: Party, member: Member, *, paid: bool) -> RSVP:
         raise ClubError("Only the club's members pay its buy-in.")
     rsvp = RSVP.objects.select_for_update().filter(party=party, member=member).first()
     if rsvp is None or rsvp.answer != RSVP.Answer.YES:
-        raise WrongMoment(f"{member.name} hasn't said they are coming: only those coming pay the buy-in.")
+        raise NotNow(f"{member.name} hasn't said they are coming: only those coming pay the buy-in.")
     if rsvp.paid != paid:
         rsvp.paid = paid
         rsvp.save(update_fields=["paid"])
@@ -801,10 +793,10 @@ def invite_another_sub(party: Party) -> SubInvitation:
     """The host asks the next alternate too: whoever accepts first takes the seat."""
     party = _locked_party(party)
     if not party.takes_answers:
-        raise WrongMoment("This party is cancelled." if party.is_cancelled else "This party is over.")
+        raise NotNow("This party is cancelled." if party.is_cancelled else "This party is over.")
     sub = _next_alternate(party)
     if sub is None:
-        raise WrongMoment("Everyone on the sub list has been asked already.")
+        raise NotNow("Everyone on the sub list has been asked already.")
     invitation = SubInvitation.objects.create(party=party, member=sub)
     if party.open_seats == 0:
         party.open_seats = 1  # the host wants one more player
@@ -824,11 +816,11 @@ def answer_sub_invitation(invitation: SubInvitation, *, accept: bool) -> SubInvi
     party = _locked_party(invitation.party)
     invitation = SubInvitation.objects.select_related("member").get(pk=invitation.pk)
     if not party.takes_answers:
-        raise WrongMoment("This party is cancelled." if party.is_cancelled else "This party is over.")
+        raise NotNow("This party is cancelled." if party.is_cancelled else "This party is over.")
     if invitation.status == SubInvitation.Status.ACCEPTED:
-        raise WrongMoment("You already have this seat: see you there!")
+        raise NotNow("You already have this seat: see you there!")
     if invitation.status != SubInvitation.Status.INVITED:
-        raise WrongMoment("You've answered this invitation already.")
+        raise NotNow("You've answered this invitation already.")
     invitation.answered_at = timezone.now()
     if not accept:
         invitation.status = SubInvitation.Status.DECLINED

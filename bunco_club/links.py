@@ -16,14 +16,17 @@ from django.conf import settings
 from django.urls import reverse
 
 from live import signing
+from live.refusals import Refusal
 
 SALT = "bunco-club.member"
 
 INVALID = "This link isn't valid: it may have been cut short or replaced. Ask your club's host for your link."
 
 
-class BadMemberLink(Exception):
+class BadMemberLink(Refusal):
     """A personal link that was altered or is no longer the member's; the message is for people."""
+
+    status = 404
 
 
 def member_token(code: str) -> str:

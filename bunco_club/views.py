@@ -121,19 +121,6 @@ def _club_for_viewer(request: HttpRequest, slug: str) -> tuple[Club, Member | No
 LINK_RETIRED = "This link is no longer in use. Ask your club's host for your link."
 
 
-def personal_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A view reached by a member's personal link: a bad or retired link gets a page that says so (404)."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, token, *args, **kwargs)
-        except BadMemberLink as error:
-            return render(request, "bunco_club/link_refused.html", {"message": str(error)}, status=404)
-
-    return wrapped
-
-
 def _member_from_link(request: HttpRequest, token: str) -> Member:
     """The member whose personal link this is (BadMemberLink for a bad or retired one); the
     phone remembers them, so the club's pages open for it afterwards."""
@@ -192,7 +179,10 @@ def _answer(request: HttpRequest, error: Refusal, *, back: Back, slug: str = "",
             party_pk: int = 0, **kwargs: Any) -> HttpResponse:
     """The one way a refusal reaches a plain form post: the message on the page it came from
     (`back`, placed by the view's arguments). A key reused with other content gets a page that
-    says the post was not taken, since going back would hide that."""
+    says the post was not taken, since going back would hide that. A bad or retired personal link
+    gets a page that says so (404): there is no page of the member's to go back to."""
+    if isinstance(error, BadMemberLink):
+        return render(request, "bunco_club/link_refused.html", {"message": error.message}, status=error.status)
     url = _back_url(back, request, slug=slug, pk=pk, token=token, party_pk=party_pk)
     if isinstance(error, KeyReused):
         return render(request, "bunco_club/refused.html", {"message": error.message, "back": url},
@@ -623,7 +613,7 @@ def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_GET
-@personal_link
+@refused(Back.ME)
 def my_club(request: HttpRequest, token: str) -> HttpResponse:
     """A member's "my club" page: their parties and answers, sub invitations, swap requests,
     hosting dates, history and calendar feed."""
@@ -652,7 +642,7 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@personal_link
+@refused(Back.ME)
 def my_blackouts(request: HttpRequest, token: str) -> HttpResponse:
     """A member gives their own dates away (the rotation keeps them off those dates)."""
     member = _member_from_link(request, token)
@@ -668,7 +658,6 @@ def my_blackouts(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @refused(Back.ME)
-@personal_link
 def my_claim(request: HttpRequest, token: str) -> HttpResponse:
     """Link the logged-in account to this member record (optional: the link works without one)."""
     member = _member_from_link(request, token)
@@ -689,7 +678,6 @@ def _back_to_me(token: str) -> str:
 
 @require_POST
 @refused(Back.RSVP)
-@personal_link
 def my_rsvp(request: HttpRequest, token: str, party_pk: int) -> HttpResponse:
     """A member's answer, with a note for the host if they like, carrying its idempotency key: a
     retry changes nothing; the key with other content is refused (409) with a page that says so."""
@@ -724,21 +712,18 @@ def _answer_invitation(request: HttpRequest, token: str, pk: int, *, accept: boo
 
 @require_POST
 @refused(Back.ME)
-@personal_link
 def my_sub_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_invitation(request, token, pk, accept=True)
 
 
 @require_POST
 @refused(Back.ME)
-@personal_link
 def my_sub_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_invitation(request, token, pk, accept=False)
 
 
 @require_POST
 @refused(Back.ME)
-@personal_link
 def my_swap_request(request: HttpRequest, token: str) -> HttpResponse:
     member = _member_from_link(request, token)
     form = SwapForm(request.POST, member=member)
@@ -760,14 +745,12 @@ def _answer_swap(request: HttpRequest, token: str, pk: int, *, accept: bool) -> 
 
 @require_POST
 @refused(Back.ME)
-@personal_link
 def my_swap_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_swap(request, token, pk, accept=True)
 
 
 @require_POST
 @refused(Back.ME)
-@personal_link
 def my_swap_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
     return _answer_swap(request, token, pk, accept=False)
 
@@ -784,7 +767,7 @@ def club_feed(request: HttpRequest, feed_code: str) -> HttpResponse:
 
 
 @require_GET
-@personal_link
+@refused(Back.ME)
 def member_feed(request: HttpRequest, token: str) -> HttpResponse:
     member = Member.objects.select_related("club").filter(code=read_member_token(token), is_active=True).first()
     if member is None:

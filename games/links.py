@@ -22,6 +22,7 @@ from django.urls import reverse
 from bunco_club.models import Party
 from live import signing
 from live.http import ID_MAX, parse_int
+from live.refusals import Refusal
 
 SALT = "bunco-club.join"
 
@@ -37,9 +38,11 @@ class JoinTicket:
     table: int | None
 
 
-class BadJoinLink(Exception):
+class BadJoinLink(Refusal):
     """A join link that was altered, has expired or is dated in the future; the message says
     which, for people."""
+
+    status = 403
 
 
 def join_token(code: str, table: int | None = None) -> str:

@@ -23,6 +23,7 @@ from django.utils import timezone
 from live import signing
 from live.log import log_event
 from live.models import Event
+from live.refusals import Refusal
 
 SALT = "bunco-club.check-room"
 # A party's evening, with room to spare; after that the link says the check has expired.
@@ -36,12 +37,30 @@ _ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 TOKEN_MAX_LENGTH = 100
 
 
-class RoomNotFound(Exception):
-    """A room link that was not signed by the site (forged, garbled, truncated)."""
+ROOM_NOT_FOUND = (
+    "This connection check link isn't valid (was it cut short when it was copied?). "
+    "Scan the QR code on the screen of whoever started the check, or start a new one."
+)
+ROOM_EXPIRED = "This connection check has expired: a check's link lasts a day. Start a new one and share its link."
 
 
-class RoomExpired(Exception):
-    """A room link the site signed, older than ROOM_MAX_AGE."""
+class RoomNotFound(Refusal):
+    """A room link that was not signed by the site (forged, garbled, truncated): 404, since
+    nothing about it is recorded."""
+
+    status = 404
+
+    def __init__(self) -> None:
+        super().__init__(ROOM_NOT_FOUND)
+
+
+class RoomExpired(Refusal):
+    """A room link the site signed, older than ROOM_MAX_AGE: 410, gone."""
+
+    status = 410
+
+    def __init__(self) -> None:
+        super().__init__(ROOM_EXPIRED)
 
 
 @dataclass(frozen=True)
@@ -66,15 +85,15 @@ def find_room(token: str) -> CheckRoom:
     """The room a link's token names; RoomNotFound for one the site did not sign (or dated in the
     future), RoomExpired for one older than ROOM_MAX_AGE."""
     if len(token) > TOKEN_MAX_LENGTH:
-        raise RoomNotFound(token[:20])
+        raise RoomNotFound
     try:
         room_id = signing.read(token, salt=SALT, max_age=ROOM_MAX_AGE, text=True)
     except signing.ExpiredToken as error:
-        raise RoomExpired(token) from error
+        raise RoomExpired from error
     except signing.BadToken as error:  # forged, garbled, or dated in the future
-        raise RoomNotFound(token) from error
+        raise RoomNotFound from error
     if not _ROOM_ID.fullmatch(room_id):
-        raise RoomNotFound(token)
+        raise RoomNotFound
     return CheckRoom(id=room_id, token=token)
 
 

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
+from live.refusals import Refusal
+
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
@@ -18,12 +20,14 @@ class HtmxHttpRequest(HttpRequest):
 ID_MAX = 2**63 - 1
 
 
-class BadNumber(ValueError):
-    """A number from a request that is not a whole number within its bounds. The message says so
-    in words a person can act on; views answer it with 400."""
+class BadNumber(Refusal):
+    """A number from a request that is not a whole number within its bounds: refused (400) like any
+    other refusal, by the app's one answer. The message says so in words a person can act on."""
+
+    status = 400
 
 
-def parse_int(raw: object, *, low: int, high: int, what: str) -> int:
+def parse_int(raw: object, *, low: int, high: int, what: str, advice: str = "") -> int:
     """`raw`, text from a request (a form field, a header, a query parameter), as a whole number
     from `low` to `high`; BadNumber otherwise. The one way the site reads a number it was sent.
 
@@ -33,25 +37,40 @@ def parse_int(raw: object, *, low: int, high: int, what: str) -> int:
     raises on 5,000 digits, and gives 10**30, which no database column holds. The length is
     checked before int() runs, so a long string costs nothing.
 
-    `what` names the number in the message ("The table number").
+    `what` names the number in the message ("The table number"); `advice`, when the page sent the
+    number itself (a button's round), is what to do about it ("Reload the page and tap again.").
     """
+    read = _read_int(raw, low=low, high=high, what=what)
+    if isinstance(read, BadNumber):
+        raise BadNumber(f"{read} {advice}") if advice else read
+    return read
+
+
+def parse_int_or_none(raw: object, *, low: int, high: int) -> int | None:
+    """`raw` read as parse_int reads it, None for anything but a whole number from `low` to `high`:
+    for a view that answers a bad number as it answers a missing one ("Tap one of the names")."""
+    read = _read_int(raw, low=low, high=high, what="the number")
+    return None if isinstance(read, BadNumber) else read
+
+
+def _read_int(raw: object, *, low: int, high: int, what: str) -> int | BadNumber:
+    """parse_int's reading: the number, or the refusal it would raise."""
     if type(raw) is int:  # already a number (a form built in code): only the bounds to check
         text = str(raw)
     elif isinstance(raw, str):
         text = raw.strip(" \t\r\n")
     else:
-        raise BadNumber(f"{_capitalised(what)} is missing.")
+        return BadNumber(f"{_capitalised(what)} is missing.")
     negative = text.startswith("-")
     digits = text[1:] if negative else text
     if not digits or not (digits.isascii() and digits.isdigit()):
-        raise BadNumber(f"{_capitalised(what)} must be a whole number, written with the digits 0 to 9.")
+        return BadNumber(f"{_capitalised(what)} must be a whole number, written with the digits 0 to 9.")
     digits = digits.lstrip("0") or "0"
-    out_of_bounds = _out_of_bounds(what, low, high)
     if (negative and low >= 0) or len(digits) > len(str(max(abs(low), abs(high)))):
-        raise out_of_bounds
+        return _out_of_bounds(what, low, high)
     value = -int(digits) if negative else int(digits)
     if not low <= value <= high:
-        raise out_of_bounds
+        return _out_of_bounds(what, low, high)
     return value
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from typing import ParamSpec
+from typing import ParamSpec, TypeVar
 
 from django import forms
 from django.http import HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 
 P = ParamSpec("P")
+R = TypeVar("R", bound=HttpResponseBase)
 
 
 class Refusal(Exception):
@@ -30,6 +32,10 @@ class Refusal(Exception):
         return str(self)
 
 
+# The refusals every app gives alike, defined here once: an app raises them with its own message
+# (and, for an app's own kind of them, subclasses them only to say something a view tells apart).
+
+
 class KeyReused(Refusal):
     """An idempotency key already recorded with other content: never taken for a retry of it, so a
     phone whose second request reused a key learns that request was not saved."""
@@ -37,10 +43,23 @@ class KeyReused(Refusal):
     status = 409
 
 
+class NotNow(Refusal):
+    """Not at this moment: before it has started, after it is over, out of turn, while paused;
+    the message says when it will be possible, or what to do instead."""
+
+    status = 409
+
+
+class SeatTaken(Refusal):
+    """Another phone (or person) holds that seat; the message says who can hand it over."""
+
+    status = 409
+
+
 Answer = Callable[..., HttpResponse]
 
 
-def answers_refusals(answer: Answer) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
+def answers_refusals(answer: Answer) -> Callable[[Callable[P, R]], Callable[P, R | HttpResponse]]:
     """A view decorator, one per app (`refused = answers_refusals(my_answer)`): a `Refusal` raised
     in the view, by an action it calls or a check it makes, becomes `answer(request, refusal,
     **view_kwargs)`, the response that view's caller expects (JSON for a phone, the page's partial
@@ -49,9 +68,9 @@ def answers_refusals(answer: Answer) -> Callable[[Callable[P, HttpResponse]], Ca
     The action's own `transaction.atomic` has rolled back by the time the refusal gets here, so
     the answer reads the state as it stands."""
 
-    def decorate(view: Callable[P, HttpResponse]) -> Callable[P, HttpResponse]:
+    def decorate(view: Callable[P, R]) -> Callable[P, R | HttpResponse]:
         @functools.wraps(view)
-        def answered(*args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        def answered(*args: P.args, **kwargs: P.kwargs) -> R | HttpResponse:
             try:
                 return view(*args, **kwargs)
             except Refusal as refusal:
@@ -65,6 +84,12 @@ def answers_refusals(answer: Answer) -> Callable[[Callable[P, HttpResponse]], Ca
 def json_refusal(refusal: Refusal) -> JsonResponse:
     """A refusal as a phone's script reads it: {"error": message} with the refusal's status."""
     return JsonResponse({"error": refusal.message}, status=refusal.status)
+
+
+def text_refusal(refusal: Refusal) -> HttpResponse:
+    """A refusal as an event stream's client gets it: the message as plain text, with the refusal's
+    status (an EventSource does not retry a refusal)."""
+    return HttpResponse(refusal.message, status=refusal.status, content_type="text/plain; charset=utf-8")
 
 
 @contextlib.contextmanager

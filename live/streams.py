@@ -23,8 +23,9 @@ from django.db import InterfaceError, OperationalError, connection, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
-from live.http import ID_MAX, BadNumber, client_address, parse_int
+from live.http import ID_MAX, client_address, parse_int
 from live.models import Event
+from live.refusals import Refusal, answers_refusals, text_refusal
 from live.rendering import encode_frame, render_message
 
 logger = logging.getLogger("live.streams")
@@ -195,6 +196,11 @@ REPLAY_LIMIT = 500
 REPLAY_OVERLAP_IDS = 100
 
 
+def _answer(request: HttpRequest, refusal: Refusal, **kwargs: object) -> HttpResponse:
+    return text_refusal(refusal)
+
+
+@answers_refusals(_answer)
 def event_stream_response(
     request: HttpRequest,
     channels: Sequence[str],
@@ -214,10 +220,7 @@ def event_stream_response(
     `snapshot` (synchronous, may query) renders the whole live region; it is sent on a fresh
     connection and after a gap too long to replay.
     """
-    try:
-        last_event_id = parse_last_event_id(request)
-    except BadNumber as error:
-        return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+    last_event_id = parse_last_event_id(request)  # a bad one: a BadNumber, answered as text (400)
     address = client_address(request)
     most = settings.EVENTS_MAX_STREAMS_PER_ADDRESS
     if not open_streams.open(address, most):

@@ -3,10 +3,15 @@ or QR code, anyone in it pings, and every screen in that room (and no other) lig
 
 from __future__ import annotations
 
+import enum
+import functools
 import logging
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -16,52 +21,55 @@ from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
 from redis.exceptions import RedisError
 
-from live.actions import CheckRoom, RoomExpired, RoomNotFound, find_room, open_room, send_ping
+from live.actions import CheckRoom, find_room, open_room, send_ping
 from live.forms import PingForm
 from live.http import HtmxHttpRequest
 from live.models import Event
 from live.qr import qr_svg
+from live.refusals import Refusal, answers_refusals, text_refusal
 from live.renderers import ping_from_message
 from live.streams import event_stream_response
 
 logger = logging.getLogger(__name__)
 
+P = ParamSpec("P")
+R = TypeVar("R", bound=HttpResponseBase)
+
 RECENT_PINGS = 10
 TOO_MANY_PINGS = "Lots of pings in this check just now: wait a few seconds, then ping again."
 TOO_MANY_PINGS_FROM_HERE = "Lots of pings from this network just now: wait a minute, then ping again."
-ROOM_NOT_FOUND = (
-    "This connection check link isn't valid (was it cut short when it was copied?). "
-    "Scan the QR code on the screen of whoever started the check, or start a new one."
-)
-ROOM_EXPIRED = "This connection check has expired: a check's link lasts a day. Start a new one and share its link."
 
 
-class RoomRefusal(Exception):
-    """A room link that leads nowhere: the sentence to show and the status to answer with."""
+class Shown(enum.Enum):
+    """Where a room link that leads nowhere is answered, which decides how its refusal is shown."""
 
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
+    PAGE = "page"  # the check's page, saying so
+    FEED = "feed"  # the slow poll's list, saying so (and no longer polling)
+    PING = "ping"  # the ping form (htmx), else the page
+    STREAM = "stream"  # the stream: plain text, which the page does not retry
 
 
-def _room(token: str) -> CheckRoom:
-    """The room of a link, RoomRefusal otherwise: 404 for a link the site never signed (nothing
-    about it is recorded), 410 for one that has expired."""
-    try:
-        return find_room(token)
-    except RoomNotFound:
-        raise RoomRefusal(ROOM_NOT_FOUND, 404) from None
-    except RoomExpired:
-        raise RoomRefusal(ROOM_EXPIRED, 410) from None
+def _answer(request: HtmxHttpRequest, refusal: Refusal, *, shown: Shown, **kwargs: object) -> HttpResponse:
+    """The connection check's one answer to a refusal (a room link that leads nowhere: 404 for a
+    link the site never signed, nothing about it is recorded; 410 for one that has expired)."""
+    if shown is Shown.STREAM:
+        return text_refusal(refusal)
+    context = {"room_refusal": refusal.message}
+    if shown is Shown.FEED:
+        return render(request, "live/connection_check.html#pings", context, status=refusal.status)
+    if shown is Shown.PING and request.htmx:
+        return render(request, "live/connection_check.html#ping-form", context, status=refusal.status)
+    return render(request, "live/connection_check.html", context, status=refusal.status)
+
+
+def refused(shown: Shown) -> Callable[[Callable[P, R]], Callable[P, R | HttpResponse]]:
+    """The view decorator answering a refusal raised in the view as `shown` says."""
+    return answers_refusals(functools.partial(_answer, shown=shown))
 
 
 def _recent_pings(room: CheckRoom) -> list[dict[str, object]]:
     events = Event.objects.on(room.channel).filter(kind="ping").order_by("-id")
     return [ping_from_message(event.as_message()) for event in events[:RECENT_PINGS]]
-
-
-def _refused_page(request: HttpRequest, refusal: RoomRefusal) -> HttpResponse:
-    return render(request, "live/connection_check.html", {"room_refusal": refusal.message}, status=refusal.status)
 
 
 @never_cache
@@ -82,23 +90,17 @@ def _room_page(request: HttpRequest, check: CheckRoom, form: PingForm, *, status
 
 
 @require_GET
+@refused(Shown.PAGE)
 def connection_check_room(request: HttpRequest, room: str) -> HttpResponse:
-    try:
-        check = _room(room)
-    except RoomRefusal as refusal:
-        return _refused_page(request, refusal)
-    return _room_page(request, check, PingForm())
+    return _room_page(request, find_room(room), PingForm())
 
 
 @require_GET
+@refused(Shown.FEED)
 def connection_check_feed(request: HttpRequest, room: str) -> HttpResponse:
     """The slow poll's answer: the room's list as the log has it now (or, for a room link that
     leads nowhere, a list that says so and stops polling)."""
-    try:
-        check = _room(room)
-    except RoomRefusal as refusal:
-        return render(request, "live/connection_check.html#pings", {"room_refusal": refusal.message},
-                      status=refusal.status)
+    check = find_room(room)
     return render(request, "live/connection_check.html#pings", {"room": check, "pings": _recent_pings(check)})
 
 
@@ -126,15 +128,10 @@ def _ping_refusal(request: HttpRequest, room: CheckRoom) -> str | None:
 
 
 @require_POST
+@refused(Shown.PING)
 def connection_check_ping(request: HtmxHttpRequest, room: str) -> HttpResponse:
     # The room first: a ping to a room that doesn't exist is neither validated, counted nor logged.
-    try:
-        check = _room(room)
-    except RoomRefusal as refusal:
-        if request.htmx:
-            return render(request, "live/connection_check.html#ping-form", {"room_refusal": refusal.message},
-                          status=refusal.status)
-        return _refused_page(request, refusal)
+    check = find_room(room)
     form = PingForm(request.POST)
     if not form.is_valid():
         return render(request, "live/connection_check.html#ping-form", {"room": check, "form": form}, status=400)
@@ -155,13 +152,11 @@ def connection_check_ping(request: HtmxHttpRequest, room: str) -> HttpResponse:
 
 
 @require_GET
+@refused(Shown.STREAM)
 def connection_check_events(request: HttpRequest, room: str) -> HttpResponse | StreamingHttpResponse:
     """The room's stream: its pings only. A room link that leads nowhere is refused (404, 410),
     and the page does not retry a refusal."""
-    try:
-        check = _room(room)
-    except RoomRefusal as refusal:
-        return HttpResponse(refusal.message, status=refusal.status, content_type="text/plain; charset=utf-8")
+    check = find_room(room)
 
     def snapshot() -> str:
         return render_to_string("live/connection_check.html#pings-replace",

@@ -1,11 +1,17 @@
 """At most one place per app turns refusals into responses (issue 17, acceptance 3): no view of the
-night, the tournament or the club catches a refusal itself. Their one decorator (`refused`, made with
-live.refusals.answers_refusals) answers it; a form page shows it on its form with live's
-`shown_on`, the one way shared by every app."""
+night, the tables, the tournament, the club or the connection check, and no stream, catches a
+refusal itself. Their one decorator (`refused`, made with live.refusals.answers_refusals) answers
+it; a form page shows it on its form with live's `shown_on`, the one way shared by every app.
+
+And every refusal is a Refusal (issue 30): every exception class the apps define derives from the
+one base, so a bad number, a bad link or a room that is gone is answered like any other refusal;
+the few that are not refusals are named below, each with the reason. The refusals every app gives
+alike (a reused key, not now, a seat taken) are defined once, in live/refusals.py."""
 
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 from pathlib import Path
 from types import ModuleType
@@ -15,6 +21,7 @@ import pytest
 from live.refusals import Refusal
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("live", "games", "bunco_club", "tournaments")
 
 
 def caught(handler: ast.ExceptHandler, module: ModuleType) -> list[type]:
@@ -24,8 +31,9 @@ def caught(handler: ast.ExceptHandler, module: ModuleType) -> list[type]:
     nodes = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     classes = []
     for node in nodes:
-        value: object = module
-        for part in ast.unparse(node).split("."):
+        first, *rest = ast.unparse(node).split(".")
+        value: object = getattr(module, first) if hasattr(module, first) else getattr(builtins, first)
+        for part in rest:
             value = getattr(value, part)
         assert isinstance(value, type)
         classes.append(value)
@@ -33,15 +41,21 @@ def caught(handler: ast.ExceptHandler, module: ModuleType) -> list[type]:
 
 
 def refusal_catches(path: str, module_name: str) -> list[tuple[int, str]]:
-    """Every `except` in a views file that would catch a refusal: (line, clause)."""
+    """Every `except` in a views file that would catch a refusal and answer it: (line, clause). One
+    that lets it go on (cleans up, then a bare `raise`) answers nothing."""
     module = importlib.import_module(module_name)
     tree = ast.parse((ROOT / path).read_text())
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ExceptHandler) and any(
+        if isinstance(node, ast.ExceptHandler) and not _raises_again(node) and any(
                 issubclass(Refusal, cls) or issubclass(cls, Refusal) for cls in caught(node, module)):
             found.append((node.lineno, ast.unparse(node.type) if node.type else ""))
     return found
+
+
+def _raises_again(handler: ast.ExceptHandler) -> bool:
+    last = handler.body[-1]
+    return isinstance(last, ast.Raise) and last.exc is None
 
 
 def test_the_tournaments_views_catch_no_refusal_their_one_answer_does():
@@ -57,6 +71,97 @@ def test_the_nights_views_catch_no_refusal_but_in_their_one_answer(visitor):
     sites = refusal_catches(f"games/night/views/{visitor}.py", f"games.night.views.{visitor}")
     # shared.py holds `refused`, the night's one answer, built on answers_refusals: it catches none itself.
     assert sites == []
+
+
+def _views_and_streams() -> list[str]:
+    """Every file of views (by its name, wherever it sits) and live's stream."""
+    found = {"live/streams.py"}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            relative = path.relative_to(ROOT)
+            if relative.name in ("views.py", "site_views.py") or relative.parent.name == "views":
+                found.add(relative.as_posix())
+    return sorted(found)
+
+
+def _module_name(relative: str) -> str:
+    return relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+@pytest.mark.parametrize("path", _views_and_streams())
+def test_no_view_or_stream_catches_a_refusal_by_hand(path):
+    # Each app's `refused` (or a stream's text answer) is an answers_refusals: none catches one itself.
+    assert refusal_catches(path, _module_name(path)) == []
+
+# The exception classes defined in the apps that are not refusals, and why. Pure rules keep their
+# own errors (games/rules/ is not scanned: it imports no Django, let alone live); an action
+# translates them into refusals.
+NOT_REFUSALS = {
+    # A stream's control flow: the phone lost its seat, so the stream ends (never raised to a view).
+    "live.streams._SeatLost",
+    # A signature check's verdict, its message for logs: every link reader translates it into its
+    # own link refusal (BadJoinLink, BadGroupLink, BadMemberLink, RoomNotFound, RoomExpired).
+    "live.signing.BadToken",
+    "live.signing.ForgedToken",
+    "live.signing.ExpiredToken",
+    "live.signing.FutureToken",
+    # A pure rule's error (bunco_club/rotation.py imports the standard library only): the club's
+    # actions translate it into a ClubError.
+    "bunco_club.rotation.RotationError",
+}
+
+
+def exception_classes() -> dict[str, type]:
+    """Every exception class defined in live/, games/ (outside games/rules/), bunco_club/ and
+    tournaments/, by its dotted name (migrations left out: they define none)."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            if "migrations" in relative.parts or relative.parts[:2] == ("games", "rules"):
+                continue
+            tree = ast.parse(path.read_text())
+            classes = [node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+            if not classes:
+                continue
+            name = _module_name(relative.as_posix())
+            module = importlib.import_module(name)
+            for class_name in classes:
+                value = getattr(module, class_name, None)
+                if isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == name:
+                    found[f"{name}.{class_name}"] = value
+    return found
+
+
+def test_every_exception_class_of_the_apps_is_a_refusal_but_those_named():
+    classes = exception_classes()
+    assert {name for name, cls in classes.items() if not issubclass(cls, Refusal)} == NOT_REFUSALS
+    assert {"live.http.BadNumber", "games.links.BadJoinLink", "bunco_club.links.BadMemberLink",
+            "tournaments.links.BadGroupLink", "live.actions.RoomNotFound", "live.actions.RoomExpired"} <= set(classes)
+
+
+# A class named as one of the refusals every app gives alike, defined anywhere but live/refusals.py.
+SHARED = ("KeyReused", "NotNow", "SeatTaken", "WrongMoment", "WrongState", "MoveKeyReused")
+
+
+# The apps' own kinds of them, each kept because something tells it apart from the shared one.
+KEPT_KINDS = {
+    # A step-ending request for a step already ended: the night's `refused` answers it with the
+    # page as it stands, not as an error.
+    "games.night.actions.StepAlreadyEnded",
+    # A tally after its table's round closed (the bell): the tallies' concurrency proof counts these
+    # apart from every other refusal.
+    "games.night.actions.RoundClosed",
+}
+
+
+def test_the_refusals_every_app_gives_alike_are_defined_once_in_live():
+    classes = exception_classes()
+    defined = sorted(name for name in classes if name.rsplit(".", 1)[1] in SHARED)
+    assert defined == ["live.refusals.KeyReused", "live.refusals.NotNow", "live.refusals.SeatTaken"]
+    shared = tuple(classes[name] for name in defined)
+    kinds = {name for name, cls in classes.items() if issubclass(cls, shared) and name not in defined}
+    assert kinds == KEPT_KINDS
 
 
 def test_the_check_finds_a_refusal_caught_in_a_view():

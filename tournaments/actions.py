@@ -8,9 +8,10 @@ group's phone `record_turn`s (and `undo_last_turn`s); the clock's one idempotent
 face-off; then a champion and everyone's final place.
 
 Every function takes `now` where time matters, so the simulation and the tests run on a clock of
-their own. Errors are `TournamentError`s carrying the HTTP status a view answers with; they change
-nothing. Closing and deciding rounds, which the clock calls too, is in tournaments.deciding, one
-floor down (DESIGN.md §2): these actions import it and the tasks, the tasks only it.
+their own. Errors are `TournamentError`s, or the refusals every app shares (live.refusals: NotNow,
+KeyReused), carrying the HTTP status a view answers with; they change nothing. Closing and deciding
+rounds, which the clock calls too, is in tournaments.deciding, one floor down (DESIGN.md §2): these
+actions import it and the tasks, the tasks only it.
 """
 
 from __future__ import annotations
@@ -28,12 +29,10 @@ from django.utils import timezone
 from bunco_club.models import NightRecord
 from games.table import actions as table_actions
 from games.table import tasks as table_tasks
-from games.table.actions import TableError
 from games.table.models import Move
-from live import refusals
 from live.log import log_event
 from live.models import Event
-from live.refusals import Refusal
+from live.refusals import KeyReused, NotNow, Refusal
 from live.text import well_formed_key
 from tournaments import brackets, deciding, digital, tasks
 from tournaments.models import (
@@ -66,16 +65,6 @@ class BadEntry(TournamentError):
 
 class NotYourGroup(TournamentError):
     status = 403
-
-
-class WrongMoment(TournamentError):
-    status = 409
-
-
-class KeyReused(TournamentError, refusals.KeyReused):
-    """An entry's key that already stands for another entry: never taken for a retry."""
-
-    status = 409
 
 
 
@@ -146,7 +135,7 @@ def _check_open_tournaments(director: Any) -> None:
     get_user_model().objects.select_for_update().filter(pk=director.pk).first()  # one new tournament at a time
     most = settings.TOURNAMENT_MAX_OPEN
     if Tournament.objects.filter(director=director).exclude(status=Tournament.Status.FINISHED).count() >= most:
-        raise WrongMoment(f"You have {most} tournaments open (not finished), the most one director may: play one "
+        raise NotNow(f"You have {most} tournaments open (not finished), the most one director may: play one "
                           "to the end, or delete one that has not begun, before you start another.")
 
 
@@ -167,11 +156,11 @@ def register(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = tournament.registration_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     name = clean_name(name)
     most = settings.TOURNAMENT_MAX_ENTRANTS
     if tournament.entrants.count() >= most:
-        raise WrongMoment(f"{most:,} players are registered, the most a tournament takes: start a second "
+        raise NotNow(f"{most:,} players are registered, the most a tournament takes: start a second "
                           "tournament for the others.")
     if tournament.entrants.filter(name__iexact=name).exists():
         raise BadEntry(f"“{name}” is already registered: give one of them a surname or initial.")
@@ -199,7 +188,7 @@ def seed_by_club_standings(tournament: Tournament) -> list[Entrant]:
         raise BadEntry("This tournament has no club: enter each player's seed by hand.")
     refusal = tournament.registration_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     records = NightRecord.objects.filter(party__club=tournament.club).counting()
     season = tournament.club.seasons.filter(parties__records__isnull=False).first()
     if season is not None:
@@ -225,7 +214,7 @@ def check_in(tournament: Tournament, entrant: Entrant, *, present: bool = True) 
     _check_entrant(tournament, entrant)
     refusal = tournament.registration_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     Entrant.objects.filter(pk=entrant.pk).update(checked_in=present)
     entrant.checked_in = present
     log_event(tournament.channel, "tournament_state", {"what": "checked_in"})
@@ -239,7 +228,7 @@ def delete_tournament(tournament: Tournament) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = tournament.deletion_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     Event.objects.filter(channel=tournament.channel).delete()
     tournament.delete()
 
@@ -252,11 +241,11 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
     _check_entrant(tournament, entrant)
     entrant = Entrant.objects.get(pk=entrant.pk)
     if tournament.status == Tournament.Status.FINISHED:
-        raise WrongMoment("The tournament is over.")
+        raise NotNow("The tournament is over.")
     if not entrant.is_in_play:  # what the dashboard's Drop button asks too
-        raise WrongMoment(f"{entrant.name} is already out of the tournament.")
+        raise NotNow(f"{entrant.name} is already out of the tournament.")
     if not tournament.takes_drops():
-        raise WrongMoment(f"{tournament.round_under_way()} is under way: {entrant.name} can drop once it is decided.")
+        raise NotNow(f"{tournament.round_under_way()} is under way: {entrant.name} can drop once it is decided.")
     current = tournament.current_round()
     entrant.status = Entrant.Status.DROPPED
     entrant.out_in_round = current.number if current and not current.is_practice else None
@@ -296,7 +285,7 @@ def start_round(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = tournament.start_refusal()  # the rule the dashboard's Start button follows too
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     current = tournament.current_round()
     if tournament.status == Tournament.Status.REGISTRATION:
         tournament.entrants.filter(status=Entrant.Status.REGISTERED, checked_in=True).update(status=Entrant.Status.IN)
@@ -352,7 +341,7 @@ def _open_round(tournament: Tournament, number: int, kind: str, groups: list[lis
             group.round = round_
             try:
                 digital.open_group_table(group, [by_name[name] for name in group_names], bot_level=bot_level)
-            except TableError as error:  # a table the game can't seat (a bad bot level): nothing was made
+            except Refusal as error:  # a table the game can't seat (a bad bot level): nothing was made
                 raise BadEntry(error.message) from error
     log_event(tournament.channel, "tournament_state", {"what": "round_started", "round": number})
     _schedule_close(round_)
@@ -371,7 +360,7 @@ def start_practice_round(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     refusal = tournament.practice_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     assert tournament.practice_minutes is not None
     players = list(tournament.entrants.filter(checked_in=True).order_by("seed_rank", "name"))
     by_name = {entrant.name: entrant for entrant in players}
@@ -388,7 +377,7 @@ def _round_for_clock(tournament: Tournament, number: int) -> TournamentRound:
     if current is None or current.number != number:
         shown = "the practice round" if number == 0 else f"round {number}"
         now_playing = f": {current} is the current round" if current is not None else ""
-        raise WrongMoment(f"That button was for {shown}{now_playing}. Look at the dashboard again.")
+        raise NotNow(f"That button was for {shown}{now_playing}. Look at the dashboard again.")
     list(Group.objects.select_for_update().filter(round_id=current.pk).order_by("pk").values_list("pk", flat=True))
     return TournamentRound.objects.select_for_update().select_related("tournament").get(pk=current.pk)
 
@@ -402,7 +391,7 @@ def pause_round(tournament: Tournament, *, number: int, now: datetime | None = N
     round_ = _round_for_clock(tournament, number)
     refusal = round_.clock_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     if round_.is_paused:
         return round_
     round_.paused_at = now
@@ -420,9 +409,9 @@ def resume_round(tournament: Tournament, *, number: int, now: datetime | None = 
     round_ = _round_for_clock(tournament, number)
     refusal = round_.clock_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     if round_.seating:
-        raise WrongMoment(f"{round_}'s clock has not started yet: start it once every seat is held.")
+        raise NotNow(f"{round_}'s clock has not started yet: start it once every seat is held.")
     return _resume(round_, now, "resumed")
 
 
@@ -456,13 +445,13 @@ def start_clock(tournament: Tournament, *, number: int, now: datetime | None = N
     round_ = _round_for_clock(tournament, number)
     refusal = round_.clock_refusal()
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     if not round_.seating:
         return round_
     open_groups = list(round_.groups.filter(status=Group.Status.PLAYING).select_related("round__tournament"))
     unheld = digital.unheld_seats(open_groups)
     if unheld and not round_.bots_take_unheld:
-        raise WrongMoment("Nobody holds " + ", ".join(f"{seat.name}'s seat at {group}" for group, seat in unheld)
+        raise NotNow("Nobody holds " + ", ".join(f"{seat.name}'s seat at {group}" for group, seat in unheld)
                           + " yet: wait for their phones, or hand each seat to a bot; then start the clock.")
     for group, seat in unheld:
         digital.hand_seat_to_bot(group, seat.number)
@@ -476,16 +465,16 @@ def hand_group_seat_to_bot(*, group: Group, number: int) -> Group:
     told. A seat a bot plays already changes nothing."""
     group = _locked_group(group)
     if not group.on_phones:
-        raise WrongMoment("This table types its turns on its phone: it has no game table.")
+        raise NotNow("This table types its turns on its phone: it has no game table.")
     if group.status == Group.Status.FINAL:
-        raise WrongMoment(f"{group}'s scores are final.")
+        raise NotNow(f"{group}'s scores are final.")
     assert group.table is not None
     if not any(seat.number == number and seat.holder != "bot" for seat in digital.seats_of(group.table)):
         return group
     try:
         digital.hand_seat_to_bot(group, number)
-    except TableError as error:
-        raise WrongMoment(error.message) from error
+    except Refusal as error:
+        raise NotNow(error.message) from error
     log_event(group.round.tournament.channel, "tournament_state",
               {"what": "seat_to_bot", "round": group.round.number, "group": group.number})
     return group
@@ -580,7 +569,7 @@ def record_turn(
         return existing
     refusal = group.turn_refusal(now)
     if refusal is not None:
-        raise WrongMoment(f"{refusal} That turn was not added.")
+        raise NotNow(f"{refusal} That turn was not added.")
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
         raise BadEntry(f"{entrant.name} doesn't play at {group}.")
@@ -630,11 +619,11 @@ def _group_for_move(group: Group, now: datetime) -> Group:
     """The group on phones, locked, if a move may be made at its table now."""
     group = _locked_group(group)
     if not group.on_phones:
-        raise WrongMoment("This table types its turns on its phone: it has no game table.")
+        raise NotNow("This table types its turns on its phone: it has no game table.")
     if group.status == Group.Status.FINAL:
-        raise WrongMoment(f"Time is up: {group}'s scores are final.")
+        raise NotNow(f"Time is up: {group}'s scores are final.")
     if group.round.is_paused:
-        raise WrongMoment("The director has paused the clock: play on once it resumes.")
+        raise NotNow("The director has paused the clock: play on once it resumes.")
     return group
 
 
@@ -681,7 +670,7 @@ def put_group_on_phones(*, group: Group, now: datetime | None = None) -> Group:
         return group
     refusal = group.phones_refusal(now)
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     digital.open_group_table(group, group.players())
     log_event(group.round.tournament.channel, "tournament_state",
               {"what": "on_phones", "round": group.round.number, "group": group.number})
@@ -699,9 +688,9 @@ def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None
     if existing is not None:
         return existing
     if group.on_phones:
-        raise WrongMoment(ON_PHONES)
+        raise NotNow(ON_PHONES)
     if group.status == Group.Status.FINAL or (group.final_at is not None and now >= group.final_at):
-        raise WrongMoment(f"{group}'s scores are final: ask the director to correct them.")
+        raise NotNow(f"{group}'s scores are final: ask the director to correct them.")
     last = group.live_turns().order_by("-id").first()
     if last is None:
         raise BadEntry("There is nothing to undo.")
@@ -741,7 +730,7 @@ def _check_correctable(group: Group, round_: TournamentRound) -> None:
     """The predicate the group's page shows its Strike and Correct buttons by, on the locked round."""
     refusal = group.correction_refusal(round_)
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
 
 
 @transaction.atomic
@@ -779,7 +768,7 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     group = _locked_group(group)
     refusal = group.extend_refusal(now)  # what the dashboard's "+2 min" button asks too
     if refusal is not None:
-        raise WrongMoment(refusal)
+        raise NotNow(refusal)
     assert group.ends_at is not None and group.final_at is not None
     extra = timedelta(minutes=minutes)
     group.ends_at = max(group.ends_at, now) + extra
@@ -803,7 +792,7 @@ def decide_tie(*, round_: TournamentRound, order: Sequence[Entrant], now: dateti
          .order_by("pk").values_list("pk", flat=True))
     round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != TournamentRound.Status.PLAY_OFF:
-        raise WrongMoment("Nobody is tied at the line in this round.")
+        raise NotNow("Nobody is tied at the line in this round.")
     names = [entrant.name for entrant in order]
     if sorted(names) != sorted(round_.tied()) or len(set(names)) != len(names):
         raise BadEntry("Put every tied player in order, each once: " + ", ".join(round_.tied()) + ".")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from live import signing
+from live.refusals import Refusal
 
 SALT = "bunco-club.tournament-group"
 MAX_AGE_SECONDS = 60 * 60 * 24 * 2  # a tournament day, and then some
@@ -20,9 +21,11 @@ EXPIRED = "This group link has expired. Ask the director for your table's QR cod
 FROM_THE_FUTURE = "This group link isn't valid yet. Ask the director for your table's QR code."
 
 
-class BadGroupLink(Exception):
+class BadGroupLink(Refusal):
     """A group link that was altered, has expired or is dated in the future; the message says
     which, for people."""
+
+    status = 403
 
 
 def group_token(code: str) -> str:

@@ -103,12 +103,18 @@ class Page(enum.Enum):
     DASHBOARD = "dashboard"  # the director's dashboard: the message (htmx), else back to it with the message
     GROUP_SHEET = "group sheet"  # the director's page of one group's entries: back to it with the message
     NEW = "new"  # the new-tournament form: the form again with the message on it
+    GROUP_LINK = "group link"  # a table's QR link: the refused page (a bad link is counted, per address)
 
 
 def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str = "", **kwargs: Any) -> HttpResponse:
     """The one way a refusal (an action's, or a form's read by the view) reaches a page: its
     message, with its status, in the way of the page it came from (`page`; `code` and the other
     view arguments say which tournament or group). Nothing has changed: the state is read afresh."""
+    if page is Page.GROUP_LINK:
+        # Only bad links count (per address, with the night's join links): a hall shares one address.
+        if isinstance(error, BadGroupLink) and too_many(request, "bad-join"):
+            return render(request, "tournaments/refused.html", {"message": TOO_MANY_BAD_LINKS}, status=429)
+        return render(request, "tournaments/refused.html", {"message": error.message}, status=error.status)
     if page is Page.GROUP_PHONE:
         group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
         context = {**group_context(group), "message": error.message}
@@ -757,15 +763,10 @@ TOO_MANY_BAD_LINKS = "Too many bad links from this network just now. Wait a minu
 
 
 @require_GET
+@refused(Page.GROUP_LINK)
 def group_join(request: HttpRequest, token: str) -> HttpResponse:
     """A table's QR code: this phone keeps the group's scoresheet from now on."""
-    try:
-        code = read_group_token(token)
-    except BadGroupLink as error:
-        # Only bad links count (per address, with the night's join links): a hall shares one address.
-        if too_many(request, "bad-join"):
-            return render(request, "tournaments/refused.html", {"message": TOO_MANY_BAD_LINKS}, status=429)
-        return render(request, "tournaments/refused.html", {"message": str(error)}, status=403)
+    code = read_group_token(token)
     group = Group.objects.select_related("round__tournament").filter(code=code).first()
     if group is None:
         return render(request, "tournaments/refused.html", {"message": "That group no longer exists."}, status=403)

@@ -6,7 +6,8 @@ round; phones `record_tally`; a head-table team at 21 or a head-table Bunco ring
 when every table has a winner the round closes and `move_players` seats the next one. After round
 24 the night ends and `award_prizes` hands out the pot.
 
-Errors are `NightError`s carrying the HTTP status a view should answer with; they change nothing.
+Errors are `NightError`s, or the refusals every app shares (live.refusals: NotNow, SeatTaken,
+KeyReused), carrying the HTTP status a view should answer with; they change nothing.
 """
 
 from __future__ import annotations
@@ -38,10 +39,9 @@ from games.night.models import (
     night_size_refusal,
 )
 from games.rules import bunco, dice, prizes
-from live import refusals
 from live.log import log_event, publish_together
 from live.models import Event
-from live.refusals import Refusal
+from live.refusals import KeyReused, NotNow, Refusal, SeatTaken
 from live.text import has_control_characters, well_formed_key
 
 POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
@@ -62,20 +62,15 @@ class NotYourTable(NightError):
     status = 403
 
 
-class RoundClosed(NightError):
-    status = 409
+class RoundClosed(NotNow):
+    """A tally after its table's round has closed (the bell, a finished turn): told apart from any
+    other refusal by the tallies' concurrency proof."""
 
 
-class WrongState(NightError):
-    status = 409
-
-
-class StepAlreadyEnded(NightError):
+class StepAlreadyEnded(NotNow):
     """A request to end a step (start a round, finish a turn, end a roll-off, resume after the
     break, end the night) naming a step that has already ended: a double tap, a second phone at
     the table, a late retry. Nothing changes; a view answers with the current state, no error."""
-
-    status = 409
 
 
 class KeyOfAnotherTable(NightError):
@@ -84,28 +79,18 @@ class KeyOfAnotherTable(NightError):
     status = 409
 
 
-class KeyReused(NightError, refusals.KeyReused):
+def _key_reused(what: str) -> KeyReused:
     """A request's idempotency key already used for a request with other content (another team,
     other points, a tap where an undo was sent, another player arriving...): refused, never taken
     for a retry of the first, which would answer with what the first did and drop this one."""
-
-    status = 409
-
-    def __init__(self, what: str = "request") -> None:
-        super().__init__(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
-                         "Reload the page and do it again.")
+    return KeyReused(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
+                     "Reload the page and do it again.")
 
 
 class NoSuchNight(NightError):
     """A request for a night that does not exist (deleted, or a mistyped link)."""
 
     status = 404
-
-
-class SeatTaken(NightError):
-    """Another phone plays as that player: the host can hand the seat over."""
-
-    status = 409
 
 
 # --- Starting a night -------------------------------------------------------------------------
@@ -151,7 +136,7 @@ def start_night(
         # One night per party (issue 16, C5): two starts at once take turns on the party's row.
         type(party).objects.select_for_update().filter(pk=party.pk).first()
         if Night.objects.filter(party=party).exists():
-            raise WrongState("This party's night is started already: open it from the party's page.")
+            raise NotNow("This party's night is started already: open it from the party's page.")
     title = " ".join(str(title).split()) or "Bunco night"
     if len(title) > TITLE_MAX:
         raise BadTally(f"A night's title is {TITLE_MAX} letters at most, and this one has {len(title)}: shorten it.")
@@ -247,11 +232,11 @@ def _seated_round_to_change(night: Night, round_number: int | None) -> Round:
     started), the night not over. `round_number` is the round the host's page showed."""
     stale = round_number is not None and round_number != night.current_round
     if stale and night.status != Night.Status.FINISHED:
-        raise WrongState(f"The night is at round {night.current_round} now, not {round_number}: reload the page.")
+        raise NotNow(f"The night is at round {night.current_round} now, not {round_number}: reload the page.")
     current = _locked_round(night)
     refusal = night.seat_change_refusal(current)  # the rule the host's page follows too
     if refusal is not None:
-        raise WrongState(refusal)
+        raise NotNow(refusal)
     return current
 
 
@@ -270,7 +255,7 @@ def _done_with_key(night: Night, key: str | None, what: str, **same: object) -> 
     if done.data.get("what") != what or any(
         value is not None and done.data.get(field) != value for field, value in same.items()
     ):
-        raise KeyReused("arrival" if what == "arrived" else "departure")
+        raise _key_reused("arrival" if what == "arrived" else "departure")
     return done
 
 
@@ -291,7 +276,7 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     if done is not None:
         arrived = night.players.get(pk=done.data["player"])
         if arrived.name.casefold() != " ".join(name.split()).casefold():
-            raise KeyReused("arrival")
+            raise _key_reused("arrival")
         return arrived
     current = _seated_round_to_change(night, round_number)
     cleaned = clean_names([name])
@@ -307,7 +292,7 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
     chosen = ghost.name if ghost is not None else bunco.ghost_for_arrival(seating, ghosts)
     if chosen is None:
-        raise WrongState("Every seat has a player: there is no ghost's seat for a late arrival tonight.")
+        raise NotNow("Every seat has a player: there is no ghost's seat for a late arrival tonight.")
     try:
         new_seating = bunco.seat_late_arrival(seating, ghosts, ghost=chosen, newcomer=newcomer)
     except bunco.IllegalSeating as error:
@@ -336,14 +321,14 @@ def let_player_leave(night: Night, *, player: Player, round_number: int | None =
     current = _seated_round_to_change(night, round_number)
     seating = current.seating()
     if not any(player.name in seats for seats in seating):
-        raise WrongState(f"{player.name} has no seat in round {current.number}: they have already left.")
+        raise NotNow(f"{player.name} has no seat in round {current.number}: they have already left.")
     names = list(night.players.values_list("name", flat=True))
     ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
     ghost_name = bunco.fresh_ghost_name(names)
     try:
         new_seating = bunco.seat_ghost_for_leaver(seating, ghosts, leaver=player.name, ghost=ghost_name)
     except bunco.IllegalSeating as error:
-        raise WrongState(str(error)) from error
+        raise NotNow(str(error)) from error
     ghost = Player.objects.create(night=night, name=ghost_name, is_ghost=True)
     _reseat(night, current, new_seating)
     if Player.objects.filter(pk=player.pk).exclude(claimed_by="").update(claimed_by=""):
@@ -363,12 +348,12 @@ def _locked_round(night: Night, number: int | None = None) -> Round:
 def _check_named_round(night: Night, round_number: int | None, what: str) -> None:
     """A step-ending request names the round it ends a step of (None: an action called from code,
     for the current round). An earlier round than the night's current one: that step is long
-    over (StepAlreadyEnded); a later one: the request is ahead of the night (WrongState)."""
+    over (StepAlreadyEnded); a later one: the request is ahead of the night (NotNow)."""
     if round_number is None or round_number == night.current_round:
         return
     if round_number < night.current_round or night.status == Night.Status.FINISHED:
         raise StepAlreadyEnded(f"Round {round_number} is over: {what} changes nothing now.")
-    raise WrongState(f"Round {round_number} has not been seated yet: reload the page.")
+    raise NotNow(f"Round {round_number} has not been seated yet: reload the page.")
 
 
 @transaction.atomic
@@ -379,15 +364,15 @@ def start_round(night: Night, *, round_number: int | None = None) -> Round:
     if round_number is not None and round_number < night.current_round:
         raise StepAlreadyEnded(f"Round {round_number} has already been played.")
     if night.status == Night.Status.FINISHED:
-        raise WrongState("The night is over.")
+        raise NotNow("The night is over.")
     if night.status == Night.Status.BREAK:
-        raise WrongState("It's the break: the host resumes the night first.")
+        raise NotNow("It's the break: the host resumes the night first.")
     _check_named_round(night, round_number, "starting it")
     round_ = _locked_round(night)
     if round_.status != Round.Status.READY:
         if round_number is not None:
             raise StepAlreadyEnded(f"Round {round_.number} has already started.")
-        raise WrongState(f"Round {round_.number} has already started.")
+        raise NotNow(f"Round {round_.number} has already started.")
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -446,8 +431,8 @@ def record_tally(
     try:
         _check_open_for_play(table, by_host=by_host)
         if wipeout and not bunco.wipeout_applies(night.bunco_rules(), bunco.target_for_round(number)):
-            raise WrongState(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
-    except NightError:
+            raise NotNow(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
+    except Refusal:
         # A retried tap whose first copy did arrive, before its table closed, still gets its tally.
         existing = _tally_with_key(night, key, table_number) if key else None
         if existing is None:
@@ -539,7 +524,7 @@ def _same_tap(existing: Tally, *, team: str, points: int, bunco_player: Player |
         and (round_number is None or existing.table_round.round.number == round_number)
     )
     if not same:
-        raise KeyReused("correction" if by_host else "tap")
+        raise _key_reused("correction" if by_host else "tap")
     return existing
 
 
@@ -548,7 +533,7 @@ def _check_open_for_play(table: TableRound, *, by_host: bool = False) -> None:
     the rule the phone page asks too)."""
     refusal = table.tally_refusal(by_host=by_host)
     if refusal is not None:
-        raise WrongState(refusal) if by_host else RoundClosed(refusal)
+        raise NotNow(refusal) if by_host else RoundClosed(refusal)
 
 
 def _refuse_below_zero(table: TableRound, team: str, roll_off: int, change: int, *, undo: bool = False) -> None:
@@ -670,10 +655,10 @@ def finish_turn(*, night: Night, table_number: int, round_number: int | None = N
     _check_named_round(night, round_number, "finishing its turn")
     table = _locked_table(night, table_number)
     if table.round.status != Round.Status.BELL and table.status != TableRound.Status.DONE:
-        raise WrongState("The bell hasn't rung yet: keep playing.")
+        raise NotNow("The bell hasn't rung yet: keep playing.")
     if table.status != TableRound.Status.FINISHING:
         message = f"Table {table.number} has already finished its turn."
-        raise StepAlreadyEnded(message) if round_number is not None else WrongState(message)
+        raise StepAlreadyEnded(message) if round_number is not None else NotNow(message)
     _decide_table(table, table.totals())
     log_event(night.channel, "state", {"round": table.round.number, "table": table.number, "what": "table_done"})
     _close_round_if_resolved(night, table.round)
@@ -695,12 +680,12 @@ def finish_roll_off(*, night: Night, table_number: int, round_number: int | None
     if roll_off is not None and (table.status == TableRound.Status.DONE or table.roll_off > roll_off):
         raise StepAlreadyEnded(f"Roll-off {roll_off} at table {table.number} is already over.")
     if table.status != TableRound.Status.ROLL_OFF:
-        raise WrongState(f"Table {table.number} is not rolling off.")
+        raise NotNow(f"Table {table.number} is not rolling off.")
     if roll_off is not None and roll_off != table.roll_off:
-        raise WrongState(f"Table {table.number} is in roll-off {table.roll_off}, not {roll_off}: reload the page.")
+        raise NotNow(f"Table {table.number} is in roll-off {table.roll_off}, not {roll_off}: reload the page.")
     rules = night.bunco_rules()
     if rules.sudden_death:
-        raise WrongState("Sudden death: the first team to score wins. Keep rolling.")
+        raise NotNow("Sudden death: the first team to score wins. Keep rolling.")
     totals = table.totals(table.roll_off)
     winner = bunco.roll_off_winner(rules, totals["A"], totals["B"], cycle_over=True)
     if winner is None:
@@ -758,7 +743,7 @@ def move_players(night: Night, round_: Round) -> Round | None:
         try:
             next_seating = bunco.seat_changes_again(next_seating, ghosts, changes)
         except bunco.IllegalSeating as error:
-            raise WrongState(f"Round {round_.number + 1} cannot be seated again with tonight's arrivals and "
+            raise NotNow(f"Round {round_.number + 1} cannot be seated again with tonight's arrivals and "
                              f"departures: {error} Nothing was changed.") from error
     next_round = Round.objects.create(night=night, number=round_.number + 1)
     _seat_round(next_round, next_seating, by_name)
@@ -811,7 +796,7 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
                 already.undoes_id != tally_id if tally_id is not None
                 else already.entered_by_id != (entered_by.pk if entered_by is not None else None)
             ):
-                raise KeyReused("undo")
+                raise _key_reused("undo")
             return already
     if tally_id is not None:
         if not by_host:
@@ -998,10 +983,10 @@ def reopen_last_round(night: Night, *, table_number: int | None = None, round_nu
         raise StepAlreadyEnded(f"Round {round_number} is already re-opened.")
     refusal = night.reopen_refusal(current)
     if refusal is not None:
-        raise WrongState(refusal)
+        raise NotNow(refusal)
     previous = current if night.status == Night.Status.FINISHED else night.round_obj(current.number - 1)
     if round_number is not None and round_number != previous.number:
-        raise WrongState(f"Round {previous.number} is the one that can be re-opened now, not round {round_number}: "
+        raise NotNow(f"Round {previous.number} is the one that can be re-opened now, not round {round_number}: "
                          "reload the page.")
     reopened = previous.tables.exclude(number=1)
     if table_number is not None:
@@ -1035,7 +1020,7 @@ def resume_after_break(night: Night, *, round_number: int | None = None) -> Nigh
         raise StepAlreadyEnded("The break is already over.")
     _check_named_round(night, round_number, "resuming")
     if night.status != Night.Status.BREAK:
-        raise WrongState("The night is not on a break.")
+        raise NotNow("The night is not on a break.")
     night.status = Night.Status.PLAYING
     night.save(update_fields=["status"])
     log_event(night.channel, "state", {"round": night.current_round, "what": "resumed"})
@@ -1052,18 +1037,18 @@ def end_night(night: Night, *, round_number: int | None = None) -> Night:
     Only between rounds: a round under way is finished first, so no table loses its result.
     `round_number` is the seated round the host saw when ending: a second tap finds the night
     over and changes nothing (StepAlreadyEnded); a page from before a round that has been played
-    since is refused (WrongState), so the host sees that round's result before ending.
+    since is refused (NotNow), so the host sees that round's result before ending.
     """
     night = Night.objects.select_for_update().get(pk=night.pk)
     if round_number is not None and night.status == Night.Status.FINISHED:
         raise StepAlreadyEnded("The night is already over.")
     if round_number is not None and round_number != night.current_round:
-        raise WrongState(f"Round {night.current_round - 1} has been played since this page was shown: "
+        raise NotNow(f"Round {night.current_round - 1} has been played since this page was shown: "
                          "look at its results, then end the night.")
     current = night.round_obj()
     refusal = night.end_refusal(current)
     if refusal is not None:
-        raise WrongState(refusal)
+        raise NotNow(refusal)
     current.delete()  # seated, never started: nothing recorded is lost
     night.current_round = current.number - 1
     night.status = Night.Status.FINISHED
@@ -1079,7 +1064,7 @@ def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAw
     """Hand out the pot (RULES.md §4.7), once; ties are rolled off and the dice kept to show."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     if night.status != Night.Status.FINISHED:
-        raise WrongState("Prizes come at the end of the night.")
+        raise NotNow("Prizes come at the end of the night.")
     existing = list(night.awards.select_related("player"))
     if existing:
         return existing

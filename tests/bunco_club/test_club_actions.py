@@ -352,7 +352,7 @@ def test_the_host_marks_who_has_paid_the_buy_in(party, member):
     actions.mark_paid(party, member, paid=True)
     assert RSVP.objects.get(party=party, member=member).paid
     actions.answer_rsvp(party, member, "no")
-    with pytest.raises(actions.WrongMoment, match="only those coming pay"):
+    with pytest.raises(actions.NotNow, match="only those coming pay"):
         actions.mark_paid(party, member, paid=True)
 
 
@@ -418,7 +418,7 @@ def test_an_alternate_cannot_say_yes_without_an_invitation(party, club):
 
 def test_answers_for_a_party_that_is_over_are_refused(club):
     party = actions.add_party(club, starts_at=soon(-3))
-    with pytest.raises(actions.WrongMoment, match="over"):
+    with pytest.raises(actions.NotNow, match="over"):
         actions.answer_rsvp(party, club.members.get(name="Ada"), "yes")
     assert not RSVP.objects.exists()
 
@@ -482,7 +482,7 @@ def test_a_member_given_by_id_is_kept_even_under_another_name(party, club):
 def test_a_swap_that_would_make_a_member_host_on_a_date_they_are_away_is_refused(club):
     ada, bea, give, take = swap_pair(club)
     Blackout.objects.create(member=bea, date=give.day)  # Bea would host Ada's date, and she is away
-    with pytest.raises(actions.WrongMoment, match="Bea is away on"):
+    with pytest.raises(actions.NotNow, match="Bea is away on"):
         actions.request_swap(ada, give=give, take=take)
     assert not SwapRequest.objects.exists()
 
@@ -491,7 +491,7 @@ def test_a_swap_asked_before_a_date_away_was_marked_is_refused_when_accepted(clu
     ada, bea, give, take = swap_pair(club)
     swap = actions.request_swap(ada, give=give, take=take)
     Blackout.objects.create(member=ada, date=take.day)
-    with pytest.raises(actions.WrongMoment, match="Ada is away on"):
+    with pytest.raises(actions.NotNow, match="Ada is away on"):
         actions.answer_swap(swap, member=bea, accept=True)
     give.refresh_from_db()
     assert give.host == ada
@@ -509,7 +509,7 @@ def test_a_cancelled_party_takes_no_answers_and_every_member_is_told(party, club
     told = sorted(address for message in mail.outbox for address in message.to)
     assert told == sorted(f"{name.lower()}@example.com" for name in REGULARS)
     assert "is cancelled" in mail.outbox[0].body
-    with pytest.raises(actions.WrongMoment, match="cancelled"):
+    with pytest.raises(actions.NotNow, match="cancelled"):
         actions.answer_rsvp(party, member, "no")
 
 

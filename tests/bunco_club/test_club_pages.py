@@ -614,7 +614,7 @@ def test_a_night_played_before_its_partys_date_is_a_played_party_on_every_list(h
     assert my_page.context["next_row"]["party"] == later and my_page.context["later_rows"] == []
     assert list(Party.objects.played()) == [played_early]
     assert played_early.is_past and not played_early.takes_answers
-    with pytest.raises(actions.WrongMoment, match="over"):
+    with pytest.raises(actions.NotNow, match="over"):
         actions.answer_rsvp(played_early, member, "yes")
 
 

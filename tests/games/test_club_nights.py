@@ -58,7 +58,7 @@ def test_a_partys_night_starts_once_and_the_party_link_reopens_it(client):
     assert response.status_code == 302 and response["Location"] == reverse("games:night_host", args=[night.code])
     response = client.post(reverse("games:night_new") + f"?party={party.pk}", {"names": "\n".join(NAMES[:8])})
     assert response["Location"] == reverse("games:night_host", args=[night.code])
-    with pytest.raises(actions.WrongState, match="started already"):
+    with pytest.raises(actions.NotNow, match="started already"):
         actions.start_night(names=NAMES[:8], club=club, party=party)
     assert party.nights.count() == 1
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.night import actions
-from games.night.actions import BadTally, RoundClosed, WrongState
+from games.night.actions import BadTally, NotNow, RoundClosed
 from games.night.models import Night, Round, TableRound, Tally
 from games.rules import bunco
 from tests import builders
@@ -99,7 +99,7 @@ def test_a_tally_after_a_sudden_death_was_decided_is_refused():
 
 def test_a_sudden_death_roll_off_has_no_every_seat_has_rolled_off_step():
     night = tied_at_table_2(SUDDEN_DEATH)
-    with pytest.raises(WrongState, match="Sudden death"):
+    with pytest.raises(NotNow, match="Sudden death"):
         actions.finish_roll_off(night=night, table_number=2)
     assert (table(night, 2).status, table(night, 2).roll_off) == (TableRound.Status.ROLL_OFF, 1)
 
@@ -212,7 +212,7 @@ def test_undoing_a_wipeout_gives_the_team_its_points_back():
 def test_a_wipeout_is_refused_when_ones_are_up():
     night = started_night(WIPEOUT)  # round 1: 1s are up, three 1s are a Bunco
     tally(night, 2, "A", 5)
-    with pytest.raises(WrongState, match="1s are up"):
+    with pytest.raises(NotNow, match="1s are up"):
         tally(night, 2, "A", 0, wipeout=True)
     assert table(night, 2).totals()["A"] == 5
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from bunco_club.forms import ClubForm
 from bunco_club.models import Club
 from games.night import actions
-from games.night.actions import WrongState
+from games.night.actions import NotNow
 from games.night.forms import NewNightForm, plural, shape_of
 from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco, prizes
@@ -102,7 +102,7 @@ def test_the_host_corrects_any_table_of_a_started_round_but_not_before_it_starts
     night = new_night()
     table = TableRound.objects.select_related("round").get(round__night=night, number=1)
     assert table.tally_refusal(by_host=True) == "Round 1 has not started yet."
-    with pytest.raises(WrongState, match="has not started yet"):
+    with pytest.raises(NotNow, match="has not started yet"):
         actions.correct_tally(night=night, table_number=1, team="A", points=3)
     TableRound.objects.filter(pk=table.pk).update(status=TableRound.Status.DONE)
     Round.objects.filter(night=night).update(status=Round.Status.CLOSED)
@@ -150,14 +150,14 @@ def test_ending_the_night_is_refused_with_the_reason_the_predicate_gives():
     night = new_night()
     reason = night.end_refusal()
     assert reason == "No round has been played yet."
-    with pytest.raises(WrongState) as refused:
+    with pytest.raises(NotNow) as refused:
         actions.end_night(night)
     assert str(refused.value) == reason
     actions.start_round(night)
     night = fresh(night)
     reason = night.end_refusal()
     assert reason == "Round 1 is under way: finish it first, then end the night."
-    with pytest.raises(WrongState) as refused:
+    with pytest.raises(NotNow) as refused:
         actions.end_night(night)
     assert str(refused.value) == reason
 
@@ -166,7 +166,7 @@ def test_reopening_the_last_round_is_refused_with_the_reason_the_predicate_gives
     night = new_night()
     reason = night.reopen_refusal()
     assert reason is not None
-    with pytest.raises(WrongState) as refused:
+    with pytest.raises(NotNow) as refused:
         actions.reopen_last_round(night)
     assert str(refused.value) == reason
 
@@ -385,7 +385,7 @@ def test_the_host_page_offers_arrivals_exactly_when_the_arrival_action_seats_the
         arrived = actions.seat_late_arrival(night, name="Zed", ghost=ghost)
         assert arrived.name == "Zed"
     else:
-        with pytest.raises(WrongState) as refused:
+        with pytest.raises(NotNow) as refused:
             actions.seat_late_arrival(night, name="Zed", ghost=ghost)
         assert str(refused.value) == refusal
         assert not Player.objects.filter(night=night, name="Zed").exists()

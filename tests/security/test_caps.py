@@ -380,7 +380,7 @@ def test_a_tournament_registers_players_up_to_the_cap(settings):
     assert refused.status_code == 409
     assert "3 players are registered, the most a tournament takes: start a second tournament" in text(refused)
     assert tournament.entrants.count() == 3
-    with pytest.raises(tournament_actions.WrongMoment):
+    with pytest.raises(tournament_actions.NotNow):
         tournament_actions.register(tournament, "Eve")  # a command is held to it too
     assert tournament.entrants.count() == 3
 

@@ -59,7 +59,7 @@ def test_it_removes_no_shows_at_round_one_and_takes_late_arrivals_before_it(dire
     actions.start_round(tournament, now=START)
     assert Entrant.objects.get(pk=absent.pk).status == Entrant.Status.NO_SHOW
     assert Entrant.objects.get(pk=late.pk).status == Entrant.Status.IN
-    with pytest.raises(actions.WrongMoment, match="Registration is closed"):
+    with pytest.raises(actions.NotNow, match="Registration is closed"):
         actions.register(tournament, "Too Late")
 
 
@@ -271,7 +271,7 @@ def test_no_new_turn_starts_at_ends_at_but_the_turn_under_way_is_entered_in_the_
     actions.record_turn(group=group, entrant=a, points=500, now=ends + timedelta(seconds=30))
     group.refresh_from_db()
     assert group.status == Group.Status.FINAL
-    with pytest.raises(actions.WrongMoment, match="final"):
+    with pytest.raises(actions.NotNow, match="final"):
         actions.record_turn(group=group, entrant=b, points=500, now=ends + timedelta(seconds=40))
 
 
@@ -279,7 +279,7 @@ def test_after_the_grace_period_no_turn_is_taken_even_before_the_clock_ticks(tou
     actions.start_round(tournament, now=START)
     group = groups_of(tournament)[0]
     assert group.final_at is not None
-    with pytest.raises(actions.WrongMoment, match="grace period is over"):
+    with pytest.raises(actions.NotNow, match="grace period is over"):
         actions.record_turn(group=group, entrant=group.players()[0], points=50, now=group.final_at)
 
 
@@ -354,7 +354,7 @@ def test_players_tied_at_the_line_play_off_until_untied(tournament):
     assert round_.status == TournamentRound.Status.DECIDED
     assert "Ann 07" in round_.outcome["advancing"]
     assert entrant(tournament, "Ann 06").status == Entrant.Status.ELIMINATED
-    with pytest.raises(actions.WrongMoment, match="final"):
+    with pytest.raises(actions.NotNow, match="final"):
         actions.record_turn(group=again, entrant=entrant(tournament, "Ann 07"), points=50, now=START)
 
 
@@ -415,7 +415,7 @@ def test_a_tied_face_off_plays_off_turn_by_turn(director):
 def test_a_player_drops_between_rounds_but_not_during_one(tournament):
     round_ = actions.start_round(tournament, now=START)
     leaving = entrant(tournament, "Ann 12")
-    with pytest.raises(actions.WrongMoment, match="under way"):
+    with pytest.raises(actions.NotNow, match="under way"):
         actions.drop_entrant(tournament, leaving)
     for group in groups_of(tournament):
         for player in group.players():
@@ -446,7 +446,7 @@ def test_scores_cannot_be_corrected_once_the_round_is_ranked(tournament):
     round_ = scored_round(tournament, {f"Ann {n:02d}": n * 100 for n in range(1, 13)})
     turn = Turn.objects.filter(group__round=round_).first()
     assert turn is not None
-    with pytest.raises(actions.WrongMoment, match="ranked"):
+    with pytest.raises(actions.NotNow, match="ranked"):
         actions.correct_turn(turn=turn, now=START)
 
 

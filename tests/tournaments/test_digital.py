@@ -106,7 +106,7 @@ def test_moves_made_through_the_group_record_each_finished_turn(tournament):
 def test_a_group_on_phones_takes_no_typed_turn(tournament):
     phones_round(tournament)
     group = groups_of(tournament)[0]
-    with pytest.raises(actions.WrongMoment, match="plays on phones"):
+    with pytest.raises(actions.NotNow, match="plays on phones"):
         actions.record_turn(group=group, entrant=group.players()[0], points=500, now=START + MINUTE)
     assert not group.turns.exists()
 
@@ -147,7 +147,7 @@ def test_no_new_turn_starts_at_a_table_once_its_time_is_up(tournament):
     round_ = phones_round(tournament)
     group = groups_of(tournament)[0]
     finish_table_turn(group, through_group=True, now=START + MINUTE)
-    with pytest.raises(actions.WrongMoment, match="final"):
+    with pytest.raises(actions.NotNow, match="final"):
         table_move(group, through_group=True, now=round_.ends_at)  # between turns: the game ends
     group.refresh_from_db()
     assert table_game(group).is_over
@@ -157,7 +157,7 @@ def test_a_move_at_a_paused_rounds_table_is_refused(tournament):
     phones_round(tournament)
     actions.pause_round(tournament, number=1, now=START + MINUTE)
     group = groups_of(tournament)[0]
-    with pytest.raises(actions.WrongMoment, match="paused"):
+    with pytest.raises(actions.NotNow, match="paused"):
         table_move(group, through_group=True, now=START + 2 * MINUTE)
 
 
@@ -251,7 +251,7 @@ def test_the_director_puts_one_group_of_a_typed_round_on_phones(tournament, dire
     assert first.table is not None
     assert list(first.table.seats.values_list("name", flat=True)) == [p.name for p in first.players()]
 
-    with pytest.raises(actions.WrongMoment, match="entered turns"):
+    with pytest.raises(actions.NotNow, match="entered turns"):
         actions.put_group_on_phones(group=second)
     second.refresh_from_db()
     assert second.table is None

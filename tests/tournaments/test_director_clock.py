@@ -26,7 +26,7 @@ MINUTE = timedelta(minutes=1)
 def test_the_practice_round_is_off_by_default_and_lasts_two_to_ten_minutes(director):
     tournament = make_tournament(director, 6)
     assert tournament.practice_minutes is None
-    with pytest.raises(actions.WrongMoment, match="no practice round"):
+    with pytest.raises(actions.NotNow, match="no practice round"):
         actions.start_practice_round(tournament, now=START)
     for bad in (1, 11):
         with pytest.raises(actions.BadEntry, match="2 to 10 minutes"):
@@ -49,7 +49,7 @@ def test_a_practice_round_counts_for_nothing(director):
     assert practice.status == TournamentRound.Status.DECIDED
     assert practice.outcome == {"practice": True}  # no cut, no strikes
     assert not tournament.entrants.exclude(status=Entrant.Status.REGISTERED).exists()
-    with pytest.raises(actions.WrongMoment, match="has been played"):
+    with pytest.raises(actions.NotNow, match="has been played"):
         actions.start_practice_round(tournament, now=START + 11 * MINUTE)
 
     round_one = actions.start_round(tournament, now=START + 12 * MINUTE)
@@ -66,7 +66,7 @@ def test_a_practice_round_counts_for_nothing(director):
 def test_the_practice_round_comes_only_before_round_one(director):
     tournament = make_tournament(director, 6, practice_minutes=3)
     actions.start_round(tournament, now=START)
-    with pytest.raises(actions.WrongMoment, match="before round 1"):
+    with pytest.raises(actions.NotNow, match="before round 1"):
         actions.start_practice_round(tournament, now=START)
     assert not tournament.rounds.filter(number=0).exists()
 
@@ -85,7 +85,7 @@ def test_pausing_stops_the_clock_and_resuming_moves_every_end_by_the_pause(tourn
 
     group = groups[0]
     group.refresh_from_db()
-    with pytest.raises(actions.WrongMoment, match="paused the clock"):
+    with pytest.raises(actions.NotNow, match="paused the clock"):
         actions.record_turn(group=group, entrant=group.players()[0], points=500, now=START + 7 * MINUTE)
     # Past every end and grace while paused: the clock closes nothing.
     assert deciding.close_round_if_due(START + 60 * MINUTE) == 0
@@ -118,7 +118,7 @@ def test_end_round_now_closes_the_round_as_if_time_were_up_once(tournament):
     again = actions.end_round_now(tournament, number=1, now=START + 3 * MINUTE)  # pressed twice
     assert again.outcome == ended.outcome and again.decided_at == ended.decided_at
     assert Event.objects.filter(channel=tournament.channel, data__what="round_decided").count() == 1
-    with pytest.raises(actions.WrongMoment):
+    with pytest.raises(actions.NotNow):
         actions.record_turn(group=groups[0], entrant=groups[0].players()[0], points=500, now=START + 4 * MINUTE)
 
 
@@ -127,7 +127,7 @@ def test_a_paused_table_gets_more_time_only_once_the_clock_runs_again(tournament
     group = groups_of(tournament)[0]
     ends_at = group.ends_at
     actions.pause_round(tournament, number=1, now=START + MINUTE)
-    with pytest.raises(actions.WrongMoment, match="resume it"):
+    with pytest.raises(actions.NotNow, match="resume it"):
         actions.extend_group(group=group, minutes=2, now=START + 2 * MINUTE)
     group.refresh_from_db()
     assert group.ends_at == ends_at
@@ -142,16 +142,16 @@ def test_end_round_now_ends_a_paused_round(tournament):
 
 
 def test_the_clock_buttons_refuse_a_round_that_is_not_under_way_and_change_nothing(tournament):
-    with pytest.raises(actions.WrongMoment, match="round 1"):
+    with pytest.raises(actions.NotNow, match="round 1"):
         actions.pause_round(tournament, number=1, now=START)
     round_ = actions.start_round(tournament, now=START)
-    with pytest.raises(actions.WrongMoment, match="for round 2: Round 1 is the current round"):
+    with pytest.raises(actions.NotNow, match="for round 2: Round 1 is the current round"):
         actions.end_round_now(tournament, number=2, now=START)
     deciding.close_round_if_due(round_.ends_at + 3 * MINUTE)
     round_.refresh_from_db()
     assert round_.status != TournamentRound.Status.PLAYING
     for press in (actions.pause_round, actions.resume_round):
-        with pytest.raises(actions.WrongMoment, match="Round 1"):
+        with pytest.raises(actions.NotNow, match="Round 1"):
             press(tournament, number=1, now=round_.ends_at + 4 * MINUTE)
     round_.refresh_from_db()
     assert round_.paused_at is None

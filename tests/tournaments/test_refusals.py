@@ -164,7 +164,7 @@ def test_the_dashboard_offers_start_exactly_when_start_round_would_accept_it(dir
     if refusal is None:
         actions.start_round(tournament, now=START + timedelta(days=1))
     else:
-        with pytest.raises(actions.WrongMoment) as raised:
+        with pytest.raises(actions.NotNow) as raised:
             actions.start_round(tournament, now=START + timedelta(days=1))
         assert str(raised.value) == refusal
 
@@ -172,7 +172,7 @@ def test_the_dashboard_offers_start_exactly_when_start_round_would_accept_it(dir
 def test_the_dashboard_offers_no_start_with_one_player_checked_in(director, director_client):
     tournament = registration_with(director, 1)
     assert not start_offered(director_client, tournament)
-    with pytest.raises(actions.WrongMoment, match="Check in at least two players first."):
+    with pytest.raises(actions.NotNow, match="Check in at least two players first."):
         actions.start_round(tournament)
 
 

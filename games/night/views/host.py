@@ -21,7 +21,6 @@ from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
 from games.night.models import TITLE_MAX, Night
 from games.night.views.shared import (
-    message_response,
     named_roll_off,
     named_round,
     night_for_host,
@@ -31,21 +30,19 @@ from games.night.views.shared import (
     seat_of,
     tables_context,
 )
-from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
+from live.http import ID_MAX, HtmxHttpRequest, parse_int
 from live.qr import qr_svg
 from live.refusals import Refusal, shown_on
 
 
 @require_http_methods(["GET", "POST"])
+@refused(page="Can't start that night")
 def night_new(request: HttpRequest) -> HttpResponse:
     """"Just play tonight" (anyone) or a club party's night (its host): names, buy-in, house rules.
 
-    Starting a night writes hundreds of rows: it is rate limited per address and per host account."""
-    try:
-        party = party_in_link(request, "Only the club's hosts can start its party night.")
-    except BadNumber as error:
-        return render(request, "games/refused.html", {"title": "Can't start that night", "message": str(error)},
-                      status=400)
+    Starting a night writes hundreds of rows: it is rate limited per address and per host account.
+    A malformed party in the link is refused (400); the start's own refusals show on its form."""
+    party = party_in_link(request, "Only the club's hosts can start its party night.")
     started = Night.objects.filter(party=party).order_by("pk").first() if party is not None else None
     if started is not None:  # one night per party: its host re-opens it (issue 16, C5)
         messages.info(request, "This party's night is started already: here it is.")
@@ -97,13 +94,11 @@ NIGHTS_A_PAGE = 20
 @never_cache  # the host's nights, their players' names
 @require_GET
 @login_required
+@refused(page="No such page")
 def host_nights(request: HttpRequest) -> HttpResponse:
     """A host's nights: every night they host (their own and their clubs'), newest first, the
     finished ones with their prizes; older ones a page further (`?page=2`)."""
-    try:
-        number = parse_int(request.GET.get("page", "1"), low=1, high=ID_MAX, what="the page number")
-    except BadNumber as error:
-        return render(request, "games/refused.html", {"title": "No such page", "message": str(error)}, status=400)
+    number = parse_int(request.GET.get("page", "1"), low=1, high=ID_MAX, what="the page number")
     paginator = Paginator(Night.objects.hosted_by(request.user).listed(), NIGHTS_A_PAGE)
     page = paginator.get_page(number)
     return render(request, "games/nights.html", {"page": page, "nights": page.object_list})
@@ -187,10 +182,7 @@ host_step = refused(to_host=True, current=_current_host_state)
 
 
 def _posted_table_or_refuse(request: HttpRequest) -> int:
-    try:
-        table_number = posted_table(request)
-    except BadNumber as error:
-        raise actions.BadTally(str(error)) from None
+    table_number = posted_table(request)
     if table_number is None:
         raise actions.BadTally("Which table?")
     return table_number
@@ -377,10 +369,7 @@ def host_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 def _posted_id_or_none(request: HttpRequest, field: str) -> int | None:
-    try:
-        return posted_number(request, field, high=ID_MAX, what=f"the {field}")
-    except BadNumber as error:
-        raise actions.BadTally(str(error)) from None
+    return posted_number(request, field, high=ID_MAX, what=f"the {field}")
 
 
 @require_POST
@@ -401,14 +390,12 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
 
 @require_GET
 @never_cache
+@refused()
 def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The host's close look at one table this round: every entry, to correct."""
     night = night_for_host(request, code)
-    try:
-        round_number = parse_int(request.GET.get("round") or str(night.current_round), low=1,
-                                 high=night.current_round, what="the round")
-    except BadNumber as error:
-        return message_response(request, error, 400)
+    round_number = parse_int(request.GET.get("round") or str(night.current_round), low=1,
+                             high=night.current_round, what="the round")
     table = get_object_or_404(night.round_obj(round_number).tables.with_totals(), number=number)
     entries = table.tallies.select_related("bunco_player", "entered_by", "undone_by").order_by("-id")
     return render(request, "games/host_table.html", {

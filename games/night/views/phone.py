@@ -10,9 +10,9 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from bunco_club.limits import limited, too_many
+from bunco_club.limits import limited
 from games import phones
-from games.links import BadJoinLink, join_token, read_join_token
+from games.links import join_token, read_join_token
 from games.night import actions, taps
 from games.night.forms import TallyForm, UndoForm
 from games.night.models import Night, Player, PlayerQuerySet, Round, Seat, TableRound, Tally
@@ -35,7 +35,7 @@ from games.night.views.shared import (
     why_not_playing,
 )
 from games.rules import bunco
-from live.http import ID_MAX, BadNumber, HtmxHttpRequest, parse_int
+from live.http import ID_MAX, HtmxHttpRequest, parse_int_or_none
 from live.streams import event_stream_response, read_for_a_stream
 
 
@@ -63,9 +63,6 @@ def _refuse_join(request: HttpRequest, message: str, status: int) -> HttpRespons
 TOO_MANY_JOINS = "Too many tries from this network just now. Wait a minute, then scan the code again."
 
 
-TOO_MANY_BAD_LINKS = "Too many bad join links from this network just now. Wait a minute, then scan the code again."
-
-
 def _names_to_claim(night: Night, table: int | None) -> PlayerQuerySet:
     """The names a join link offers: everyone's (the night's link) or, from a table's code, only the
     players seated at that table in the current round."""
@@ -76,20 +73,16 @@ def _names_to_claim(night: Night, table: int | None) -> PlayerQuerySet:
 
 
 @require_GET
+@refused(join_page=True)
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """A QR code's link: the night's (every name) or a table's (that table's names this round).
 
     A link whose signature holds is always admitted, however many bad links came from its address
     before: a hall's phones share one public address, and one guest's stale or mistyped link must
     not lock the others out. Only bad links are counted (per address), and past the limit they are
-    answered 429 rather than with the reason.
+    answered 429 rather than with the reason (by `refused`, which counts them).
     """
-    try:
-        ticket = read_join_token(token)
-    except BadJoinLink as error:
-        if too_many(request, "bad-join"):
-            return _refuse_join(request, TOO_MANY_BAD_LINKS, 429)
-        return _refuse_join(request, str(error), 403)
+    ticket = read_join_token(token)
     night = Night.objects.filter(code=ticket.code).first()
     if night is None:
         return _refuse_join(request, "That game no longer exists.", 403)
@@ -123,10 +116,7 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     over = night.join_refusal()
     if over is not None:
         return _refuse_join(request, over, 403)
-    try:
-        player_id = parse_int(request.POST.get("player"), low=1, high=ID_MAX, what="the player")
-    except BadNumber:
-        player_id = None
+    player_id = parse_int_or_none(request.POST.get("player"), low=1, high=ID_MAX)
     player = night.players.real().filter(pk=player_id).first() if player_id is not None else None
     if player is None:
         return message_response(request, ValueError("Tap one of the names on the list."), 400)
@@ -245,10 +235,7 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     form = TallyForm(request.POST)
     if not form.is_valid():
         return json_error("That tap was malformed: choose a team and a button.", 400)
-    try:
-        table_number = posted_table(request)
-    except BadNumber as error:
-        return json_error(str(error), 400)
+    table_number = posted_table(request)
     if phone.table_number is None or (table_number is not None and table_number != phone.table_number):
         return json_error("You're not at that table this round: scores go in at your own table.", 403)
     bunco_player = None
@@ -286,10 +273,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     form = UndoForm(request.POST)
     if not form.is_valid():
         return json_error("That undo was malformed: tap Undo again.", 400)
-    try:
-        table_number = posted_table(request)
-    except BadNumber as error:
-        return json_error(str(error), 400)
+    table_number = posted_table(request)
     if table_number is not None and table_number != phone.table_number:
         return json_error("You're not at that table this round: undo at your own table.", 403)
     entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,

@@ -11,11 +11,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from bunco_club.limits import too_many
 from games import phones
+from games.links import BadJoinLink
 from games.night import actions
 from games.night.models import Night, Player, Round, Seat, max_tables
 from games.rules import bunco
-from live.http import BadNumber, HtmxHttpRequest, parse_int
+from live.http import HtmxHttpRequest, parse_int
 from live.refusals import Refusal, answers_refusals, json_refusal
 
 P = ParamSpec("P")
@@ -105,26 +107,33 @@ Current = Callable[[HtmxHttpRequest, str], HttpResponse]
 
 def refused(*, as_json: bool = False, to_host: bool = False, current: Current | None = None,
             join_page: bool = False, card: Callable[[HtmxHttpRequest, str, Refusal], HttpResponse] | None = None,
-            ) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
+            page: str = "") -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
     """The night's one place where a refusal becomes a response (live.refusals.answers_refusals):
     a view so decorated raises its refusals (an action's, or its own check's) and this answers them
     with the refusal's message and status, as the view's caller expects.
 
     The phone's scoring buttons read JSON (`as_json`); a phone's join page gets the refused page
-    (`join_page`); a host's htmx button gets its `card` if it has one, else the message partial;
-    a plain form post on the host's page (`to_host`) goes back to that page with the message on
-    top. A step-ending request for a step already ended (a double tap, the other phone's tap, a
+    (`join_page`), and a bad join link is counted against its address (past the limit, 429 without
+    the reason: a hall's phones share one address, so only bad links count); a page of its own gets
+    the refused page titled `page`; a host's htmx button gets its `card` if it has one, else the
+    message partial; a plain form post on the host's page (`to_host`) goes back to that page with
+    the message on top. A step-ending request for a step already ended (a double tap, the other phone's tap, a
     late retry) changed nothing and is no mistake: with `current`, it gets the page's state as it
     is, without an error. The view's `code` keyword names the night."""
 
     def answer(request: HtmxHttpRequest, refusal: Refusal, **view_kwargs: object) -> HttpResponse:
-        code = str(view_kwargs["code"])
         if current is not None and isinstance(refusal, actions.StepAlreadyEnded):
-            return current(request, code)
+            return current(request, str(view_kwargs["code"]))
         if as_json:
             return json_refusal(refusal)
         if join_page:
+            if isinstance(refusal, BadJoinLink) and too_many(request, "bad-join"):
+                return render(request, "games/join_refused.html", {"message": TOO_MANY_BAD_LINKS}, status=429)
             return render(request, "games/join_refused.html", {"message": refusal.message}, status=refusal.status)
+        if page:
+            return render(request, "games/refused.html", {"title": page, "message": refusal.message},
+                          status=refusal.status)
+        code = str(view_kwargs["code"])
         if to_host and not request.htmx:
             messages.error(request, refusal.message)
             return redirect("games:night_host", code=code)
@@ -133,6 +142,9 @@ def refused(*, as_json: bool = False, to_host: bool = False, current: Current | 
         return message_response(request, refusal, refusal.status)
 
     return answers_refusals(answer)
+
+
+TOO_MANY_BAD_LINKS = "Too many bad join links from this network just now. Wait a minute, then scan the code again."
 
 
 def seat_of(player: Player, round_: Round | int) -> Seat | None:
@@ -172,23 +184,23 @@ def posted_number(request: HttpRequest, field: str, *, high: int, what: str) -> 
     return parse_int(raw, low=1, high=high, what=what)
 
 
+# A step-ending button's number comes from its page: a bad one means a stale or broken page.
+RELOAD = "Reload the page and tap again."
+
+
 def named_round(request: HttpRequest) -> int:
-    """The round a step-ending request names (its page's round): BadTally when it names none."""
-    try:
-        return parse_int(request.POST.get("round"), low=1, high=bunco.ROUNDS, what="the round this button ends")
-    except BadNumber as error:
-        raise actions.BadTally(f"{error} Reload the page and tap again.") from None
+    """The round a step-ending request names (its page's round): BadNumber when it names none."""
+    return parse_int(request.POST.get("round"), low=1, high=bunco.ROUNDS, what="the round this button ends",
+                     advice=RELOAD)
 
 
 ROLL_OFF_MAX = 999  # far more roll-offs than a table ever needs: the bound of a number read
 
 
 def named_roll_off(request: HttpRequest) -> int:
-    """The roll-off a "roll-off done" request ends: BadTally when it names none."""
-    try:
-        return parse_int(request.POST.get("roll_off"), low=1, high=ROLL_OFF_MAX, what="the roll-off this button ends")
-    except BadNumber as error:
-        raise actions.BadTally(f"{error} Reload the page and tap again.") from None
+    """The roll-off a "roll-off done" request ends: BadNumber when it names none."""
+    return parse_int(request.POST.get("roll_off"), low=1, high=ROLL_OFF_MAX, what="the roll-off this button ends",
+                     advice=RELOAD)
 
 
 def tables_context(night: Night) -> dict[str, object]:

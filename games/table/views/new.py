@@ -12,18 +12,17 @@ from games import phones
 from games.links import party_in_link
 from games.table import actions
 from games.table.forms import NewTableForm
-from live.http import BadNumber
+from games.table.views.shared import refused
 from live.refusals import shown_on
 
 TOO_MANY_TABLES = "Too many tables opened from here just now. Wait a while, then try again."
 
 
 @require_http_methods(["GET", "POST"])
+@refused()
 def table_new(request: HttpRequest) -> HttpResponse:
-    try:
-        party = party_in_link(request, "Only the club's hosts can open a table for its party.")
-    except BadNumber as error:
-        return render(request, "games/table/refused.html", {"message": str(error)}, status=400)
+    # A malformed party in the link is refused (400) by `refused`; opening's own refusals show on the form.
+    party = party_in_link(request, "Only the club's hosts can open a table for its party.")
     status = 200
     if request.method == "POST":
         form = NewTableForm(request.POST)

@@ -25,7 +25,7 @@ from games.table.views.shared import (
     table_and_seat_of_phone,
     table_or_404,
 )
-from live.http import BadNumber, parse_int
+from live.http import parse_int
 from live.qr import qr_svg
 from live.streams import PrivateChannel, event_stream_response, read_for_a_stream
 
@@ -77,10 +77,8 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     """Tap a seat: this phone plays it from now on (its session remembers, through sleep and
     reloads), unless another phone holds it."""
     table = table_or_404(code)
-    try:
-        number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what="the seat")
-    except BadNumber as error:
-        raise actions.BadMove(f"{error} Tap one of the seats.") from None
+    number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what="the seat",
+                       advice="Tap one of the seats.")
     seat = actions.claim_seat(table=table, number=number, phone=phones.phone_token(request, create=True))
     SEATS.remember(request, table.code, seat.pk)
     return redirect("tables:table", code=table.code)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.links import join_path
 from games.night import actions
-from games.night.actions import BadTally, WrongState
+from games.night.actions import BadTally, NotNow
 from games.night.models import Night, Player
 from games.rules import bunco
 from tests.builders import (
@@ -51,7 +51,7 @@ def test_a_late_arrival_adds_her_buy_in_to_the_pot() -> None:
 
 def test_without_a_ghost_seat_a_late_arrival_is_refused_plainly() -> None:
     night = make_night(12, seed=1)
-    with pytest.raises(WrongState, match="no ghost's seat"):
+    with pytest.raises(NotNow, match="no ghost's seat"):
         actions.seat_late_arrival(night, name="Nia", round_number=1)
     assert not night.players.filter(name="Nia").exists()
 
@@ -70,9 +70,9 @@ def test_nobody_arrives_or_leaves_while_a_round_is_under_way() -> None:
     before = seating_of(night, 1)
     leaver = night.players.real().first()
     assert leaver is not None
-    with pytest.raises(WrongState, match="under way"):
+    with pytest.raises(NotNow, match="under way"):
         actions.seat_late_arrival(night, name="Nia", round_number=1)
-    with pytest.raises(WrongState, match="under way"):
+    with pytest.raises(NotNow, match="under way"):
         actions.let_player_leave(night, player=leaver, round_number=1)
     assert seating_of(night, 1) == before
 
@@ -80,7 +80,7 @@ def test_nobody_arrives_or_leaves_while_a_round_is_under_way() -> None:
 def test_a_page_of_an_earlier_round_changes_nothing() -> None:
     night = make_night(13, seed=4)
     play_rounds(night, random.Random(4), 1)
-    with pytest.raises(WrongState, match="reload the page"):
+    with pytest.raises(NotNow, match="reload the page"):
         actions.seat_late_arrival(fresh(night), name="Nia", round_number=1)
 
 
@@ -177,7 +177,7 @@ def test_only_the_host_seats_or_lets_go() -> None:
 
 def test_no_one_arrives_after_the_night() -> None:
     night = played_night(13, seed=2)
-    with pytest.raises(WrongState, match="over"):
+    with pytest.raises(NotNow, match="over"):
         actions.seat_late_arrival(night, name="Nia")
 
 

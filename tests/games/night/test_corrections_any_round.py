@@ -56,7 +56,7 @@ def test_a_check_refuses_what_the_correction_would_refuse() -> None:
         actions.describe_correction(night=night, table_number=2, team="A", points=-99, round_number=1)
     with pytest.raises(actions.BadTally, match="no table 9"):
         actions.describe_correction(night=night, table_number=9, team="A", points=2, round_number=1)
-    with pytest.raises(actions.WrongState, match="not started"):
+    with pytest.raises(actions.NotNow, match="not started"):
         actions.describe_correction(night=night, table_number=2, team="A", points=2, round_number=3)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.night import actions
-from games.night.actions import WrongState
+from games.night.actions import NotNow
 from games.night.models import Round, TableRound
 from tests.builders import add, started_night, table, tally
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_finishing_the_turn_before_the_bell_is_refused():
     night = started_night()
-    with pytest.raises(WrongState, match="hasn't rung"):
+    with pytest.raises(NotNow, match="hasn't rung"):
         actions.finish_turn(night=night, table_number=2)
 
 
@@ -28,7 +28,7 @@ def test_finishing_the_turn_decides_the_winner_by_points():
     decided = actions.finish_turn(night=night, table_number=2)
     assert (decided.status, decided.winner) == (TableRound.Status.DONE, "B")
     assert (table(night, 2).status, table(night, 2).winner) == (TableRound.Status.DONE, "B")
-    with pytest.raises(WrongState, match="already finished"):
+    with pytest.raises(NotNow, match="already finished"):
         actions.finish_turn(night=night, table_number=2)
     actions.finish_turn(night=night, table_number=3)
     assert table(night, 3).winner == "A"
@@ -88,8 +88,8 @@ def test_finishing_a_roll_off_at_a_table_that_is_not_rolling_off_is_refused():
     night = started_night()
     add(night, 2, "A", 1)
     add(night, 1, "B", 21)
-    with pytest.raises(WrongState, match="not rolling off"):
+    with pytest.raises(NotNow, match="not rolling off"):
         actions.finish_roll_off(night=night, table_number=2)
     actions.finish_turn(night=night, table_number=2)
-    with pytest.raises(WrongState, match="not rolling off"):
+    with pytest.raises(NotNow, match="not rolling off"):
         actions.finish_roll_off(night=night, table_number=2)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.night import actions
-from games.night.actions import RoundClosed, WrongState
+from games.night.actions import NotNow, RoundClosed
 from games.night.models import Night, Round, TableRound, Tally
 from games.rules import bunco
 from tests.builders import (
@@ -67,13 +67,13 @@ def test_after_round_twelve_the_night_takes_a_break_until_the_host_resumes():
     rng = random.Random(11)
     play_rounds(night, rng, 11)
     assert fresh(night).status == Night.Status.PLAYING
-    with pytest.raises(WrongState, match="not on a break"):
+    with pytest.raises(NotNow, match="not on a break"):
         actions.resume_after_break(night)
     play_round(night, rng)
     night = fresh(night)
     assert (night.status, night.current_round) == (Night.Status.BREAK, 13)
     assert Round.objects.get(night=night, number=13).status == Round.Status.READY
-    with pytest.raises(WrongState, match="break"):
+    with pytest.raises(NotNow, match="break"):
         actions.start_round(night)
     with pytest.raises(RoundClosed):
         tally(night, 1, "A", 1)
@@ -97,7 +97,7 @@ def test_after_round_twenty_four_the_night_is_over_and_every_real_player_has_24_
     # The seeded night went through the whole workflow: Buncos, and ties rolled off.
     assert Tally.objects.filter(night=night, kind=Tally.Kind.BUNCO).exists()
     assert TableRound.objects.filter(round__night=night, roll_off__gt=0, status=TableRound.Status.DONE).exists()
-    with pytest.raises(WrongState, match="over"):
+    with pytest.raises(NotNow, match="over"):
         actions.start_round(night)
 
 

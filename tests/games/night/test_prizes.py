@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games.night import actions
-from games.night.actions import WrongState
+from games.night.actions import NotNow
 from games.night.models import Player, PrizeAward
 from games.rules import prizes
 from games.templatetags.bunco import dollars
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def test_prizes_wait_for_the_end_of_the_night():
     night = make_night(12, seed=2)
     play_round(night, random.Random(2))
-    with pytest.raises(WrongState, match="end of the night"):
+    with pytest.raises(NotNow, match="end of the night"):
         actions.award_prizes(night, rng=random.Random(1))
     assert not PrizeAward.objects.exists()
 

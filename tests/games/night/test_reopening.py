@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.night import actions
-from games.night.actions import WrongState
+from games.night.actions import NotNow
 from games.night.models import Night, PrizeAward, Round, Seat, TableRound, Tally
 from games.rules import bunco
 from tests.builders import PLAYERS_ALL_NIGHT, add, figures, fresh, seating_of, started_night, table, tally
@@ -65,7 +65,7 @@ def test_reopening_a_single_table_round_reseats_it_from_the_corrected_record_and
 
 def test_only_a_round_that_has_not_started_can_be_reopened_back_to_the_last():
     night = started_night()
-    with pytest.raises(WrongState):
+    with pytest.raises(NotNow):
         actions.reopen_last_round(night)  # round 1 has no round before it
     add(night, 2, "A", 1)
     add(night, 3, "B", 1)
@@ -74,7 +74,7 @@ def test_only_a_round_that_has_not_started_can_be_reopened_back_to_the_last():
     actions.finish_turn(night=night, table_number=3)
     actions.start_round(night)
     tally(night, 2, "A", 1)
-    with pytest.raises(WrongState, match="not started"):
+    with pytest.raises(NotNow, match="not started"):
         actions.reopen_last_round(night)
     assert Round.objects.filter(night=night).count() == 2
     assert Tally.objects.filter(table_round__round__number=2).count() == 1
@@ -87,7 +87,7 @@ def test_reopening_a_finished_night_takes_back_the_prizes_and_lets_round_24_be_d
     night = fresh(night)
     assert (night.status, night.current_round, night.finished_at) == (Night.Status.PLAYING, 24, None)
     assert not PrizeAward.objects.filter(night=night).exists()
-    with pytest.raises(WrongState, match="end of the night"):
+    with pytest.raises(NotNow, match="end of the night"):
         actions.award_prizes(night, rng=random.Random(3))
     count = table(night, 1, 24).round.tables.count()
     assert [table(night, n, 24).status for n in range(2, count + 1)] == [TableRound.Status.FINISHING] * (count - 1)

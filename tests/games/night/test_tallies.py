@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.night import actions
-from games.night.actions import BadTally, RoundClosed, WrongState
+from games.night.actions import BadTally, NotNow, RoundClosed
 from games.night.models import Seat, TableRound, Tally
 from tests.builders import add, figures, fresh, make_night, real_seat, seated, started_night, table, tally
 
@@ -89,7 +89,7 @@ def test_a_tally_before_the_head_table_starts_the_round_is_refused():
 
 def test_a_round_can_only_be_started_once():
     night = started_night()
-    with pytest.raises(WrongState, match="already started"):
+    with pytest.raises(NotNow, match="already started"):
         actions.start_round(night)
 
 

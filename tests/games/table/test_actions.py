@@ -71,7 +71,7 @@ def test_a_retried_move_counts_once_and_a_reused_key_with_another_move_is_refuse
     first = actions.make_move(table=table, seat=seat, move={"kind": "draw"}, key="same")
     again = actions.make_move(table=table, seat=seat, move={"kind": "draw"}, key="same")
     assert again.pk == first.pk and Move.objects.count() == 1
-    with pytest.raises(actions.MoveKeyReused) as refused:
+    with pytest.raises(actions.KeyReused) as refused:
         actions.make_move(table=table, seat=seat, move={"kind": "toss"}, key="same")
     assert refused.value.status == 409 and Move.objects.count() == 1
 
