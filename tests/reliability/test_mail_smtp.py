@@ -199,7 +199,7 @@ def test_the_club_s_emails_arrive_at_the_smtp_server_to_the_right_people(smtp_se
 
     reminder = received[(("ada@example.com",), f"You host {name} on {day}")]
     assert reminder.body.startswith(f"Hi Ada,\n\nYou host Maple Street Bunco on {day}.")
-    assert "So far: 0 coming, 1 sub invited" in reminder.body and "2 not answered yet" in reminder.body
+    assert "So far: nobody coming yet, 1 sub invited" in reminder.body and "2 not answered yet" in reminder.body
     assert link(club.ada) in reminder.body
 
 
