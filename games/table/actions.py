@@ -248,15 +248,14 @@ def take_seat_back(*, table: Table, number: int) -> TableSeat:
     back_to = seat.held_before_bot
     if back_to and table.seats.filter(claimed_by=back_to).exists():
         back_to = ""
+    back = log_event(table.channel, "table_state", {"what": "seat_to_person", "seat": seat.number})
     seat.bot_level, seat.held_before_bot, seat.claimed_by = "", "", back_to
-    seat.save(update_fields=["bot_level", "held_before_bot", "claimed_by"])
+    if back_to:
+        seat.held_since = back.id
+    seat.save(update_fields=["bot_level", "held_before_bot", "claimed_by", "held_since"])
     table.bot_seats = [number for number in table.bot_seats if number != seat.number]
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
-    back = log_event(table.channel, "table_state", {"what": "seat_to_person", "seat": seat.number})
-    if back_to:
-        TableSeat.objects.filter(pk=seat.pk).update(held_since=back.id)
-        seat.held_since = back.id
     return seat
 
 

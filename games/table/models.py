@@ -165,9 +165,10 @@ class TableSeat(models.Model):
     def held_since_for(self, phone: str) -> int | None:
         """For `phone`'s stream: the id from which on it may see this seat's private events, None
         when it holds the seat no more (another phone took it, a bot, or nobody)."""
-        row = (TableSeat.objects.filter(pk=self.pk, claimed_by=phone, bot_level="")
-               .values_list("held_since", flat=True).first()) if phone else None
-        return row
+        if not phone:
+            return None
+        return (TableSeat.objects.filter(pk=self.pk, claimed_by=phone, bot_level="")
+                .values_list("held_since", flat=True).first())
 
 
 class Move(models.Model):
