@@ -32,7 +32,7 @@ run: venv
 	@echo "  Bunco Club is at http://$(HOST):$(PORT)/"
 	@echo "  Demo host login: as load_demo printed it above (kept in .bunco-secret.json beside the database)"
 	@echo ""
-	SITE_URL="$(SITE_URL)" STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
+	SITE_URL="$(SITE_URL)" STATIC_COLLECTED=1 $(VENV)/bin/uvicorn bunco_club.site.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 3 --no-access-log
 
 # The whole suite on the embedded default: SQLite, in-process broadcaster, browser tests included
 # (Debian's Chromium is installed first when missing, as root; otherwise the one command is shown).

@@ -226,7 +226,7 @@ def _run_child(backend: str) -> dict[str, Any] | str:
     workdir = Path(tempfile.mkdtemp(prefix="bunco-bench-night-"))
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
+        "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
         "REDIS_URL": "",
         "PYTHONUNBUFFERED": "1",
     }

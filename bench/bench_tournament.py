@@ -175,7 +175,7 @@ def _fresh_postgres() -> str | None:
 
 
 def _env(backend: str, workdir: Path) -> dict[str, str]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "REDIS_URL": "", "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "REDIS_URL": "", "PYTHONUNBUFFERED": "1"}
     env.pop("DEBUG", None)
     if backend == "postgres":
         env["DATABASE_URL"] = f"{POSTGRES}/{DATABASE}"

@@ -97,7 +97,7 @@ class Site:
 
 
 def bench_env(workdir: Path, *, postgres: bool, redis: bool) -> dict[str, str]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("DEBUG", None)
     # Hundreds of phones join from one address here, faster than any hall's worth of people: the
     # per-address limits (names claimed, nights started, pings, streams open) are not what these
@@ -126,7 +126,7 @@ def uvicorn_site(*, workers: int = 1, postgres: bool = False, redis: bool = Fals
     minimal Django site of bench/minimal_site/ served the same way instead (issue 22's baseline)."""
     workdir = Path(tempfile.mkdtemp(prefix="bunco-bench-"))
     env = {**bench_env(workdir, postgres=postgres, redis=redis), **(extra_env or {})}
-    application = "bunco_club.asgi:application"
+    application = "bunco_club.site.asgi:application"
     if minimal:
         env["DJANGO_SETTINGS_MODULE"] = "bench.minimal_site.settings"
         application = "bench.minimal_site.asgi:application"

@@ -68,7 +68,7 @@ def profile(streams: int, top: int, group: str) -> None:
     import uvicorn
 
     port = free_ports()
-    server = uvicorn.Server(uvicorn.Config("bunco_club.asgi:application", host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config("bunco_club.site.asgi:application", host="127.0.0.1", port=port,
                                            log_level="warning", access_log=False, backlog=4096))
     thread = threading.Thread(target=server.run, daemon=True)
     tracemalloc.start(12 if group == "traceback" else 1)

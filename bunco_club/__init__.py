@@ -1,3 +1,4 @@
-from bunco_club.celery import app as celery_app
+"""The club domain: clubs, members, seasons, the hosting rotation, parties and RSVPs, standings.
 
-__all__ = ("celery_app",)
+The site's wiring (settings, urls, asgi, the clock, Celery, load_demo) lives apart in bunco_club/site/.
+"""

@@ -1,4 +1,4 @@
-"""The club's URLs (namespace "clubs"), one per verb; included under /clubs/ by bunco_club/urls.py."""
+"""The club's URLs (namespace "clubs"), one per verb; included under /clubs/ by bunco_club/site/urls.py."""
 
 from django.urls import path
 from django.views.decorators.cache import never_cache

@@ -339,7 +339,7 @@ async def _stream(
     except (OperationalError, InterfaceError) as error:
         # The database went away under an open stream (PostgreSQL restarting): the stream ends
         # cleanly, and the phone reconnects with Last-Event-ID (answered 503 until the database is
-        # back, bunco_club/unavailable.py, then replayed what it missed). One line, not a traceback.
+        # back, bunco_club/site/unavailable.py, then replayed what it missed). One line, not a traceback.
         logger.error("A live stream ended: the database is unreachable (%s: %s)", type(error).__name__,
                      str(error).strip().splitlines()[0] if str(error).strip() else "")
     finally:

@@ -112,10 +112,10 @@ def backend_commands(python: str, web_port: int, stream_ports: list[int], web_wo
     connection from nginx open longer than nginx does (UPSTREAM_IDLE_SECONDS)."""
     keep_alive = str(BACKEND_KEEP_ALIVE_SECONDS)
     return [
-        [python, "-m", "gunicorn", "bunco_club.wsgi:application", "--bind", f"127.0.0.1:{web_port}",
+        [python, "-m", "gunicorn", "bunco_club.site.wsgi:application", "--bind", f"127.0.0.1:{web_port}",
          "--workers", str(web_workers), "--threads", "4", "--keep-alive", keep_alive],
         *[
-            [python, "-m", "uvicorn", "bunco_club.asgi:application", "--host", "127.0.0.1",
+            [python, "-m", "uvicorn", "bunco_club.site.asgi:application", "--host", "127.0.0.1",
              "--port", str(stream_port), "--no-access-log", "--timeout-graceful-shutdown", "3",
              "--timeout-keep-alive", keep_alive]
             for stream_port in stream_ports
@@ -172,7 +172,7 @@ def main() -> None:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bunco-scaled-"))
     workdir.mkdir(parents=True, exist_ok=True)
     env = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1",
+        **os.environ, "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "PYTHONUNBUFFERED": "1",
         # The backends listen on 127.0.0.1 behind nginx alone: its X-Real-IP is the client.
         "TRUST_X_REAL_IP": "1",
         "REQUEST_BODY_MAX_BYTES": os.environ.get("REQUEST_BODY_MAX_BYTES") or str(REQUEST_BODY_MAX_BYTES),
@@ -190,8 +190,8 @@ def main() -> None:
     commands = backend_commands(python, web_port, stream_ports, args.web_workers)
     if not args.no_celery:
         celery = str(VENV_BIN / "celery")
-        commands.append([celery, "-A", "bunco_club", "worker", "--loglevel", "warning", "--concurrency", "2"])
-        commands.append([celery, "-A", "bunco_club", "beat", "--loglevel", "warning",
+        commands.append([celery, "-A", "bunco_club.site", "worker", "--loglevel", "warning", "--concurrency", "2"])
+        commands.append([celery, "-A", "bunco_club.site", "beat", "--loglevel", "warning",
                          "--schedule", str(workdir / "celerybeat-schedule")])
 
     processes = [subprocess.Popen(command, cwd=ROOT, env=env) for command in commands]

@@ -27,7 +27,7 @@ def shoot(description: str, *, name: str, take: Callable[[str, Path, Path | None
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix=f"bunco-screenshots-{name}-"))
     os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
+        "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
         "SQLITE_PATH": str(workdir / f"{name}.sqlite3"),
         "DATABASE_URL": "",
         "REDIS_URL": "",

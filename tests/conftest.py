@@ -238,7 +238,7 @@ class ServerProcess:
         self.log_from = self.log_path.stat().st_size
 
     def between_tests(self, door: str) -> int:
-        """Knock on a shared server's `quiet` or `fresh` door (bunco_club/between_tests.py); the
+        """Knock on a shared server's `quiet` or `fresh` door (bunco_club/site/between_tests.py); the
         number of event streams it still has open."""
         answer = httpx.post(f"{self.url}/between-tests/{door}/", timeout=60)
         answer.raise_for_status()
@@ -318,7 +318,7 @@ def _start_server_once(
     env = {
         **os.environ,
         **database_env(),
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
+        "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
         "PYTHONUNBUFFERED": "1",
         # This process's key (its secret file is beside another database): its join links and logins work there.
         "SECRET_KEY": settings.SECRET_KEY,
@@ -331,14 +331,14 @@ def _start_server_once(
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     if kind == "uvicorn":
         command = [
-            sys.executable, "-m", "uvicorn", "bunco_club.asgi:application",
+            sys.executable, "-m", "uvicorn", "bunco_club.site.asgi:application",
             # The access log stays on: it is what a failing browser test shows of the server.
             "--host", "127.0.0.1", "--port", str(port),
             "--timeout-graceful-shutdown", "2", "--workers", str(workers),
         ]
     else:
         command = [
-            sys.executable, "-m", "gunicorn", "bunco_club.wsgi:application",
+            sys.executable, "-m", "gunicorn", "bunco_club.site.wsgi:application",
             "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", "4",
         ]
     log_path = tmp_path / f"{kind}-{port}.log"

@@ -9,17 +9,16 @@ The layers:
 - pure rules   games/rules/ and tournaments/brackets.py: the standard library and games.rules
 - pure club    bunco_club/rotation.py, bunco_club/standings.py: the standard library only
 - live         live/: Django, other third-party packages and the standard library; no domain app
-- club domain  the other files of bunco_club/ (models, actions, views, forms, tasks, mail, headcount,
-               ical, limits, admin, apps, migrations, ...): never games or tournaments, never the wiring;
+- club domain  every other file of bunco_club/ (models, actions, views, forms, tasks, mail, headcount,
+               ical, admin, apps, migrations, ...): never games or tournaments, never the wiring;
                but the pure games.rules, the ground floor, so a house rule lives once, in its engine
 - games        games/: live and the club domain; never tournaments, never the wiring
 - tournaments  tournaments/: games, live and the club domain; never the wiring
-- wiring       bunco_club's settings, secrets_file, security, urls, asgi, wsgi, celery, clock, between_tests,
-               site_views, static, its
-               management commands and its __init__: anything
+- wiring       the folder bunco_club/site/ (settings, secrets_file, security, urls, asgi, wsgi, celery,
+               the clock, between_tests, the site views, static, the load_demo command): anything
 
-A bunco_club file that is not named as wiring is club domain: a new file gets the stricter rules
-until it is listed here (and in DESIGN.md) as wiring.
+The layers are read from the folders: a new file of bunco_club/site/ is wiring, any other new file of
+bunco_club/ is club domain and gets the stricter rules.
 
 `import_circles(root)` reports every circle of project modules importing each other: what a Celery
 task calls sits one floor below the actions that enqueue it (bunco_club/mail.py,
@@ -51,23 +50,7 @@ WIRING = "wiring"
 STDLIB = "standard library"
 THIRD_PARTY = "third-party"
 
-WIRING_MODULES = frozenset(
-    {
-        "bunco_club",  # the package's __init__ (it loads the Celery app)
-        "bunco_club.settings",
-        "bunco_club.urls",
-        "bunco_club.asgi",
-        "bunco_club.wsgi",
-        "bunco_club.celery",
-        "bunco_club.clock",
-        "bunco_club.between_tests",  # the test servers' doors between two browser tests
-        "bunco_club.site_views",
-        "bunco_club.static",
-        "bunco_club.secrets_file",
-        "bunco_club.security",
-    }
-)
-WIRING_PACKAGES = ("bunco_club.management",)  # load_demo and any other management command
+WIRING_PACKAGE = "bunco_club.site"  # the folder bunco_club/site/: settings, urls, asgi, the clock, load_demo...
 PURE_CLUB_MODULES = frozenset({"bunco_club.rotation", "bunco_club.standings"})
 
 
@@ -85,9 +68,7 @@ def layer_of(module: str) -> str:
     if top == "live":
         return LIVE
     if top == "bunco_club":
-        if module in WIRING_MODULES or any(
-            module == package or module.startswith(package + ".") for package in WIRING_PACKAGES
-        ):
+        if module == WIRING_PACKAGE or module.startswith(WIRING_PACKAGE + "."):
             return WIRING
         if any(module == pure or module.startswith(pure + ".") for pure in PURE_CLUB_MODULES):
             return PURE_CLUB
@@ -420,20 +401,20 @@ def test_games_importing_a_wiring_module_or_tournaments_is_reported(tmp_path: Pa
         tmp_path,
         {
             "bunco_club/__init__.py": "",
-            "bunco_club/settings.py": "",
-            "bunco_club/site_views.py": "",
+            "bunco_club/site/settings.py": "",
+            "bunco_club/site/views.py": "",
             "games/views.py": (
                 "from django.conf import settings\n"
-                "from bunco_club import site_views\n"
-                "from bunco_club.settings import DEBUG\n"
+                "from bunco_club.site import views as site_views\n"
+                "from bunco_club.site.settings import DEBUG\n"
                 "from tournaments.models import Tournament\n"
             ),
         },
     )
     assert layout_violations(root) == [
-        "games/views.py:2 imports bunco_club.site_views: games never imports a wiring module of "
+        "games/views.py:2 imports bunco_club.site.views: games never imports a wiring module of "
         "bunco_club (only the wiring may import everything) (DESIGN.md §2)",
-        "games/views.py:3 imports bunco_club.settings: games never imports a wiring module of "
+        "games/views.py:3 imports bunco_club.site.settings: games never imports a wiring module of "
         "bunco_club (only the wiring may import everything) (DESIGN.md §2)",
         "games/views.py:4 imports tournaments.models: games never imports tournaments (DESIGN.md §2)",
     ]
@@ -443,19 +424,20 @@ def test_imports_in_the_allowed_directions_are_not_reported(tmp_path: Path) -> N
     root = write_tree(
         tmp_path,
         {
-            "bunco_club/__init__.py": "from bunco_club.celery import app\n",
-            "bunco_club/celery.py": "from celery import Celery\n",
-            "bunco_club/limits.py": "from redis.exceptions import RedisError\n",
+            "bunco_club/__init__.py": "",
+            "bunco_club/site/__init__.py": "from bunco_club.site.celery import app\n",
+            "bunco_club/site/celery.py": "from celery import Celery\n",
+            "live/limits.py": "from redis.exceptions import RedisError\n",
             "bunco_club/models.py": "from django.db import models\nfrom live.log import log_event\n",
             "bunco_club/standings.py": "from collections import Counter\nfrom bunco_club import rotation\n",
             "bunco_club/rotation.py": "import itertools\n",
-            "bunco_club/site_views.py": "from games.models import Night\nfrom tournaments import models\n",
-            "bunco_club/management/commands/load_demo.py": "def handle():\n    from games.actions import start_night\n",
+            "bunco_club/site/views.py": "from games.models import Night\nfrom tournaments import models\n",
+            "bunco_club/site/management/commands/load_demo.py": "def handle():\n    from games.actions import start_night\n",
             "live/models.py": "from django.db import models\n",
             "games/rules/bunco.py": "from __future__ import annotations\nimport random\nfrom games.rules import dice\n",
             "games/views.py": (
                 "import segno\n"
-                "from bunco_club.limits import limited\n"
+                "from live.limits import limited\n"
                 "from bunco_club.models import Party\n"
                 "from live.streams import event_stream_response\n"
                 "from games.rules import bunco\n"

@@ -8,7 +8,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import connection
 from hypothesis import settings
 
-from bunco_club import celery_app
+from bunco_club.site import celery_app
 from tests.conftest import database_env, is_sqlite, worker_redis_url
 
 
@@ -24,7 +24,7 @@ def test_accounts_made_by_tests_hash_their_passwords_the_fast_way() -> None:
 
 
 def test_a_real_site_keeps_djangos_slow_password_hashing() -> None:
-    from bunco_club import settings as site_settings
+    from bunco_club.site import settings as site_settings
 
     # Unless TESTS_FAST_PASSWORD_HASHING is set (only start_server sets it), Django's own list stands.
     assert "PASSWORD_HASHERS" not in vars(site_settings)
@@ -62,7 +62,7 @@ def test_this_worker_and_the_servers_it_starts_use_its_redis_database() -> None:
 def test_a_number_setting_that_is_not_a_number_stops_the_start_naming_its_variable(monkeypatch) -> None:
     from django.core.exceptions import ImproperlyConfigured
 
-    from bunco_club.settings import env_float, env_int
+    from bunco_club.site.settings import env_float, env_int
 
     monkeypatch.setenv("NIGHT_MAX_PLAYERS", "four hundred")
     with pytest.raises(ImproperlyConfigured, match="NIGHT_MAX_PLAYERS must be a whole number"):

@@ -2,7 +2,7 @@
 
 Embedded default: the in-process clock calls `close_rounds_when_due` every second
 (settings.CLOCK_TICKERS). Scaled: `start_round` enqueues `close_round_at` with eta = the round's
-end plus grace, and Celery beat's sweep (`bunco_club.clock.tick_clock`, and the schedule entry
+end plus grace, and Celery beat's sweep (`bunco_club.site.clock.tick_clock`, and the schedule entry
 for `close_rounds`) covers a task a killed worker lost. Duplicates are harmless.
 The actions import this module to enqueue; it imports only tournaments.deciding, one floor down.
 """

@@ -27,9 +27,9 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco_club.limits import too_many
 from games.table.renderers import STOPPED
 from live.http import HtmxHttpRequest
+from live.limits import too_many
 from live.qr import qr_svg
 from live.refusals import Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream

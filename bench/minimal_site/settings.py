@@ -1,7 +1,7 @@
 """The project's settings (database, sessions, caches, middleware) with only what the one view needs
 installed: whatever the project's tally POST costs beyond this site's is the project's own."""
 
-from bunco_club.settings import *  # noqa: F403
+from bunco_club.site.settings import *  # noqa: F403
 
 INSTALLED_APPS = [
     "django.contrib.auth",

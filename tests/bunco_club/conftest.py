@@ -22,7 +22,7 @@ def club_mail_sent_in_the_test(request: pytest.FixtureRequest) -> Iterator[None]
     if request.node.get_closest_marker("services"):
         yield
         return
-    from bunco_club.celery import app
+    from bunco_club.site.celery import app
 
     was = app.conf.task_always_eager
     app.conf.task_always_eager = True

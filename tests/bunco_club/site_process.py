@@ -21,7 +21,7 @@ def site_env(tmp_path: Path, **env: str) -> dict[str, str]:
     base = {name: value for name, value in os.environ.items() if name not in CLEARED}
     return {
         **base,
-        "DJANGO_SETTINGS_MODULE": "bunco_club.settings",
+        "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
         "DATABASE_URL": "",
         "REDIS_URL": "",
         "SQLITE_PATH": str(tmp_path / "db.sqlite3"),

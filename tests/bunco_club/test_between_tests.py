@@ -1,4 +1,4 @@
-"""The doors a test server opens between two browser tests (bunco_club/between_tests.py)."""
+"""The doors a test server opens between two browser tests (bunco_club/site/between_tests.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from bunco_club import between_tests
-from bunco_club.clock import tick_lock, tick_unless_held
+from bunco_club.site import between_tests
+from bunco_club.site.clock import tick_lock, tick_unless_held
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def test_a_real_site_has_no_such_doors(client: Client) -> None:
     assert client.post("/between-tests/fresh/").status_code == 404
 
 
-@pytest.mark.urls("bunco_club.between_tests")
+@pytest.mark.urls("bunco_club.site.between_tests")
 def test_quiet_holds_the_clock_until_fresh_lets_it_tick_again(doors: Client) -> None:
     assert doors.post("/quiet/").json() == {"open_streams": 0}
     assert ticks_run() == []
@@ -42,14 +42,14 @@ def test_quiet_holds_the_clock_until_fresh_lets_it_tick_again(doors: Client) -> 
     assert ticks_run() == ["tick"]
 
 
-@pytest.mark.urls("bunco_club.between_tests")
+@pytest.mark.urls("bunco_club.site.between_tests")
 def test_fresh_forgets_what_the_last_test_left_in_the_cache(doors: Client) -> None:
     cache.set("knocks:127.0.0.1", 5)
     doors.post("/fresh/")
     assert cache.get("knocks:127.0.0.1") is None
 
 
-@pytest.mark.urls("bunco_club.between_tests")
+@pytest.mark.urls("bunco_club.site.between_tests")
 def test_only_the_machine_itself_may_knock() -> None:
     stranger = Client(REMOTE_ADDR="203.0.113.9")
     cache.set("knocks:127.0.0.1", 5)

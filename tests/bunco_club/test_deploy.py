@@ -81,7 +81,7 @@ def test_host_pages_are_never_kept_in_a_cache(night, night_host_client):
 
 
 def test_static_files_tell_the_browser_not_to_guess_their_type():
-    from bunco_club.wsgi import application
+    from bunco_club.site.wsgi import application
 
     environ = {"PATH_INFO": "/static/js/site.js", "REQUEST_METHOD": "GET"}
     setup_testing_defaults(environ)
@@ -119,7 +119,7 @@ def test_a_mistyped_sqlite_synchronous_stops_the_start(tmp_path):
 
 
 def test_the_operations_guide_names_every_environment_variable_the_settings_read():
-    source = (ROOT / "bunco_club" / "settings.py").read_text()
+    source = (ROOT / "bunco_club" / "site" / "settings.py").read_text()
     guide = (ROOT / "docs" / "OPERATIONS.md").read_text()
     names = set(re.findall(r"""(?:env_bool|env_list|os\.environ\.get|os\.environ\[)\(?\s*["']([A-Z][A-Z0-9_]+)["']""",
                            source))

@@ -35,11 +35,11 @@ pytestmark = [
 @pytest.fixture
 def worker(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     env = {**os.environ, **database_env(), "REDIS_URL": settings.REDIS_URL, "SECRET_KEY": settings.SECRET_KEY,
-           "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
+           "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log_path = tmp_path / "celery-worker.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "bunco_club", "worker", "--pool=solo", "--concurrency=1",
+        [sys.executable, "-m", "celery", "-A", "bunco_club.site", "worker", "--pool=solo", "--concurrency=1",
          "--without-gossip", "--without-mingle", "--loglevel=info"],
         cwd=ROOT, env=env, stdout=log_path.open("ab"), stderr=subprocess.STDOUT)
     yield process, log_path

@@ -13,7 +13,7 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from bunco_club import secrets_file
+from bunco_club.site import secrets_file
 from games.links import SALT, join_token
 from tests.bunco_club.site_process import manage, run_python
 from tests.conftest import ROOT

@@ -448,7 +448,7 @@ def test_open_streams_keep_no_thread_each_in_the_site_asgi_app():
     streams leaves the server's thread count as it was."""
     import threading
 
-    from bunco_club.asgi import application
+    from bunco_club.site.asgi import application
     from tests.builders import http_scope
 
     room = open_room()

@@ -51,10 +51,10 @@ class Celery:
 
     def start(self, name: str, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
         env = {**os.environ, **database_env(), "REDIS_URL": settings.REDIS_URL, "SECRET_KEY": settings.SECRET_KEY,
-               "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
+               "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "PYTHONUNBUFFERED": "1"}
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         log = self.folder / f"{name}.log"
-        process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club", *args, "--loglevel=info"],
+        process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club.site", *args, "--loglevel=info"],
                                    cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
         self.processes.append(process)
         return process, log

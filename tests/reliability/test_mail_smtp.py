@@ -27,9 +27,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from bunco_club import actions, tasks
-from bunco_club import settings as site_settings
 from bunco_club.links import member_token
 from bunco_club.models import Club, Member, Party, SentReminder
+from bunco_club.site import settings as site_settings
 from tests.builders import make_club, make_user, soon
 from tests.bunco_club.conftest import club_mail_sent_in_the_test  # noqa: F401  (autouse: the mail tasks run here)
 from tests.conftest import free_port, services_enabled

@@ -1,5 +1,5 @@
 """A request body over the site's limit (settings.REQUEST_BODY_MAX_BYTES) is refused with 413 before
-it is read: by the ASGI app (bunco_club/asgi.py), which Django's handler would otherwise read whole
+it is read: by the ASGI app (bunco_club/site/asgi.py), which Django's handler would otherwise read whole
 into a file first (a 50 MB body took 2 s and slowed every other request), and in the scaled layout
 by nginx (issue 21). Normal POSTs still work."""
 
@@ -16,7 +16,7 @@ import httpx
 import pytest
 from django.conf import settings
 
-from bunco_club.asgi import application
+from bunco_club.site.asgi import application
 from scripts.run_scaled import REQUEST_BODY_MAX_BYTES, find_nginx, free_ports, nginx_config
 from tests.builders import http_scope
 from tests.conftest import ServerProcess, start_server, wait_until_up

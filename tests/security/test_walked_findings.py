@@ -115,7 +115,7 @@ def test_a_form_page_posted_empty_gets_its_form_back_with_what_is_missing(form_p
 def test_a_body_django_cannot_read_gets_a_page_that_says_so():
     """Over DATA_UPLOAD_MAX_MEMORY_SIZE (a megabyte) Django refuses to read a form, answered with
     its bare "Bad Request (400)": the site's own page says what happened and what to do. (Served by
-    uvicorn such a body is refused before Django with a 413: bunco_club/asgi.py.)"""
+    uvicorn such a body is refused before Django with a 413: bunco_club/site/asgi.py.)"""
     response = Client().post(reverse("login"), "username=" + "9" * (1024 * 1024 + 1),
                              content_type="application/x-www-form-urlencoded")
     assert response.status_code == 400

@@ -110,7 +110,7 @@ def _walk(patterns: list[Any], prefix: str, namespace: str | None) -> Iterator[R
 # - `between-tests/…` exists only in a server the suite starts (settings.TESTS_BETWEEN_TESTS_HOOKS),
 #   never on a real site; it is not in this process's URLconf anyway.
 # - Static files are served in front of Django (servestatic wrapping the application:
-#   bunco_club/static.py), never by a URL pattern, so there is nothing of theirs to leave out.
+#   bunco_club/site/static.py), never by a URL pattern, so there is nothing of theirs to leave out.
 EXCLUDED_NAMESPACES = ("admin",)
 EXCLUDED_PREFIXES = ("between-tests/",)
 

@@ -11,7 +11,7 @@ import time_machine
 from django.conf import settings
 from django.test import override_settings
 
-from bunco_club.clock import clock_tickers, tick_once
+from bunco_club.site.clock import clock_tickers, tick_once
 from tests.builders import START, groups_of
 from tournaments import actions, tasks
 from tournaments.models import Group, TournamentRound

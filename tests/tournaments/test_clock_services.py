@@ -41,10 +41,10 @@ WAIT = 60.0
 
 def celery(tmp_path: Path, *args: str, log: Path | None = None) -> subprocess.Popen[bytes]:
     env = {**os.environ, **database_env(), "REDIS_URL": settings.REDIS_URL, "SECRET_KEY": settings.SECRET_KEY,
-           "DJANGO_SETTINGS_MODULE": "bunco_club.settings", "PYTHONUNBUFFERED": "1"}
+           "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     output = (log or tmp_path / f"celery-{args[0]}-{time.monotonic_ns()}.log").open("ab")
-    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club", *args, "--loglevel=info"],
+    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club.site", *args, "--loglevel=info"],
                             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
 
 

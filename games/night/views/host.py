@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco_club.limits import Key, counted_as, too_many, used_up
 from games.links import join_path, party_in_link
 from games.night import actions
 from games.night.forms import CorrectionForm, NewNightForm, names_in, shape_of
@@ -31,6 +30,7 @@ from games.night.views.shared import (
     tables_context,
 )
 from live.http import ID_MAX, HtmxHttpRequest, parse_int
+from live.limits import Key, counted_as, too_many, used_up
 from live.qr import qr_svg
 from live.refusals import Refusal, shown_on
 

@@ -10,7 +10,6 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from bunco_club.limits import limited
 from games import phones
 from games.links import join_token, read_join_token
 from games.night import actions, taps
@@ -36,6 +35,7 @@ from games.night.views.shared import (
 )
 from games.rules import bunco
 from live.http import ID_MAX, HtmxHttpRequest, parse_int_or_none
+from live.limits import limited
 from live.streams import event_stream_response, read_for_a_stream
 
 

@@ -11,13 +11,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from bunco_club.limits import too_many
 from games import phones
 from games.links import BadJoinLink
 from games.night import actions
 from games.night.models import Night, Player, Round, Seat, max_tables
 from games.rules import bunco
 from live.http import HtmxHttpRequest, parse_int
+from live.limits import too_many
 from live.refusals import Refusal, answers_refusals, json_refusal
 
 P = ParamSpec("P")

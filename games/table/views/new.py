@@ -7,12 +7,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from bunco_club.limits import counted_as, too_many, used_up
 from games import phones
 from games.links import party_in_link
 from games.table import actions
 from games.table.forms import NewTableForm
 from games.table.views.shared import refused
+from live.limits import counted_as, too_many, used_up
 from live.refusals import shown_on
 
 TOO_MANY_TABLES = "Too many tables opened from here just now. Wait a while, then try again."

@@ -1,7 +1,7 @@
 """Loads the demo club: a host login, 14 members, an upcoming party. Safe to run again.
 
 The demo host is a plain host of the demo club (no staff, no admin). Its password is random per
-install, kept in the secret file beside the database (bunco_club/secrets_file.py), and printed here,
+install, kept in the secret file beside the database (bunco_club/site/secrets_file.py), and printed here,
 so `make run` shows the same one every time.
 """
 
@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from bunco_club import actions as club_actions
-from bunco_club import secrets_file
 from bunco_club.models import RSVP, Club, Member, Party, Season
+from bunco_club.site import secrets_file
 
 DEMO_USERNAME = "host"
 # The password every earlier install gave the demo host, and which is in the repository's history:

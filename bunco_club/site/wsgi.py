@@ -4,12 +4,12 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.site.settings")
 
 django_application = get_wsgi_application()
 
 from servestatic.wsgi import ServeStatic  # noqa: E402
 
-from bunco_club.static import with_static_files  # noqa: E402
+from bunco_club.site.static import with_static_files  # noqa: E402
 
 application = with_static_files(ServeStatic, django_application)

@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.site.settings")
 
 STREAMS_PREFIX = "/events/"  # every event stream's URL (live/, games/, tournaments/ urls)
 
@@ -56,13 +56,13 @@ django_application = _django_application()
 
 from servestatic.asgi import ServeStaticASGI  # noqa: E402
 
-from bunco_club.clock import run_clock  # noqa: E402  (needs Django set up)
-from bunco_club.static import with_static_files  # noqa: E402
+from bunco_club.site.clock import run_clock  # noqa: E402  (needs Django set up)
+from bunco_club.site.static import with_static_files  # noqa: E402
 from live.broadcasters import get_broadcaster  # noqa: E402
 
 http_application = with_static_files(ServeStaticASGI, django_application)
 
-logger = logging.getLogger("bunco_club.asgi")
+logger = logging.getLogger("bunco_club.site.asgi")
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -17,9 +17,9 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from bunco_club import secrets_file
+from bunco_club.site import secrets_file
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
 def truthy(value: str | None, default: bool) -> bool:
@@ -63,7 +63,7 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
-# --- Secret key (bunco_club/secrets_file.py) ---------------------------------------------------
+# --- Secret key (bunco_club/site/secrets_file.py) ---------------------------------------------------
 # SECRET_KEY from the environment wins. Without it the embedded default makes a random key on first
 # start and keeps it in a file beside the SQLite database (mode 600, outside git); a site served
 # beyond this machine and its home network with DEBUG off refuses to start instead.
@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_ratelimit",
     "bunco_club",
+    "bunco_club.site",
     "live",
     "games",
     "tournaments",
@@ -102,7 +103,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "bunco_club.security.PermissionsPolicyMiddleware",
+    "bunco_club.site.security.PermissionsPolicyMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -113,12 +114,12 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A view that cannot reach the database answers 503 with a sentence, not the 500 page (and logs it).
-    "bunco_club.unavailable.DatabaseUnavailableMiddleware",
+    "bunco_club.site.unavailable.DatabaseUnavailableMiddleware",
 ]
 
-ROOT_URLCONF = "bunco_club.urls"
-WSGI_APPLICATION = "bunco_club.wsgi.application"
-ASGI_APPLICATION = "bunco_club.asgi.application"
+ROOT_URLCONF = "bunco_club.site.urls"
+WSGI_APPLICATION = "bunco_club.site.wsgi.application"
+ASGI_APPLICATION = "bunco_club.site.asgi.application"
 
 TEMPLATES = [
     {
@@ -154,7 +155,7 @@ if DATABASE_URL:
             "min_size": env_int("DB_POOL_MIN", 2),
             "max_size": env_int("DB_POOL_MAX", 20),
             # How long a request waits for a connection before it is answered 503 (PostgreSQL down,
-            # or every connection busy): bunco_club/unavailable.py.
+            # or every connection busy): bunco_club/site/unavailable.py.
             "timeout": env_float("DB_POOL_TIMEOUT", 10),
         }
 else:
@@ -217,7 +218,7 @@ else:
 # go stale when another process changed a session, and Django's cached sessions fail while Redis
 # is down, which must not log anybody out.
 
-# Rate limits and lock-outs (bunco_club/limits.py): "count/period". A party shares one address
+# Rate limits and lock-outs (live/limits.py): "count/period". A party shares one address
 # behind its hall's Wi-Fi, so only failures are counted where a script and a guest differ: a good
 # join link is never refused, and wrong passwords lock out an address and username together.
 RATE_LIMITS = {
@@ -225,7 +226,7 @@ RATE_LIMITS = {
     "bad-join": os.environ.get("RATE_LIMIT_BAD_JOIN", "20/m"),  # forged or expired links from one address
     "claim": os.environ.get("RATE_LIMIT_CLAIM", "600/m"),  # tapping a name after joining
 }
-RATELIMIT_IP_META_KEY = "bunco_club.limits.client_address"
+RATELIMIT_IP_META_KEY = "live.limits.client_address"
 # Behind nginx (make run-scaled) every request comes from 127.0.0.1: the client is X-Real-IP.
 TRUST_X_REAL_IP = env_bool("TRUST_X_REAL_IP", False)
 SILENCED_SYSTEM_CHECKS = [
@@ -244,11 +245,11 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 # The clock's task lives with the clock (a wiring module, not an app's tasks.py).
-CELERY_IMPORTS = ["bunco_club.clock"]
+CELERY_IMPORTS = ["bunco_club.site.clock"]
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # The round clock's safety sweep (scaled layout): whatever else fails, a due round closes
-    # within seconds. The embedded default runs the same tickers in-process (bunco_club/clock.py).
-    "tick-clock": {"task": "bunco_club.clock.tick_clock", "schedule": 5.0},
+    # within seconds. The embedded default runs the same tickers in-process (bunco_club/site/clock.py).
+    "tick-clock": {"task": "bunco_club.site.clock.tick_clock", "schedule": 5.0},
 }
 
 # Where live events go: "redis" (many processes) or "memory" (one process).
@@ -265,7 +266,7 @@ EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 300)
 PHONE_POLL_SECONDS = env_int("PHONE_POLL_SECONDS", 10)
 
 # --- Request bodies ---------------------------------------------------------------------------
-# A request body over this is refused with 413 before it is read: by the ASGI app (bunco_club/asgi.py)
+# A request body over this is refused with 413 before it is read: by the ASGI app (bunco_club/site/asgi.py)
 # and, in the scaled layout, by nginx (client_max_body_size, scripts/run_scaled.py). Django's own
 # check of a form's size uses the same figure. No page sends more than a few kilobytes: a charity
 # night's 400 names, a party's notes.
@@ -287,7 +288,7 @@ AUTH_PASSWORD_VALIDATORS = [
 if env_bool("TESTS_FAST_PASSWORD_HASHING", False):
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # A server the test suite starts serves one browser test after another; between two tests the
-# suite quiets it and wipes what it keeps in memory (bunco_club/between_tests.py). Those two doors
+# suite quiets it and wipes what it keeps in memory (bunco_club/site/between_tests.py). Those two doors
 # exist only with this set: never on a real site.
 TESTS_BETWEEN_TESTS_HOOKS = env_bool("TESTS_BETWEEN_TESTS_HOOKS", False)
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30  # a phone stays joined for a month of club nights
@@ -325,7 +326,7 @@ if env_bool("HTTPS", False):
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     if not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS.append("security.W021")
-# Browser features no page of the site uses, switched off for every page (bunco_club/security.py).
+# Browser features no page of the site uses, switched off for every page (bunco_club/site/security.py).
 PERMISSIONS_POLICY = os.environ.get("PERMISSIONS_POLICY", "camera=(), microphone=(), geolocation=(), payment=()")
 
 # --- Email ------------------------------------------------------------------------------------
@@ -364,7 +365,7 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Static files are served in front of Django (bunco_club/static.py): from the finders by default
+# Static files are served in front of Django (bunco_club/site/static.py): from the finders by default
 # (no collectstatic needed), or from STATIC_ROOT with compressed copies and hashed names once
 # `collectstatic` has run (`make run` and docs/OPERATIONS.md set STATIC_COLLECTED=1).
 STATIC_COLLECTED = env_bool("STATIC_COLLECTED", False)
@@ -408,7 +409,7 @@ LOGGING = {
 
 # --- Round clock ------------------------------------------------------------------------------
 # Idempotent "close what is due" functions, called once a second by the in-process clock of the
-# embedded default (bunco_club/clock.py), and by Celery beat when scaled.
+# embedded default (bunco_club/site/clock.py), and by Celery beat when scaled.
 CLOCK_TICKERS: list[str] = []
 IN_PROCESS_CLOCK = env_bool("IN_PROCESS_CLOCK", not REDIS_URL)
 CLOCK_INTERVAL_SECONDS = 1.0
@@ -488,7 +489,7 @@ if IN_PROCESS_CLOCK:
 CELERY_BEAT_SCHEDULE["move-table-bots"] = {"task": "games.table.tasks.move_bots", "schedule": 1.0}
 RATE_LIMITS.update({
     # Opening game tables: per address for anyone ("Play a game" needs no account), per account for
-    # a signed-in person (bunco_club.limits.counted_as).
+    # a signed-in person (live.limits.counted_as).
     "table-new": os.environ.get("RATE_LIMIT_TABLE_NEW", "30/h"),
     "table-new-host": os.environ.get("RATE_LIMIT_TABLE_NEW_HOST", "30/h"),
 })

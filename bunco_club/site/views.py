@@ -17,9 +17,9 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
 from bunco_club.headcount import headcount
-from bunco_club.limits import address_and_username, too_many, used_up
 from bunco_club.models import Club, Party
 from games.night.models import Night
+from live.limits import address_and_username, too_many, used_up
 
 TOO_MANY_LOGINS = ("Too many attempts to log in as this user from this network. Wait a while and try again, "
                    "or log in from another network.")
@@ -70,7 +70,7 @@ _login_view = auth_views.LoginView.as_view()
 @sensitive_post_parameters("password")
 def login(request: HttpRequest) -> HttpResponseBase:
     """The host's log in. Wrong passwords lock out the pair of the address and the username they
-    were typed for (bunco_club/limits.py), not the user everywhere nor the address for everyone."""
+    were typed for (live/limits.py), not the user everywhere nor the address for everyone."""
     if request.method == "POST" and _locked_out(request):
         form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
         context = {"form": form, "refused": TOO_MANY_LOGINS, "next": request.POST.get("next", "")}

@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_club.site.settings")
 
 app = Celery("bunco_club")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -18,10 +18,10 @@ from celery import shared_task
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-logger = logging.getLogger("bunco_club.clock")
+logger = logging.getLogger("bunco_club.site.clock")
 
 # Held while the in-process clock ticks. A test server's between-tests door holds it too, so that no
-# tick writes while the suite empties the database (bunco_club/between_tests.py); a tick that finds
+# tick writes while the suite empties the database (bunco_club/site/between_tests.py); a tick that finds
 # it held is skipped, as a late tick would be.
 tick_lock = threading.Lock()
 

@@ -18,7 +18,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 
-logger = logging.getLogger("bunco_club.unavailable")
+logger = logging.getLogger("bunco_club.site.unavailable")
 
 MESSAGE = "The site can't reach its database just now, so this wasn't saved. Try again in a few seconds."
 RETRY_AFTER_SECONDS = 5

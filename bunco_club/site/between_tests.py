@@ -23,7 +23,7 @@ from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from bunco_club.clock import tick_lock
+from bunco_club.site.clock import tick_lock
 from live.streams import open_streams
 
 LOOPBACK = ("127.0.0.1", "::1")

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from bunco_club import site_views as views
+from bunco_club.site import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,4 +21,4 @@ urlpatterns = [
 ]
 
 if settings.TESTS_BETWEEN_TESTS_HOOKS:  # a server the test suite started, never a real site
-    urlpatterns.append(path("between-tests/", include("bunco_club.between_tests")))
+    urlpatterns.append(path("between-tests/", include("bunco_club.site.between_tests")))
