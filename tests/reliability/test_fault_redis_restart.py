@@ -6,7 +6,7 @@ While it is down, taps keep saving (answered 2xx, never a 5xx), a phone's poll s
 scores, and a stream that stayed open catches up from the event log at its heartbeat; once it is
 back, the site's relay subscribes again by itself and a phone whose connection dropped meanwhile
 reconnects with Last-Event-ID and is replayed exactly what it missed, in order, nothing twice.
-(tests/games/test_redis_down.py covers a Redis that is down from the start.)"""
+(tests/games/night/test_redis_down.py covers a Redis that is down from the start.)"""
 
 from __future__ import annotations
 
