@@ -44,6 +44,7 @@ from bunco_club.models import (
     SubInvitation,
     SwapRequest,
 )
+from games.rules import bunco
 from live.log import log_event
 from live.refusals import KeyReused, NotNow, Refusal
 from live.text import has_control_characters, well_formed_key
@@ -63,8 +64,8 @@ def _changed(club: Club | int, kind: str, **data: Any) -> None:
 
 # --- Clubs ------------------------------------------------------------------------------------
 
-RULE_FIELDS = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each", "split_ties",
-               "prize_amounts")
+# A club's house rules: the night's (named by the engine) and how the pot is cut.
+RULE_FIELDS = (*bunco.RULE_FIELDS, "one_prize_each", "split_ties", "prize_amounts")
 CLUB_FIELDS = ("name", "place", "usual_time", "time_zone", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS)
 
 

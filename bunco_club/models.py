@@ -101,12 +101,7 @@ class Club(models.Model):
 
     def night_rules(self) -> dict[str, object]:
         """The club's house rules as keyword arguments of games.rules.bunco.Rules."""
-        return {
-            "baby_bunco_ends_turn": self.baby_bunco_ends_turn,
-            "wipeout": self.wipeout,
-            "head_losers_to_last_table": self.head_losers_to_last_table,
-            "tie_break": self.tie_break,
-        }
+        return {name: getattr(self, name) for name in bunco.RULE_FIELDS}  # a column per rule, named as in Rules
 
     def prize_rules(self) -> dict[str, object]:
         """The club's prize scheme as keyword arguments of games.rules.prizes.PrizeRules (what its

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 NAMES = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal"]  # 8 players: 2 tables, no ghosts
 SUDDEN_DEATH = bunco.Rules(tie_break="sudden_death")
 WIPEOUT = bunco.Rules(wipeout=True)
-TALLY_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "tally.js"
+TALLY_JS = Path(__file__).resolve().parents[3] / "static" / "js" / "tally.js"
 
 
 # --- Builders (the shared ones are in tests/builders.py) --------------------------------------

@@ -26,7 +26,7 @@ from tests.builders import add, fresh, make_night, night_host_page, phone_of, so
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal"]  # 2 tables, no ghosts
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games"
 
 
 # --- Builders ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tests.builders import add, joined_phone, make_night, seated, started_night,
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-TALLY_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "tally.js"
+TALLY_JS = Path(__file__).resolve().parents[3] / "static" / "js" / "tally.js"
 
 
 def refusal_of(response) -> str:
