@@ -307,6 +307,12 @@ SECURE_CSP = {
     "base-uri": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
+    # Said outright, though default-src already allows them: the service worker (/sw.js), the web
+    # app manifest, and the muted video that keeps a screen on where the browser has no wake lock
+    # (static/media/keep-awake.*: a file of the site, never a data: or blob: address).
+    "worker-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
+    "media-src": [CSP.SELF],
 }
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -370,6 +376,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # `collectstatic` has run (`make run` and docs/OPERATIONS.md set STATIC_COLLECTED=1).
 STATIC_COLLECTED = env_bool("STATIC_COLLECTED", False)
 STATIC_MAX_AGE = 0 if DEBUG else 3600
+# The version of the static files the service worker caches (its cache's name carries it): a new
+# release changes it, and the phones' worker then drops the old cache. Empty: a hash of the collected
+# static files' manifest (STATIC_COLLECTED) or of the files themselves (bunco_club/site/views.py).
+STATIC_VERSION = os.environ.get("STATIC_VERSION", "")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -8,6 +8,9 @@ from bunco_club.site import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("alive/", views.alive, name="alive"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline, name="offline"),
     path("health/", views.health, name="health"),
     path("accounts/login/", views.login, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

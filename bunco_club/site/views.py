@@ -5,14 +5,24 @@ A wiring file: it may import every app (the home page lists a host's nights and 
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.staticfiles import finders
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
-from django.utils.cache import add_never_cache_headers
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
@@ -101,3 +111,97 @@ def _counting_failures(request: HttpRequest, response: HttpResponseBase) -> Http
         if response.status_code == 200:
             response.status_code = 400
     return response
+
+
+# --- The installed app: manifest, service worker, offline page --------------------------------
+
+THEME_COLOUR = "#16131d"  # the site's --bg (static/css/site.css) and base.html's theme-color
+# What the service worker keeps from its install on (the offline page needs the first two and
+# js/offline.js); every other static file is kept once a page has used it.
+APP_SHELL = [
+    "css/site.css", "js/offline.js", "js/site.js", "django_htmx/htmx-4.min.js", "django_htmx/ext/hx-sse-4.min.js",
+    "django_htmx/ext/hx-upsert-4.min.js", "favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
+]
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: what a phone needs to add the site to its home screen as an app."""
+    icons = [
+        {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
+        {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
+        {"src": static("icons/icon-maskable-512.png"), "sizes": "512x512", "type": "image/png",
+         "purpose": "maskable"},
+    ]
+    return JsonResponse({
+        "id": "/",
+        "name": "Bunco Club",
+        "short_name": "Bunco",
+        "description": "Club nights, live table scoring and Fill or Bust tournaments.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": THEME_COLOUR,
+        "theme_color": THEME_COLOUR,
+        "icons": icons,
+    }, content_type="application/manifest+json")
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker's script, served from the site's root so that its scope is the whole site.
+    It names its cache after the static files' version, so a release's new files replace the old."""
+    offline = reverse("offline")
+    config = {
+        "version": static_version(),
+        "offline": offline,
+        "static": settings.STATIC_URL,
+        "shell": [offline, *(static(name) for name in APP_SHELL)],
+    }
+    script = render_to_string("service_worker.js", {"config": json.dumps(config, indent=2)})
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    # Checked with the server each time: a phone must learn of a new release on its next visit.
+    patch_cache_control(response, no_cache=True, max_age=0)
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows when a page cannot be reached. It is kept in the phone's
+    cache, so it holds nothing of anyone's: no name, no token (it does not extend base.html)."""
+    return render(request, "offline.html")
+
+
+def static_version() -> str:
+    """The version of the static files: settings.STATIC_VERSION, or a hash of the files (worked out
+    once per process, as the files are read once, but again at each call with DEBUG on)."""
+    if settings.STATIC_VERSION:
+        return str(settings.STATIC_VERSION)
+    if settings.DEBUG:
+        return _hash_of_static_files()
+    return _hash_once()
+
+
+@functools.cache
+def _hash_once() -> str:
+    return _hash_of_static_files()
+
+
+def _hash_of_static_files() -> str:
+    digest = hashlib.sha256()
+    collected_manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if settings.STATIC_COLLECTED and collected_manifest.exists():
+        # Its hashed names change with every file's content.
+        digest.update(collected_manifest.read_bytes())
+    else:
+        seen: set[str] = set()
+        for finder in finders.get_finders():
+            for path, storage in finder.list(["CVS", ".*", "*~"]):  # as collectstatic skips
+                if path in seen:  # the first finder's file is the one served
+                    continue
+                seen.add(path)
+                digest.update(path.encode())
+                with storage.open(path) as file:
+                    digest.update(file.read())
+    return digest.hexdigest()[:12]

@@ -2,19 +2,115 @@
 (function () {
   "use strict";
 
-  // Keep the screen awake on pages that ask for it (a phone lying on the table).
-  async function keepAwake() {
-    if (!document.querySelector("[data-keep-awake]") || !("wakeLock" in navigator)) return;
-    try {
-      await navigator.wakeLock.request("screen");
-    } catch (e) {
-      /* refused (battery saver, background tab): the page still works */
+  var siteScript = document.currentScript;
+
+  // The installed app (secure contexts only: HTTPS, localhost). On plain HTTP at a LAN address the
+  // browser has no service worker: nothing is registered and every page works as it did.
+  if (window.isSecureContext && "serviceWorker" in navigator && siteScript && siteScript.dataset.serviceWorker) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register(siteScript.dataset.serviceWorker, { scope: "/" }).catch(function () {
+        /* refused (private mode, a policy): the site works without it */
+      });
+    });
+  }
+
+  // Screens that stay on, wherever a phone waits for others: every page with a live stream or a
+  // live badge (a night's table, a game table, a group's phone, the host's page, the screens), and
+  // any page that asks (data-keep-awake). The Screen Wake Lock where the browser has it; it is let
+  // go whenever the page is hidden, so it is asked for again each time the page comes back. Where
+  // there is none (plain HTTP at a LAN address is not a secure context) or it is refused, a tiny
+  // muted looping video played inline keeps the screen on, as NoSleep.js does: browsers allow its
+  // playing once the page has been tapped. Only where neither works does a one-line hint ask the
+  // player to keep the screen on. (static/media/keep-awake.*: 2 s of black at 64 px, made with
+  // `ffmpeg -f lavfi -i color=c=black:s=64x64:r=5 -t 2` to VP8 WebM and H.264 MP4.)
+  var WAITING_PAGE = "[data-keep-awake], [data-live-badge], [hx-sse\\:connect]";
+  var wakeLock = null;
+  var awakeVideo = null;
+  var videoStarted = false;
+
+  function waitsForOthers() {
+    return !!document.querySelector(WAITING_PAGE);
+  }
+
+  function keepAwake() {
+    if (document.visibilityState !== "visible" || !waitsForOthers()) return;
+    if (window.isSecureContext && navigator.wakeLock) {
+      navigator.wakeLock.request("screen").then(function (lock) {
+        var previous = wakeLock;
+        wakeLock = lock;
+        if (previous && !previous.released) previous.release();
+      }, keepAwakeByVideo); // refused (battery saver, a policy): the video instead
+    } else {
+      keepAwakeByVideo();
     }
   }
-  document.addEventListener("DOMContentLoaded", keepAwake);
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") keepAwake();
-  });
+
+  function keepAwakeByVideo() {
+    if (awakeVideo) {
+      if (videoStarted) awakeVideo.play().catch(function () { /* the next tap starts it */ });
+      return;
+    }
+    awakeVideo = makeAwakeVideo();
+    if (!awakeVideo) {
+      showKeepAwakeHint();
+      return;
+    }
+    document.body.appendChild(awakeVideo);
+    // The first tap (a click, a finished touch: the gestures that allow playing) starts it.
+    document.addEventListener("click", startAwakeVideo, true);
+    document.addEventListener("touchend", startAwakeVideo, true);
+  }
+
+  function startAwakeVideo() {
+    if (videoStarted) return;
+    awakeVideo.play().then(function () {
+      videoStarted = true;
+      document.removeEventListener("click", startAwakeVideo, true);
+      document.removeEventListener("touchend", startAwakeVideo, true);
+    }, showKeepAwakeHint);
+  }
+
+  function makeAwakeVideo() {
+    var sources = siteScript && siteScript.dataset.keepAwakeVideo ? siteScript.dataset.keepAwakeVideo.split(" ") : [];
+    var video = document.createElement("video");
+    var types = { mp4: "video/mp4", webm: "video/webm" };
+    var playable = sources.filter(function (src) {
+      var type = types[src.split(".").pop()];
+      return type && video.canPlayType(type);
+    });
+    if (!playable.length) return null;
+    video.muted = true;
+    video.setAttribute("muted", "");
+    video.setAttribute("playsinline", "");
+    video.loop = true;
+    video.setAttribute("aria-hidden", "true");
+    video.setAttribute("data-keep-awake-video", "");
+    video.src = playable[0];
+    // Out of sight and out of the way, but displayed: some browsers let a hidden video sleep.
+    var style = video.style;
+    style.position = "fixed";
+    style.left = "0";
+    style.bottom = "0";
+    style.width = "1px";
+    style.height = "1px";
+    style.opacity = "0.01";
+    style.pointerEvents = "none";
+    return video;
+  }
+
+  // At the end of the page, so that nothing moves under a finger.
+  function showKeepAwakeHint() {
+    if (document.querySelector("[data-keep-awake-hint]")) return;
+    var hint = document.createElement("p");
+    hint.className = "keep-awake-hint";
+    hint.setAttribute("data-keep-awake-hint", "");
+    hint.textContent = "Keep this screen on: this browser cannot, so set your phone not to lock while you play.";
+    (document.getElementById("main") || document.body).appendChild(hint);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", keepAwake);
+  else keepAwake();
+  document.addEventListener("visibilitychange", keepAwake);
 
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();
