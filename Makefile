@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # then SITE_URL stays unset and the site uses the address a club's host reached it at.
 SITE_URL ?= $(if $(filter 0.0.0.0 :: [::],$(HOST)),,http://$(HOST):$(PORT))
 
-.PHONY: run test test-services test-all bench soak run-scaled services-db lint venv clean
+.PHONY: run test proof test-services test-all bench soak run-scaled services-db lint venv clean
 
 venv: $(VENV)/.installed
 
@@ -43,7 +43,9 @@ run: venv
 # much of its time waiting on pages, a server and a person's pace (a whole night measured about one
 # core busy of two), so that pass has a worker more than the cores. The browser tests are handed out
 # one at a time, longest first, so that no worker ends with a long night alone. A pass that
-# PYTEST_ARGS leaves without tests (exit 5) is not a failure.
+# PYTEST_ARGS leaves without tests (exit 5) is not a failure. The long proofs (the `proof` marker:
+# the later parts of the 200-game fairness proofs) are left out: `make test` keeps a short case of
+# each (the first 10 games) and `make proof` runs the rest.
 TEST_WORKERS ?= 2
 # The browser tests `make test-services` runs: every one, unless given (.ci/run names those whose
 # pages depend on PostgreSQL, Redis or the scaled layout).
@@ -53,18 +55,25 @@ XDIST := -n $(TEST_WORKERS)
 BROWSER_XDIST := -n $(BROWSER_WORKERS) --dist load --maxschedchunk 1
 test: venv
 	@scripts/ensure_packages.sh chromium nginx
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# The long proofs `make test` leaves out (the `proof` marker: hundreds of bot games played through
+# the actions, each verified from its revealed seed), on the embedded default (SQLite), on
+# $(TEST_WORKERS) workers that share their parts. CI runs them after `make test`.
+proof: venv
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "proof and not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The same suite against the machine's PostgreSQL and Redis, in the same two passes (each worker
 # makes its own test_ copy of the database and takes its own Redis database: REDIS_URL's number
-# plus the worker's).
+# plus the worker's). The long proofs are `make proof`'s, on SQLite: their games' moves and their
+# verification are the same code on both databases.
 test-services: venv services-db
 	@scripts/ensure_packages.sh chromium nginx
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m e2e $(SERVICES_E2E) $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(SERVICES_E2E) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
-test-all: test test-services
+test-all: test proof test-services
 
 bench: venv
 	@scripts/ensure_packages.sh nginx wrk

@@ -20,9 +20,9 @@ from tests.builders import make_user
 from tests.conftest import ServerProcess
 from tests.e2e.pages import desk, join_night, log_in, start_night_from_form, wait_until
 
-# The suite's 300-s bound stops a hung test; a whole night of up to 14 pages takes 1–2 minutes on a
-# quiet machine and was seen past 300 s with two suites and a benchmark on the same two cores.
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(1200)]
+# A whole night of up to 14 pages takes 1–2 minutes on a quiet machine and was seen past 300 s with
+# two suites and a benchmark on the same two cores: the suite's bound (pyproject.toml) is a hang's.
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 FIVE = ["Ada", "Bo", "Cy", "Di", "Ed"]
 EXPECT_TIMEOUT_MS = 15_000  # up to 14 pages and a server on 2 cores
