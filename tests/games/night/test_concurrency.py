@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -179,17 +180,23 @@ def test_two_head_teams_crossing_21_at_the_same_instant_ring_the_bell_exactly_on
 
 
 def held_for_a_moment(monkeypatch, step: str) -> threading.Event:
-    """`actions.<step>` made to signal when it starts and then hold its transaction 0.3 s before
-    going on, so a racing request is really in flight meanwhile (a wider window, never a deadline)."""
+    """The night's `step` (a function of games/night/actions/, wherever a module calls it) made to
+    signal when it starts and then hold its transaction 0.3 s before going on, so a racing request
+    is really in flight meanwhile (a wider window, never a deadline)."""
     started = threading.Event()
-    original = getattr(actions, step)
+    modules = [module for module in vars(actions).values()
+               if isinstance(module, types.ModuleType) and module.__name__.startswith(actions.__name__)]
+    calling = [module for module in modules if hasattr(module, step)]
+    assert calling, f"no module of the night's actions has {step}"
+    original = getattr(calling[0], step)
 
     def slowly(*args: Any) -> None:
         started.set()
         time.sleep(0.3)
         original(*args)
 
-    monkeypatch.setattr(actions, step, slowly)
+    for module in calling:
+        monkeypatch.setattr(module, step, slowly)
     return started
 
 
@@ -198,7 +205,7 @@ def slow_decisions(monkeypatch) -> threading.Event:
     """Holds every table's decision (the bell's at the head table, a finished turn's) for a moment
     inside its transaction, and signals when one starts: what races it is then really in flight
     at the same time, where a real night's window is a few milliseconds."""
-    return held_for_a_moment(monkeypatch, "_decide_table")
+    return held_for_a_moment(monkeypatch, "decide_table")
 
 
 def test_taps_and_an_undo_at_other_tables_while_the_bell_rings_all_go_through(slow_decisions):
@@ -265,7 +272,7 @@ def slow_bell(monkeypatch) -> threading.Event:
     """Holds the bell's transaction for a moment after it has moved the other tables to finishing
     (their rows locked until it commits), and signals when it gets there: a tap at one of those
     tables then waits for its table's lock and is handed the row the bell left."""
-    return held_for_a_moment(monkeypatch, "_close_round_if_resolved")
+    return held_for_a_moment(monkeypatch, "close_round_if_resolved")
 
 
 def test_a_tap_that_waited_for_its_table_while_the_bell_rang_is_taken_at_the_finishing_table(slow_bell):
