@@ -363,10 +363,18 @@ def poll_env(request: pytest.FixtureRequest) -> dict[str, str]:
 
 
 class ServerPool:
-    """A pytest-xdist worker's server (one configuration at a time), serving the worker's browser tests
-    one after another: starting a server costs seconds (more on a busy machine), a test's cleaning
-    up a fraction of one. Between two tests the server is quieted (its clock held, so nothing writes
-    while the test database is emptied) and then wiped of what it keeps in memory."""
+    """A pytest-xdist worker's servers, one a configuration, serving the worker's browser tests one
+    after another: starting a server costs seconds (2 to 3 on a quiet 2-core machine, 18 to 26 on a
+    busy one), a test's cleaning up a fraction of one. Between two tests a server is quieted (its
+    clock held, so nothing writes while the test database is emptied) and then, when its
+    configuration's next test comes, wiped of what it keeps in memory.
+
+    On SQLite a worker keeps a server for each configuration it has met (five in all: the pages'
+    poll on or off, short or long streams, the tables' quick bots): the tests are handed out longest
+    first, one at a time, so a worker's next test often wants another configuration than its last,
+    and stopping one server to start another took more of the browser pass than any test. A quiet
+    server does nothing (its clock held, its pages closed). On PostgreSQL a worker keeps one at a
+    time: each holds a pool of database connections, and PostgreSQL allows 100 in all."""
 
     # How long the streams of a finished test's closed pages may take to end before the server is
     # replaced by a new one instead (it decides nothing: either way the next test starts clean).
@@ -377,12 +385,11 @@ class ServerPool:
         self.servers: dict[tuple[tuple[str, str], ...], ServerProcess] = {}
 
     def serve(self, extra_env: dict[str, str]) -> ServerProcess:
-        """The server of this configuration, wiped clean for a new test. A worker keeps one server
-        at a time: each holds a pool of database connections (PostgreSQL allows 100 in all, and
-        every worker's servers would otherwise keep theirs to the end of the run)."""
+        """The server of this configuration, wiped clean for a new test."""
         key = tuple(sorted(extra_env.items()))
-        for other in [other for other in self.servers if other != key]:
-            self.servers.pop(other).stop()
+        if not is_sqlite():  # one server at a time: see the class's docstring
+            for other in [other for other in self.servers if other != key]:
+                self.servers.pop(other).stop()
         server = self.servers.get(key)
         if server is not None and server.process.poll() is None and self._made_fresh(server):
             return server
