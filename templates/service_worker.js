@@ -46,6 +46,8 @@ function offlinePage() {
 
 // A static file from the cache, else from the server (and kept): within a version they never change.
 async function staticFile(request) {
+  // A worker of an old version, still finishing a page's request, keeps nothing: its cache is gone.
+  if (!(await caches.has(CACHE))) return fetch(request);
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request);
   if (kept) return kept;
