@@ -67,7 +67,8 @@ def installability_errors(context: BrowserContext, page: Page) -> list[dict[str,
 def installed_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any], tmp_path: Path):
     """A phone's browser with a profile of its own on disk: Chromium never offers to install from an
     incognito window, and every context of a plain launch is one."""
-    context = browser_type.launch_persistent_context(tmp_path / "profile", **browser_type_launch_args, **PHONE)
+    options: dict[str, Any] = {**browser_type_launch_args, **PHONE}
+    context = browser_type.launch_persistent_context(tmp_path / "profile", **options)
     yield context
     context.close()
 
