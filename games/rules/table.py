@@ -12,6 +12,9 @@ returns a new game; nothing is changed in place), and sends each phone `view(sea
 Neither part ever carries the deck's order, another seat's hand or anything chance has not produced
 yet: those stay inside `to_dict()`, which only the server reads.
 
+Every public view carries `"game"`: the game's name in the registry (games/rules/registry.py), by
+which a table finds the game's `GameRules` (below) for a move in words.
+
 Seats are numbered 0..n-1 in playing order (clockwise); `seats` gives their names. A move is a small
 JSON-ready mapping with a `"kind"` ("toss", "keep", "play", "score", ...) and its arguments; every
 engine's errors derive from `IllegalMove`, raised with a message a player can read.
@@ -21,9 +24,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Literal, Self
 
 Move = Mapping[str, Any]
 
@@ -135,3 +138,113 @@ def move_dice(move: Move, name: str = "dice") -> tuple[int, ...]:
         if type(face) is not int or not 1 <= face <= 6:
             raise IllegalMove(f"A die shows 1 to 6, not {face!r}.")
     return faces
+
+
+# --- What a game table needs of a game beyond TableGame (one record per game) ---------------------
+#
+# A table (games/table/) knows a game only by its name in the registry (games/rules/registry.py)
+# and this record: it deals, replays, scores, words, plays the bots and builds the "Play a game"
+# form through it, and never asks which game it is. A game's templates live in
+# templates/games/table/<name>/ under the same partial names for every game (`_head.html`,
+# `_play.html`, `_screen.html`, `_options.html`, `_replay_head.html`, `_replay_top.html`,
+# `_replay_step.html`): the shared pages include them by the game's name.
+
+OptionKind = Literal["choice", "check", "seat_check"]
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One option of a game as pure data; games/table/forms.py makes the form field from it.
+
+    - "choice": one of `choices` ((value, words) pairs; the values are ints);
+    - "check": a box, True or False;
+    - "seat_check": a box per seat, the form fields `<name>_<row>`; the option is the list of the
+      seats (numbered among the seats named, played by a person) whose box is ticked.
+
+    A field left empty (not posted: the chosen game's form hides the others) takes `default`. The
+    stored option's key is `key`, or `name` when it has none."""
+
+    name: str
+    label: str
+    kind: OptionKind
+    choices: tuple[tuple[int, str], ...] = ()
+    default: Any = None
+    help: str = ""
+    key: str = ""
+
+    @property
+    def option(self) -> str:
+        return self.key or self.name
+
+
+def _nothing_more(game: TableGame, seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def _no_extras(*_: Any) -> dict[str, Any]:
+    return {}
+
+
+def dice_tossed(move: Mapping[str, Any]) -> list[int] | None:
+    """The dice a recorded move (`Move.as_data()`) showed, for the replay: the last "toss" or
+    "roll" chance produced in it, None when it tossed none."""
+    tossed = [step[1] for step in move.get("chance") or [] if step and step[0] in ("toss", "roll")]
+    return list(tossed[-1]) if tossed else None
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Everything game-specific a table needs, in one record per game (DESIGN.md §2: a game is
+    one folder). Pure: functions of games and plain data."""
+
+    name: str  # the registry's key, the Table's `game`, the templates' folder
+    label: str  # "Fill or Bust"
+    min_seats: int
+    max_seats: int
+    # A new game dealt from the table's stored options and the deal's generator; IllegalMove for
+    # options the game does not take.
+    new: Callable[[Sequence[str], Mapping[str, Any], random.Random], TableGame]
+    load: Callable[[Mapping[str, Any]], TableGame]
+    # What chance produced between two states of the game, in the order it happened (recorded with
+    # the move, checked by verify_table).
+    chance: Callable[[TableGame, TableGame], list[list[Any]]]
+    # The scoresheet after a move (a figure per seat, in seat order), checked by verify_table.
+    scores: Callable[[TableGame], list[int]]
+    # A move in words, from the move as recorded (`Move.as_data()`) and the public view after it.
+    said: Callable[[Mapping[str, Any], Mapping[str, Any]], str]
+    # The bot's move: (game, seat, level, the bot's own generator) -> a move.
+    bot_move: Callable[[TableGame, int, str, random.Random], dict[str, Any]]
+    # The buzzer of a timed game (a tournament round's clock): the game after time is up, or None
+    # for a game that is never timed.
+    time_up: Callable[[TableGame], TableGame] | None = None
+    # Whether a seat may hold what others may not see (a hand of cards): then each move sends
+    # every seat its private view on its own channel.
+    private_hands: bool = False
+    # What the seed's commitment vouches for, in the words of the game: its heading and what
+    # anyone can check once the seed is revealed.
+    fairness: tuple[str, str] = ("Fair dice", "every toss and card")
+    # What the phone on turn gets besides its view and `legal_moves` (it may replace them with
+    # the moves its page shows): (game, seat, the table's options) -> more of the payload.
+    on_turn: Callable[[TableGame, int, Mapping[str, Any]], dict[str, Any]] = _nothing_more
+    # The "Play a game" form's fields of this game, and the line under its seats.
+    options: tuple[OptionField, ...] = ()
+    seats_note: str = ""
+    # The caption of the scores' table on the screen.
+    score_heading: str = "Scores"
+    # The replay page: what its game folder's `_replay_top.html` shows, from the game as dealt and
+    # the final public view; and what `_replay_step.html` shows of each step's game.
+    replay_extras: Callable[[TableGame, Mapping[str, Any]], dict[str, Any]] = _no_extras
+    step_extras: Callable[[TableGame], dict[str, Any]] = _no_extras
+    # The cards a move names by a word, not a number (a phone posts them as text).
+    named_cards: tuple[str, ...] = ()
+    # The dice a recorded move showed (the replay draws them).
+    dice_shown: Callable[[Mapping[str, Any]], list[int] | None] = dice_tossed
+
+    def stored_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """A table's options from the form's cleaned values of this game's fields (an empty
+        value takes the field's default)."""
+        stored: dict[str, Any] = {}
+        for option in self.options:
+            value = values.get(option.name)
+            stored[option.option] = option.default if value is None else value
+        return stored

@@ -1,7 +1,7 @@
 """Bots in the seats of a game table: which move a bot at a given level makes.
 
-The strategies are pure and live with their game's rules (games/rules/fill_or_bust_bots.py); this
-module picks the one for the table's game. A bot's own choices (which of two equal keeps, say) use a
+The strategies are pure and live with their game's rules (games/rules/<game>_bots.py, reached
+through the game's `GameRules.bot_move`); this module asks the table's game for its bot. A bot's own choices (which of two equal keeps, say) use a
 generator of their own, derived from the table's seed and the move's number, so a simulation with a
 seed plays the same game twice; they reveal nothing of the dice, which come from the move's
 generator.
@@ -12,24 +12,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.rules import fill_or_bust_bots, kismet_bots, ninety_nine_bots
-from games.rules.fill_or_bust import FillOrBustTable
-from games.rules.kismet import KismetTable
-from games.rules.ninety_nine import NinetyNineTable
-from games.rules.table import IllegalMove, TableGame
+from games.rules.registry import BOT_LEVELS, game_rules
+from games.rules.table import TableGame
 
-LEVELS: tuple[str, ...] = tuple(fill_or_bust_bots.LEVELS)
+LEVELS: tuple[str, ...] = BOT_LEVELS
 
 
 def choose_move(game: TableGame, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
-    """The move the bot of `seat` makes now."""
-    if isinstance(game, FillOrBustTable):
-        return fill_or_bust_bots.choose_move(game, seat, level, rng)
-    if isinstance(game, NinetyNineTable):
-        return ninety_nine_bots.choose_move(game, seat, level, rng)
-    if isinstance(game, KismetTable):
-        return kismet_bots.choose_move(game, seat, level, rng)
-    raise IllegalMove(f"There are no bots for {game.game} yet.")
+    """The move the bot of `seat` makes now: the game's own bot (its `GameRules.bot_move`)."""
+    return game_rules(game.game).bot_move(game, seat, level, rng)
 
 
 def bot_rng(seed: str, number: int) -> random.Random:

@@ -12,55 +12,59 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from games.rules.ninety_nine import SPECIAL_CARDS, STARTING_MARKERS
+from games.rules.registry import GAMES, game_rules
+from games.rules.table import GameRules, OptionField
 from games.table import actions, bots
-from games.table.engines import ENGINES, FILL_OR_BUST_GOALS, NINETY_NINE_MARKERS, SHORT_GOAL, engine
 from live.http import BadNumber, parse_int
 from live.text import well_formed_key
 
-SEAT_ROWS = 8  # the most seats a game at a table takes (Fill or Bust: 2 to 8)
+SEAT_ROWS = 8  # the most seats a game at a table takes
 PERSON = "person"
-
-GOALS = [(SHORT_GOAL, f"{SHORT_GOAL:,} (a short game)")] + [
-    (goal, f"{goal:,}") for goal in FILL_OR_BUST_GOALS if goal != SHORT_GOAL
-]
 
 
 def who_choices() -> list[tuple[str, str]]:
     return [(PERSON, "a person")] + [(level, f"a bot ({level})") for level in bots.LEVELS]
 
 
-class NewTableForm(forms.Form):
-    """A game table: the game, its goal and the options of RULES.md §1.5, a name per seat and who
-    plays it (a person's phone or a bot at a level)."""
+def game_choices() -> list[tuple[str, str]]:
+    """The games of the registry, read when a form is made (a game registered later is offered)."""
+    return [(name, rules.label) for name, rules in GAMES.items()]
 
-    game = forms.ChoiceField(choices=[(name, rules.label) for name, rules in ENGINES.items()], initial="fill_or_bust")
-    markers = forms.TypedChoiceField(  # Ninety-Nine or Bust (RULES.md §2)
-        choices=[(n, str(n)) for n in NINETY_NINE_MARKERS], coerce=int, initial=STARTING_MARKERS,
-        required=False, empty_value=None, label="Markers each (Ninety-Nine or Bust)")
-    goal = forms.TypedChoiceField(choices=GOALS, coerce=int, initial=SHORT_GOAL)
-    combo5 = forms.BooleanField(required=False, label="Combo 5: a 2+3 or 1+4 pair that fills scores 50")
-    must_bust_penalty = forms.BooleanField(
-        required=False, label="MUST BUST penalty: a bust under MUST BUST takes its points off")
-    vengeance = forms.TypedChoiceField(
-        choices=[(2500, "2,500 (the rules)"), (5000, "5,000 (teams)")], coerce=int, initial=2500,
-        label="A Vengeance takes off")
-    show_down = forms.BooleanField(required=False, label="Show down: everyone gets a last turn after the goal")
+
+def option_field(option: OptionField) -> forms.Field:
+    """The form field of one of a game's options ("seat_check" options get one per seat row,
+    made in `NewTableForm.__init__`). Never required: the chosen game's fields are the only ones
+    read, and an empty one takes the option's default."""
+    if option.kind == "choice":
+        return forms.TypedChoiceField(choices=list(option.choices), coerce=int, initial=option.default,
+                                      required=False, empty_value=None, label=option.label,
+                                      help_text=option.help)
+    return forms.BooleanField(required=False, label=option.label, help_text=option.help)
+
+
+class NewTableForm(forms.Form):
+    """A game table: the game and its options (each game's `GameRules.options`, made into fields
+    here), a name per seat and who plays it (a person's phone or a bot at a level)."""
+
+    game = forms.ChoiceField(choices=game_choices)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["game"].initial = next(iter(GAMES))
+        for rules in GAMES.values():
+            for option in rules.options:
+                if option.kind != "seat_check":
+                    self.fields[option.name] = option_field(option)
         for row in range(SEAT_ROWS):
             self.fields[f"name_{row}"] = forms.CharField(
                 required=False, max_length=actions.MAX_NAME, label=f"Seat {row + 1}")
             self.fields[f"who_{row}"] = forms.ChoiceField(
                 choices=who_choices(), initial=PERSON, required=False, label=f"Who plays seat {row + 1}")
-            self.fields[f"real_{row}"] = forms.BooleanField(
-                required=False, label=f"Seat {row + 1} rolls real dice and types them in")
-
-    # Kismet (RULES.md §3): who rolls real dice, the printed second-Kismet variant, the hint.
-    no_straight = forms.BooleanField(
-        required=False, label="Printed variant: a second Kismet may not go in Straight")
-    hint = forms.BooleanField(required=False, label="Show the player on turn the box the bots' estimate rates best")
+            for rules in GAMES.values():
+                for option in rules.options:
+                    if option.kind == "seat_check":
+                        self.fields[f"{option.name}_{row}"] = forms.BooleanField(
+                            required=False, label=f"Seat {row + 1} {option.help or option.label}")
 
     @staticmethod
     def initial_seats(names: list[str]) -> dict[str, str]:
@@ -69,35 +73,45 @@ class NewTableForm(forms.Form):
         names = names[:SEAT_ROWS] or ["", ""]
         return {f"name_{row}": name for row, name in enumerate(names)}
 
-    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
-        """Each seat's name, who plays it, and (Kismet) whether its player rolls real dice."""
-        return [(self[f"name_{row}"], self[f"who_{row}"], self[f"real_{row}"]) for row in range(SEAT_ROWS)]
+    def games(self) -> list[tuple[GameRules, list[forms.BoundField]]]:
+        """Each game and the bound fields of its options (a per-seat option's are in `seat_rows`),
+        for its template folder's `_options.html`."""
+        return [(rules, [self[option.name] for option in rules.options if option.kind != "seat_check"])
+                for rules in GAMES.values()]
+
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField, list[tuple[str, OptionField, forms.BoundField]]]]:
+        """Each seat's name, who plays it, and each game's per-seat boxes (Kismet: whether its
+        player rolls real dice), as (game, option, field)."""
+        return [(self[f"name_{row}"], self[f"who_{row}"],
+                 [(rules.name, option, self[f"{option.name}_{row}"]) for rules in GAMES.values()
+                  for option in rules.options if option.kind == "seat_check"])
+                for row in range(SEAT_ROWS)]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names, bots, real = [], [], []
+        rules = game_rules(data.get("game") or next(iter(GAMES)))
+        per_seat = [option for option in rules.options if option.kind == "seat_check"]
+        names: list[str] = []
+        bots: list[str] = []
+        ticked: dict[str, list[int]] = {option.name: [] for option in per_seat}
         for row in range(SEAT_ROWS):
             name = " ".join(str(data.get(f"name_{row}") or "").split())
             if name:
                 names.append(name)
                 who = data.get(f"who_{row}") or PERSON
                 bots.append("" if who == PERSON else who)
-                if data.get(f"real_{row}") and who == PERSON:  # a bot's seat always has the server's dice
-                    real.append(len(names) - 1)
-        rules = engine(data.get("game") or "fill_or_bust")
+                for option in per_seat:  # a bot's seat is the server's: never ticked
+                    if data.get(f"{option.name}_{row}") and who == PERSON:
+                        ticked[option.name].append(len(names) - 1)
         if len(names) < rules.min_seats:
             raise forms.ValidationError(f"Name at least {rules.min_seats} seats.")
-        data["names"], data["bots"], data["real_seats"] = names, bots, real
+        data["names"], data["bots"] = names, bots
+        data.update(ticked)
         return data
 
     def options(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        if data["game"] == "ninety_nine":
-            return {"markers": data["markers"] or STARTING_MARKERS}
-        if data["game"] == "kismet":
-            return {"real_seats": data["real_seats"], "no_straight": data["no_straight"], "hint": data["hint"]}
-        return {"goal": data["goal"], "combo5": data["combo5"], "must_bust_penalty": data["must_bust_penalty"],
-                "vengeance": data["vengeance"], "show_down": data["show_down"]}
+        """The chosen game's options as the table stores them."""
+        return game_rules(self.cleaned_data["game"]).stored_options(self.cleaned_data)
 
 
 KIND = re.compile(r"[a-z_]{1,20}")
@@ -109,10 +123,12 @@ class BadInput(actions.BadMove):
     """A move's fields that are not a move at all (malformed): 400, nothing changed."""
 
 
-def read_move(post: QueryDict) -> tuple[dict[str, Any], str | None, int | None]:
+def read_move(post: QueryDict, rules: GameRules) -> tuple[dict[str, Any], str | None, int | None]:
     """The move a phone posted (`kind`, `dice` for a keep, one field per die, `card` for a card
-    played), its idempotency
-    `key` and the `seat` its page plays (None when it names none). BadInput for anything else."""
+    played: a number, or one of the words of the game's `named_cards`; `box` and `keep` for a
+    sheet's box and the dice held), its idempotency `key` and the `seat` its page plays (None when
+    it names none). BadInput for anything else. The same fields for every game: the engine says
+    whether the move is legal."""
     kind = post.get("kind", "")
     if not KIND.fullmatch(kind):
         raise BadInput("That move was malformed: tap one of the buttons.")
@@ -126,8 +142,8 @@ def read_move(post: QueryDict) -> tuple[dict[str, Any], str | None, int | None]:
         except BadNumber as error:
             raise BadInput(str(error)) from None
     raw_card = post.get("card")
-    if raw_card is not None:  # Ninety-Nine or Bust: 1..10, or a special card's name ("99" is one)
-        if raw_card in SPECIAL_CARDS:
+    if raw_card is not None:  # a number card 1..10, or a card named by a word ("99" is one)
+        if raw_card in rules.named_cards:
             move["card"] = raw_card
         else:
             try:
@@ -135,12 +151,12 @@ def read_move(post: QueryDict) -> tuple[dict[str, Any], str | None, int | None]:
             except BadNumber as error:
                 raise BadInput(str(error)) from None
     box = post.get("box", "")
-    if box:  # Kismet: the box to fill
+    if box:  # a score sheet's box to fill
         if not BOX.fullmatch(box):
             raise BadInput("That box was malformed: tap one of the boxes.")
         move["box"] = box
     raw_keep = post.getlist("keep")
-    if raw_keep:  # Kismet: the dice held for a reroll
+    if raw_keep:  # the dice held for a reroll
         if len(raw_keep) > MOST_DICE:
             raise BadInput(f"Hold at most {MOST_DICE} dice.")
         try:

@@ -18,10 +18,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.rules import fill_or_bust
+from games.rules import fill_or_bust, kismet_table
 from games.rules.table import IllegalMove
 from games.table import actions, bots, replay
-from games.table import kismet as kismet_table
 from games.table.engines import ENGINES
 from games.table.models import Table
 from games.table.tasks import play_bot_move

@@ -106,7 +106,7 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
     table, mine = table_and_seat_of_phone(request, code)
     if mine is None:
         raise actions.NotYourSeat("This phone doesn't play a seat at this table: tap your name first.")
-    chosen, key, seat = read_move(request.POST)
+    chosen, key, seat = read_move(request.POST, table.engine)
     if seat is not None and seat != mine.number:
         raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
     made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key)

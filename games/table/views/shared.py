@@ -16,10 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.crypto import constant_time_compare
 
 from games import phones
-from games.rules.fill_or_bust import Card, FillOrBustTable
-from games.rules.kismet import KismetTable
 from games.table import actions
-from games.table import kismet as kismet_table
 from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from live.refusals import Refusal, answers_refusals, json_refusal
@@ -130,13 +127,7 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
     if seat is not None and table.status == Table.Status.PLAYING and seat in game.to_move():
         data["on_turn"] = True
         data["legal_moves"] = game.legal_moves(seat)
-        if isinstance(game, FillOrBustTable):
-            state = game.state
-            data["keeps"] = [{"dice": list(dice), "points": points} for dice, points in state.legal_keeps()]
-            data["must_bust"] = state.card is Card.MUST_BUST
-        if isinstance(game, KismetTable):
-            data["legal_moves"] = kismet_table.legal_moves_shown(game, seat)
-            data.update(kismet_table.on_turn_extras(game, seat, table.options))
+        data.update(table.engine.on_turn(game, seat, table.options))  # the game's own (keeps, a hint...)
         data["can_undo"] = actions.undo_refusal(table, seat, last=last, game=game) is None
     return data
 

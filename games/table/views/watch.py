@@ -12,9 +12,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from games.rules import ninety_nine
-from games.rules.ninety_nine import NinetyNineTable
-from games.table import kismet as kismet_table
 from games.table.models import Table
 from games.table.renderers import said_of
 from games.table.replay import deal, replay, verify
@@ -63,53 +60,40 @@ def screen_events(request: HttpRequest, code: str, token: str) -> HttpResponse |
 
 
 def replay_steps(table: Table) -> list[dict[str, Any]]:
-    """Every recorded move in order, in words, with the dice it tossed and the scores after."""
+    """Every recorded move in order, in words, with the dice it showed, the scores after, and what
+    the game's `_replay_step.html` shows of it (its `GameRules.step_extras`)."""
+    rules = table.engine
     steps = []
     for step in replay(table, table.moves.order_by("number")):
         move = step.move.as_data()
         view = step.game.view(None).public
-        tossed = [c[1] for c in move["chance"] if c and c[0] in ("toss", "roll")]
-        if move["move"].get("kind") == "enter":  # Kismet's real dice, typed in
-            tossed = [move["move"]["dice"]]
+        tossed = rules.dice_shown(move)
         steps.append({
             "number": move["number"],
             "name": view["seats"][move["seat"]] if 0 <= move["seat"] < len(view["seats"]) else "",
             "said": said_of(move, view),
-            "toss": tossed[-1] if tossed else None,
-            "dice": [{"face": die, "pips": range(die)} for die in (tossed[-1] if tossed else [])],
+            "toss": tossed,
+            "dice": [{"face": die, "pips": range(die)} for die in (tossed or [])],
             "scores": list(zip(view["seats"], move["scores"], strict=False)),
             "by_bot": move["by_bot"],
+            **rules.step_extras(step.game),
         })
-        if isinstance(step.game, NinetyNineTable):  # the hands, shown once the game is over
-            steps[-1]["hands"] = ninety_nine.hands_words(step.game.state)
     return steps
-
-
-def start_roll_shown(start_roll: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The start roll with each die's pips to draw (the replay draws its dice as the phones do)."""
-    if not start_roll:
-        return None
-    return {**start_roll, "rounds": [[{"name": name, "face": face, "pips": range(face)} for name, face in dice]
-                                     for dice in start_roll["rounds"]]}
 
 
 @require_GET
 def replay_page(request: HttpRequest, code: str) -> HttpResponse:
-    """After the game: every card, toss, keep and score in order, the seed and its commitment.
-    Before the end: only that the replay opens then (and the commitment): nothing secret."""
+    """After the game: every card, toss, keep and score in order, the seed and its commitment, and
+    what the game's own folder shows (its `GameRules.replay_extras`: a deal, the start roll, the
+    sheets). Before the end: only that the replay opens then (and the commitment): nothing secret."""
     table = table_or_404(code)
     if not table.is_over:
         return render(request, "games/table/replay.html", {"table": table, "steps": None}, status=409)
     final = table.loaded().view(None).public
-    dealt = deal(table)
     return render(request, "games/table/replay.html", {
-        "dealt": ninety_nine.hands_words(dealt.state) if isinstance(dealt, NinetyNineTable) else "",
-        # Who starts, as the deal rolled it (Fill or Bust): from the seed, so a table stored before
-        # the roll was recorded shows it too.
-        "start_roll": start_roll_shown(dealt.view(None).public.get("start_roll")),
+        **table.engine.replay_extras(deal(table), final),
         "table": table, "steps": replay_steps(table), "seed": table.revealed_seed,
         "final": final, "final_scores": list(zip(final["seats"], final["scores"], strict=True)),
-        "kismet_rows": kismet_table.sheet_rows(final) if table.game == "kismet" else None,
     })
 
 

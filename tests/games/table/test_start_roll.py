@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from games.rules.fill_or_bust import FillOrBustTable
-from games.table.engines import SHORT_GOAL
+from games.rules.fill_or_bust_table import SHORT_GOAL
 from games.table.models import SETUP, Table, rng_for
 from games.table.replay import verify
 from games.table.tasks import play_bot_move

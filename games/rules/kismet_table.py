@@ -1,5 +1,7 @@
-"""Kismet at a game table: what the table needs of the engine beyond `TableGame` (engines.py
-registers it), the move in words for the log, and what the seat on turn gets besides its view.
+"""Kismet at a game table: everything the table needs of the game beyond `TableGame`
+(games.rules.table.GameRules, registered in games/rules/registry.py): the move in words for the
+log, what the seat on turn gets besides its view, the printable sheets of the replay. Its
+templates are templates/games/table/kismet/.
 
 Options a Kismet table stores: {"real_seats": [seat numbers whose players roll real dice and type
 them in], "no_straight": bool (the printed variant: a second Kismet may not go in Straight),
@@ -13,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules import kismet, kismet_bots
-from games.rules.table import IllegalMove, TableGame
+from games.rules.table import GameRules, IllegalMove, OptionField, TableGame, dice_tossed
 
-OPTIONS = ("real_seats", "no_straight", "hint")
+OPTION_KEYS = ("real_seats", "no_straight", "hint")
 
 
 def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
-    unknown = set(options) - set(OPTIONS)
+    unknown = set(options) - set(OPTION_KEYS)
     if unknown:
         raise IllegalMove(f"Unknown Kismet option: {', '.join(sorted(unknown))}.")
     real = options.get("real_seats") or []
@@ -142,3 +144,54 @@ def sheet_rows(view: Mapping[str, Any]) -> list[tuple[str, list[Any], bool]]:
     rows.append(("Kismet section", [s["kismet_section"] for s in sheets], True))
     rows.append(("Total", [s["total"] for s in sheets], True))
     return rows
+
+
+def on_turn(game: TableGame, seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The moves the phone on turn is shown (`legal_moves_shown`), whether it types in real dice,
+    and the hint when the table shows one."""
+    return {"legal_moves": legal_moves_shown(game, seat), **on_turn_extras(game, seat, options)}
+
+
+def bot_move(game: TableGame, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
+    assert isinstance(game, kismet.KismetTable)
+    return kismet_bots.choose_move(game, seat, level, rng)
+
+
+def dice_shown(move: Mapping[str, Any]) -> list[int] | None:
+    """The dice of a step of the replay: the server's roll, or the real dice typed in."""
+    if move["move"].get("kind") == "enter":
+        return list(move["move"]["dice"])
+    return dice_tossed(move)
+
+
+def replay_extras(dealt: TableGame, final: Mapping[str, Any]) -> dict[str, Any]:
+    """The finished sheets side by side, to print."""
+    return {"kismet_rows": sheet_rows(final)}
+
+
+RULES = GameRules(
+    name=kismet.KismetTable.game,
+    label="Kismet",
+    min_seats=1,
+    max_seats=8,
+    new=new,
+    load=load,
+    chance=chance,
+    scores=scores,
+    said=said_of,
+    bot_move=bot_move,
+    fairness=("Fair dice", "every roll of the table's dice"),
+    on_turn=on_turn,
+    options=(
+        OptionField("real", "real dice", "seat_check", default=[], key="real_seats",
+                    help="rolls real dice and types them in"),
+        OptionField("no_straight", "Printed variant: a second Kismet may not go in Straight", "check", default=False),
+        OptionField("hint", "Show the player on turn the box the bots' estimate rates best", "check",
+                    default=False),
+    ),
+    seats_note=("One to eight players (solo practice too). Each seat rolls the table's fair dice, unless its "
+                '"real dice" box is ticked: then that player rolls real dice and taps in the five faces after '
+                "the last roll."),
+    replay_extras=replay_extras,
+    dice_shown=dice_shown,
+)

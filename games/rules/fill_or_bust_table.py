@@ -1,0 +1,212 @@
+"""Fill or Bust at a game table: everything the table needs of the game beyond `TableGame`
+(games.rules.table.GameRules), registered in games/rules/registry.py.
+
+Options a Fill or Bust table stores: {"goal": G} (one of GOALS) or {"goal": None, "timed": True}
+(a tournament group's game: no goal, the round's clock ends it through `time_up`), plus the
+§1.5 options by their `fill_or_bust.Options` names (combo5, must_bust_penalty, vengeance,
+show_down). Its templates are templates/games/table/fill_or_bust/.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules import fill_or_bust, fill_or_bust_bots
+from games.rules.table import GameRules, IllegalMove, OptionField, TableGame
+
+SHORT_GOAL = 2000  # a quick game at the table: a few turns each
+GOALS = (SHORT_GOAL, 5000, 10000)
+
+
+def _game(game: TableGame) -> fill_or_bust.FillOrBustTable:
+    assert isinstance(game, fill_or_bust.FillOrBustTable)
+    return game
+
+
+def options_of(options: Mapping[str, Any]) -> tuple[fill_or_bust.Options, int | None]:
+    """The rules options and the point goal a table's stored options stand for."""
+    goal = options.get("goal", 5000)
+    if goal is None and options.get("timed"):
+        goal = None  # a tournament group's game: it ends when the round's clock says so
+    elif type(goal) is not int or goal not in GOALS:
+        raise IllegalMove(f"The goal is one of {', '.join(f'{g:,}' for g in GOALS)}, not {goal!r}.")
+    rules = {k: v for k, v in options.items() if k not in ("goal", "timed")}
+    try:
+        return fill_or_bust.Options(**rules), goal
+    except TypeError as error:
+        raise IllegalMove(f"Unknown Fill or Bust option: {error}.") from None
+
+
+def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+    rules, goal = options_of(options)
+    return fill_or_bust.FillOrBustTable.new(names, rng, options=rules, goal=goal)
+
+
+def _new_steps(before: TableGame, after: TableGame) -> list[tuple[Any, ...]]:
+    """The steps taken from `before` to `after` (none after an undo), without walking the game's
+    whole history."""
+    was, now = _game(before).state, _game(after).state
+    if len(now.turns) == len(was.turns):
+        return list(now.steps[len(was.steps) :])
+    finished = now.turns[len(was.turns) :]
+    steps = list(finished[0].steps[len(was.steps) :])
+    for turn in finished[1:]:
+        steps += turn.steps
+    return steps + list(now.steps)
+
+
+def chance(before: TableGame, after: TableGame) -> list[list[Any]]:
+    return fill_or_bust.step_lists(step for step in _new_steps(before, after) if step[0] in ("card", "toss"))
+
+
+def time_up(game: TableGame) -> TableGame:
+    return fill_or_bust.FillOrBustTable(_game(game).state.time_up())
+
+
+def scores(game: TableGame) -> list[int]:
+    return list(_game(game).state.sheet)
+
+
+def on_turn(game: TableGame, seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The keeps the seat on turn may set aside, with their points (the page never works a score
+    out), and whether MUST BUST is the card."""
+    state = _game(game).state
+    return {"keeps": [{"dice": list(dice), "points": points} for dice, points in state.legal_keeps()],
+            "must_bust": state.card is fill_or_bust.Card.MUST_BUST}
+
+
+def bot_move(game: TableGame, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
+    return fill_or_bust_bots.choose_move(_game(game), seat, level, rng)
+
+
+# --- A move in words ------------------------------------------------------------------------------
+
+
+def _dice(dice: Sequence[int]) -> str:
+    return " ".join(str(die) for die in dice)
+
+
+def _card(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _turn_just_ended(view: Mapping[str, Any]) -> bool:
+    """After a move, the turn it belonged to is over: the next turn has no step yet (or the game
+    has ended). A move that keeps the turn going always leaves a step behind."""
+    return view.get("turn") is None or not view.get("steps")
+
+
+_OUTCOMES = {
+    "bust": "BUST! The points of the turn are lost.",
+    "no_dice": "NO DICE: the turn is over.",
+    "must_bust": "bust under MUST BUST: the points are banked.",
+    "reached_goal": "the goal is reached!",
+}
+
+
+def said(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """One move of Fill or Bust in words, from the move as recorded (`Move.as_data`) and the
+    public view after it. Only what everyone may see: the move is made, the view is public."""
+    seats = view.get("seats") or []
+    seat = move.get("seat", 0)
+    name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"
+    kind = move.get("move", {}).get("kind")
+    chance = move.get("chance") or []
+    ended = _turn_just_ended(view)
+    last_turn = view.get("last_turn")
+    outcome = last_turn["outcome"] if ended and last_turn else None
+    if kind == "draw":
+        cards = [_card(step[1]) for step in chance if step and step[0] == "card"]
+        text = f"{name} turned over {', '.join(cards) or 'a card'}."
+        if outcome == "no_dice":
+            return f"{name} turned over NO DICE: the turn is over."
+        if view.get("phase") == "vengeance":
+            text += f" Play it against {', '.join(view.get('targets') or [])} or decline it."
+        elif cards and cards[-1] == "VENGEANCE 2500" and view.get("phase") == "draw":
+            text += " The leader's own Vengeance is discarded: turn over another card."
+        return text
+    if kind == "toss":
+        tossed = [step[1] for step in chance if step and step[0] == "toss"]
+        text = f"{name} tossed {_dice(tossed[-1]) if tossed else 'the dice'}"
+        if outcome in ("bust", "must_bust") or (outcome == "reached_goal" and not view.get("set_aside")):
+            return f"{text}: {_OUTCOMES.get(outcome or '', 'BUST!')}"
+        return text + "."
+    if kind == "keep":
+        kept = _dice(move["move"].get("dice") or [])
+        # After a keep, 1 to 5 dice set aside mean the turn goes on under the card; all six (the
+        # Fill waits for the next decision) or none (tossing all six again, or the turn is over)
+        # mean the keep filled.
+        if len(view.get("set_aside") or []) in (0, 6):
+            text = f"FILL! {name} set aside {kept}: all six dice score."
+            if view.get("card") == "VENGEANCE_2500":
+                text += f" The VENGEANCE hits {', '.join(view.get('targets') or [])}."
+            if outcome == "reached_goal":
+                text += " The goal is reached!"
+            return text
+        return f"{name} set aside {kept}."
+    if kind == "play":
+        return f"{name} plays the VENGEANCE against {', '.join(view.get('targets') or [])}: fill it to hit them."
+    if kind == "decline":
+        return f"{name} declines the Vengeance and turns over another card."
+    if kind == "stop":
+        gained = last_turn["scores"].get(name) if last_turn else None
+        return f"{name} stops and banks: {gained:,} points now." if gained is not None else f"{name} stops."
+    if kind == "end":
+        return f"{name} ends the turn."
+    if kind == "continue":
+        return f"{name} carries on: another card."
+    if kind == "undo":
+        return f"{name} took back the last move."
+    if kind == "time_up":
+        return "Time is up: the turn under way is played out."
+    return f"{name} moved."
+
+
+# --- The replay -----------------------------------------------------------------------------------
+
+
+def start_roll_shown(start_roll: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The start roll with each die's pips to draw (the replay draws its dice as the phones do)."""
+    if not start_roll:
+        return None
+    return {**start_roll, "rounds": [[{"name": name, "face": face, "pips": range(face)} for name, face in dice]
+                                     for dice in start_roll["rounds"]]}
+
+
+def replay_extras(dealt: TableGame, final: Mapping[str, Any]) -> dict[str, Any]:
+    """Who started, as the deal rolled it: from the seed, so a table stored before the roll was
+    recorded shows it too."""
+    return {"start_roll": start_roll_shown(dealt.view(None).public.get("start_roll"))}
+
+
+OPTIONS = (
+    OptionField("goal", "Play to", "choice", default=SHORT_GOAL,
+                choices=((SHORT_GOAL, f"{SHORT_GOAL:,} (a short game)"),
+                         *((goal, f"{goal:,}") for goal in GOALS if goal != SHORT_GOAL))),
+    OptionField("combo5", "Combo 5: a 2+3 or 1+4 pair that fills scores 50", "check", default=False),
+    OptionField("must_bust_penalty", "MUST BUST penalty: a bust under MUST BUST takes its points off", "check",
+                default=False),
+    OptionField("vengeance", "A Vengeance takes off", "choice", default=2500,
+                choices=((2500, "2,500 (the rules)"), (5000, "5,000 (teams)"))),
+    OptionField("show_down", "Show down: everyone gets a last turn after the goal", "check", default=False),
+)
+
+RULES = GameRules(
+    name=fill_or_bust.FillOrBustTable.game,
+    label="Fill or Bust",
+    min_seats=2,
+    max_seats=8,
+    new=new,
+    load=fill_or_bust.FillOrBustTable.from_dict,
+    chance=chance,
+    scores=scores,
+    said=said,
+    bot_move=bot_move,
+    time_up=time_up,
+    on_turn=on_turn,
+    options=OPTIONS,
+    seats_note="Two to eight players, in any order: the dice say who starts.",
+    replay_extras=replay_extras,
+)
