@@ -22,7 +22,10 @@ from tests.e2e.pages import desk, join_night, log_in, start_night_from_form, wai
 
 # A whole night of up to 14 pages takes 1–2 minutes on a quiet machine and was seen past 300 s with
 # two suites and a benchmark on the same two cores: the suite's bound (pyproject.toml) is a hang's.
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# Both nights are long proofs (`make proof`, which CI runs): 24 rounds each, 18% of the browser pass's
+# time. `make test` keeps a night's bell, movement and prizes on a dozen phones (test_bunco_night.py)
+# and the arrival and the leaver on the host's page (test_host_page.py).
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.proof]
 
 FIVE = ["Ada", "Bo", "Cy", "Di", "Ed"]
 EXPECT_TIMEOUT_MS = 15_000  # up to 14 pages and a server on 2 cores
