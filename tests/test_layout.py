@@ -568,3 +568,108 @@ def test_one_module_signs_and_reads_tokens() -> None:
     """Join links, group links, members' links and check rooms keep their own salts and messages,
     and share live/signing.py's mechanics: refusing forged, expired and future-dated tokens."""
     assert importers_of(ROOT, "django.core.signing") == ["live.signing"]
+
+
+# --- A game is one folder (issue 30): games/table/ and its shared pages name no game ---------------
+#
+# The games are named in games/rules/registry.py and in each game's own modules (games/rules/<game>*)
+# and folders (templates/games/table/<game>/, the game's script). The table's code, its shared
+# templates and its shared scripts ask the game's `GameRules` for everything: they hold no
+# `isinstance(..., <a game's class>)` and no game's name as a literal (a comparison, a dispatch
+# table's key, a branch of a template), so a fourth game is its folder and a line in the registry.
+
+TABLE_CODE = "games/table"
+SHARED_TABLE_TEMPLATES = "templates/games/table"  # its *.html only: each game's folder below is its own
+SHARED_TABLE_SCRIPTS = ("static/js/table_live.js", "static/js/table_new.js")
+COMPARISON = ("==", "!=", "===", "!==")
+
+
+def game_names_and_classes() -> tuple[set[str], set[str]]:
+    """The registry's games and the names of the classes their engines are (each `TableGame`)."""
+    from games.rules.registry import GAMES
+    from games.rules.table import TableGame
+
+    return set(GAMES), {cls.__name__ for cls in TableGame.__subclasses__()}
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node) if isinstance(n, ast.Name | ast.Attribute)}
+
+
+def _strings_in(node: ast.AST) -> list[str]:
+    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def naming_a_game(root: Path, games: set[str], classes: set[str]) -> dict[str, list[str]]:
+    """Where the table's code and shared pages name a game, by kind: "isinstance" (on a game's
+    class), "comparison" (`== "kismet"`, `in ("kismet", ...)`, a template's `table.game == "..."`)
+    and "literal" (any other place a game's name is written as a string: a dispatch table's key)."""
+    found: dict[str, list[str]] = {"isinstance": [], "comparison": [], "literal": []}
+    for path in sorted((root / TABLE_CODE).rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(), filename=where)
+        compared: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                    and len(node.args) == 2 and _names_in(node.args[1]) & classes:
+                found["isinstance"].append(f"{where}:{node.lineno}")
+            if isinstance(node, ast.Compare):
+                for part in (node.left, *node.comparators):
+                    if set(_strings_in(part)) & games:
+                        found["comparison"].append(f"{where}:{node.lineno}")
+                        compared.update(id(n) for n in ast.walk(part))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in games and id(node) not in compared:
+                found["literal"].append(f"{where}:{node.lineno}")
+    pages = sorted((root / SHARED_TABLE_TEMPLATES).glob("*.html")) + [
+        root / script for script in SHARED_TABLE_SCRIPTS if (root / script).exists()]
+    for path in pages:
+        where = path.relative_to(root).as_posix()
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for game in games:
+                for quoted in (f'"{game}"', f"'{game}'"):
+                    at = line.find(quoted)
+                    while at != -1:
+                        around = line[max(0, at - 6):at] + line[at + len(quoted):at + len(quoted) + 6]
+                        kind = "comparison" if any(op in around for op in COMPARISON) else "literal"
+                        found[kind].append(f"{where}:{number}")
+                        at = line.find(quoted, at + 1)
+    return found
+
+
+def test_naming_a_game_in_the_tables_code_or_its_shared_pages_is_reported(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {
+        "games/table/bots.py": "from games.rules.kismet import KismetTable\n\n"
+                               "def f(game):\n    if isinstance(game, KismetTable):\n        return 1\n",
+        "games/table/forms.py": "def g(data):\n    if data['game'] == 'kismet':\n        return 2\n"
+                                "    return {'fill_or_bust': 3}[data['game']]\n",
+        "templates/games/table/table.html": '{% if table.game == "kismet" %}<p>{% endif %}\n',
+        "templates/games/table/kismet/_play.html": '<p data-for-game="kismet"></p>\n',
+        "static/js/table_new.js": 'if (game.value === "kismet") show();\n',
+        "games/rules/registry.py": "GAMES = {'kismet': 1}\n",
+    })
+    found = naming_a_game(root, {"kismet", "fill_or_bust"}, {"KismetTable"})
+    assert found == {
+        "isinstance": ["games/table/bots.py:4"],
+        "comparison": ["games/table/forms.py:2", "templates/games/table/table.html:1", "static/js/table_new.js:1"],
+        "literal": ["games/table/forms.py:4"],
+    }
+
+
+def test_the_tables_code_and_shared_pages_name_no_game() -> None:
+    """0 isinstance on a game's class and 0 comparisons with a game's name outside the rules and
+    the registry (issue 30); tests/games/table/test_a_fourth_game.py plays a game the table has never
+    heard of through the real views."""
+    games, classes = game_names_and_classes()
+    assert {"fill_or_bust", "kismet", "ninety_nine"} <= games and "KismetTable" in classes
+    assert naming_a_game(ROOT, games, classes) == {"isinstance": [], "comparison": [], "literal": []}
+
+
+def test_each_game_has_its_template_folder_with_the_same_partials() -> None:
+    from games.rules.registry import GAMES
+
+    partials = {"_head.html", "_play.html", "_screen.html", "_options.html", "_replay_head.html",
+                "_replay_top.html", "_replay_step.html"}
+    for name in GAMES:
+        folder = ROOT / SHARED_TABLE_TEMPLATES / name
+        assert partials <= {path.name for path in folder.glob("*.html")}, name
