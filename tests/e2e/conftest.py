@@ -9,17 +9,21 @@ from playwright.sync_api import expect
 
 from tests.conftest import ServerPool, ServerProcess, shared_server
 
-PATIENT_MS = 10_000
+# A page-level wait returns as soon as the page shows what it waits for: its bound only decides how
+# long a broken page takes to fail, so it is far beyond an honest wait. A correct test never fails
+# for being slow: with the machine busy (loads of 15 to 20 on its 2 cores, other suites beside this
+# one) every process waits for a core many times over, and a page's second becomes ten.
+PATIENT_MS = 60_000
 
 
 @pytest.fixture(autouse=True)
 def patient_expect(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Page-level waits get 10 s instead of Playwright's 5 (a module may ask for more with
-    EXPECT_TIMEOUT_MS): on a 2-core machine shared with other suites, a server and a dozen pages
-    can fall behind, and events a test's own actions log reach the streams at their heartbeat.
-    Deadlines that matter (the bell's) are measured separately, never by these waits."""
+    """Page-level waits get a minute instead of Playwright's 5 s (a module may ask for more with
+    EXPECT_TIMEOUT_MS, never for less): on a 2-core machine shared with other suites, a server and
+    a dozen pages can fall behind, and events a test's own actions log reach the streams at their
+    heartbeat. Deadlines that matter (the bell's) are measured separately, never by these waits."""
     previous = expect._timeout
-    expect.set_options(timeout=getattr(request.module, "EXPECT_TIMEOUT_MS", PATIENT_MS))
+    expect.set_options(timeout=max(getattr(request.module, "EXPECT_TIMEOUT_MS", PATIENT_MS), PATIENT_MS))
     yield
     expect.set_options(timeout=previous)
 
