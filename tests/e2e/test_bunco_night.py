@@ -291,7 +291,7 @@ def test_a_twelve_player_night_rings_the_bell_everywhere_moves_everyone_and_pays
     figures = {p.name: p for p in night.players.real().with_figures()}
     assert all(p.wins + p.losses == bunco.ROUNDS for p in figures.values()), {
         name: (p.wins, p.losses) for name, p in figures.items()}
-    expect(last_phone.get_by_role("heading", name="That's the night!")).to_be_visible(timeout=15000)
+    expect(last_phone.get_by_role("heading", name="That's the night!")).to_be_visible()
 
     # The host hands out the prizes.
     host.reload()

@@ -44,7 +44,7 @@ def open_check_page(page: Page, url: str) -> str:
     page.goto(url if "/check/" in url else url + "/check/")
     # Generous: a just-started server on a loaded 2-core CI machine once took over 5 s to open the
     # first stream on PostgreSQL. What is timed here is the ping and the replay, not the opening.
-    expect(page.locator("[data-live-badge]")).to_have_text("Live", timeout=15000)
+    expect(page.locator("[data-live-badge]")).to_have_text("Live")
     # What the test proves rests on this: the page does not poll for pings meanwhile.
     expect(page.locator("#ping-list")).to_have_attribute("hx-trigger", f"every {POLL_OFF_SECONDS}s")
     return page.url
@@ -128,7 +128,7 @@ def test_a_phone_whose_first_connection_fails_keeps_trying_until_it_is_live(live
     phone.goto(live_site.url + "/check/")
     expect(phone.locator("[data-live-badge]")).to_have_text("Reconnecting…")
     # Retried after 1 s, then 2 s: the third try gets through.
-    expect(phone.locator("[data-live-badge]")).to_have_text("Live", timeout=10000)
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
     assert len(refused) == 2
     sender = new_phone()
     open_check_page(sender, phone.url)
@@ -195,7 +195,7 @@ def scaled_site(transactional_db, tmp_path, request: pytest.FixtureRequest):
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     server = ServerProcess(url=f"http://127.0.0.1:{port}", process=process, log_path=tmp_path / "scaled.log")
-    wait_until_up(server, timeout=60)
+    wait_until_up(server)
     request.node.stash.setdefault(SERVERS, []).append(server)
     yield server
     os.killpg(process.pid, signal.SIGTERM)

@@ -92,7 +92,7 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
         expect(phone.locator("[data-live-badge]")).to_have_text("Live")
         phones.append(phone)
     # The projector shows the round without a reload (the start reached it by its stream or poll).
-    expect(projector.locator("#screen-state")).to_contain_text("Round 1", timeout=15_000)
+    expect(projector.locator("#screen-state")).to_contain_text("Round 1")
 
     first, second, *_ = groups[0].players()
     phone = phones[0]

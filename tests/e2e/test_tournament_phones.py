@@ -125,7 +125,7 @@ def test_a_turn_whose_answer_never_comes_unlocks_the_form_and_says_so(night_site
     phone.route("**/turn/", lambda route: stalled.append(route))  # a connection that never answers
     enter_turn(phone, ann.name, 500)
     expect(phone.get_by_role("button", name="Bank")).to_be_disabled()
-    expect(phone.locator("[data-send-note]")).to_contain_text("may not have reached the site", timeout=20_000)
+    expect(phone.locator("[data-send-note]")).to_contain_text("may not have reached the site")
     expect(phone.get_by_role("button", name="Bank")).to_be_enabled()
     expect(phone.locator("#t-points")).to_have_value("500")  # kept, to send again (with the same key)
     phone.unroute("**/turn/")
@@ -185,7 +185,7 @@ def test_when_the_clock_closes_the_round_the_phone_says_the_scores_are_final_and
     expect(score(phone, group, ann)).to_have_text("1000")
     # Nobody sends anything: the server's clock closes the round at its end plus grace.
     state = phone.locator("#group-state")
-    expect(state).to_contain_text(f"Time is up: {group}'s scores are final.", timeout=20_000)
+    expect(state).to_contain_text(f"Time is up: {group}'s scores are final.")
     expect(state).to_contain_text("Round 1 is decided: the next round starts when the director starts it.")
     expect(state).not_to_contain_text("not added")
     expect(phone.locator("tr", has=score(phone, group, ann))).to_contain_text("through")

@@ -113,7 +113,7 @@ class PlayedNight:
         """Until the round has closed: as patient as the module's page-level waits (it is one of
         them: the last "Our turn is over" tap's answer), letting the pages run meanwhile."""
         wait_until(self.host, lambda: Round.objects.get(night=self.night, number=number).status == Round.Status.CLOSED,
-                   f"round {number} did not close", patience_ms=EXPECT_TIMEOUT_MS)
+                   f"round {number} did not close")
 
     def arrive(self, name: str, before_round: int) -> None:
         card = self.host.locator("#players-card")
