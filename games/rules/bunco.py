@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from functools import cache
 from itertools import product
@@ -594,6 +594,111 @@ def fresh_ghost_name(taken: Collection[str]) -> str:
     """The first "Ghost n" no player of the night has (in any letter case)."""
     return ghost_names(taken, 1)[0]
 
+
+# --- What a tally leads to ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundInPlay:
+    """A round as its table's last decision finds it: plain data, read by the caller in one go.
+
+    `winners[t]` is table t's winner ("" undecided; t = 0 the head table). The rest matters only
+    when every table is decided (the round closes), and may be left out before: the round's
+    seating (`seating[t]`, table t's names in seat order), the night's ghosts, and the arrivals
+    and departures already made in the round after this one (a round seated again)."""
+
+    number: int
+    rules: Rules
+    winners: Sequence[str]
+    seating: Seating = ()
+    ghosts: Collection[str] = ()
+    seat_changes: Sequence[SeatChange] = ()
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """What a closed round leads to: the night is over, or the next round is seated."""
+
+    night_over: bool = False
+    seating: tuple[tuple[tuple[str, Team], ...], ...] = ()  # table t's (name, team) in seat order
+    break_follows: bool = False  # the break comes before it
+
+
+def after_round(round_: RoundInPlay) -> NextRound:
+    """A round every table has decided: after the last round the night is over; else the next
+    round is seated by the movement (`next_seating_with`), the arrivals and departures made in it
+    before applied again (`seat_changes_again`; IllegalSeating when they no longer fit)."""
+    if round_.number == ROUNDS:
+        return NextRound(night_over=True)
+    seating = next_seating_with(round_.seating, round_.winners, round_.rules, ghosts=round_.ghosts)
+    if round_.seat_changes:
+        seating = seat_changes_again(seating, round_.ghosts, round_.seat_changes)
+    return NextRound(
+        seating=tuple(tuple((name, TEAMS[position % 2]) for position, name in enumerate(seats)) for seats in seating),
+        break_follows=round_.number == BREAK_AFTER_ROUND,
+    )
+
+
+@dataclass(frozen=True)
+class TableAtTally:
+    """A table just after a tally was counted at it (plain data: the caller's read)."""
+
+    number: int  # 1 = the head table
+    seats: Sequence[str]  # its names in seat order
+    bell_rung: bool  # the round's bell has rung (the head table has stopped)
+    roll_off: int  # roll-offs the table has had; it is in one when `roll_off_totals` is given
+    totals: Mapping[str, int]  # main play, the tally counted
+    roll_off_totals: Mapping[str, int] | None  # the roll-off under way, the tally counted
+
+
+@dataclass(frozen=True)
+class AfterTally:
+    """Everything a tally leads to (`after_tally`): nothing, for most taps."""
+
+    bell: bool = False  # the tally rings the bell: the round stops, the other tables finish their turn
+    bell_winners: tuple[str, ...] = ()  # the names of the head table's winners the bell announces
+    winner: Team | None = None  # the tally's table is decided, for this team
+    roll_off: int = 0  # else, when > 0: the table rolls off its tie, this roll-off
+    next_round: NextRound | None = None  # the round closes (every table decided): what follows
+
+
+def may_end_something(table_number: int, bell_rung: bool, in_roll_off: bool) -> bool:
+    """Whether a tally at this table may end anything (`after_tally` needs the round then): at the
+    head table before the bell, or in a roll-off. Any other tally only adds points."""
+    return (table_number == 1 and not bell_rung) or in_roll_off
+
+
+def after_tally(table: TableAtTally, team: str, points: int, *, bunco: bool,
+                round_: RoundInPlay | None) -> AfterTally:
+    """What a tally of `points` for `team` (a Bunco when `bunco`) at `table` leads to, in one answer.
+
+    At the head table before the bell, a Bunco or a team at 21 rings it (`rings_bell`): the table
+    is decided by its points, or rolls off a tie. In a roll-off under sudden death, the first tally
+    that puts a team ahead decides the table (`roll_off_winner`). A table decided when every other
+    table of the round is decided closes the round (`after_round`). `round_` is read when the
+    tally may end something (`may_end_something`); without it, nothing is decided.
+    """
+    if round_ is None:
+        return AfterTally()
+    if table.number == 1 and not table.bell_rung and points > 0 and rings_bell(table.totals[team], bunco):
+        bell = True
+        winner = table_winner(table.totals["A"], table.totals["B"])
+        if winner is None:
+            return AfterTally(bell=True, roll_off=table.roll_off + 1)
+    elif table.roll_off_totals is not None:
+        bell = False
+        winner = roll_off_winner(round_.rules, table.roll_off_totals["A"], table.roll_off_totals["B"],
+                                 cycle_over=False)
+        if winner is None:
+            return AfterTally()
+    else:
+        return AfterTally()
+    bell_winners = tuple(name for position, name in enumerate(table.seats) if bell and TEAMS[position % 2] == winner)
+    winners = [winner if t == table.number - 1 else decided for t, decided in enumerate(round_.winners)]
+    if not all(winners):
+        return AfterTally(bell=bell, bell_winners=bell_winners, winner=winner)
+    next_round = after_round(replace(round_, winners=winners))
+    return AfterTally(bell=bell, bell_winners=bell_winners, winner=winner, next_round=next_round)
 
 @dataclass(frozen=True)
 class Place:

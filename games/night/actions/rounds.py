@@ -15,6 +15,7 @@ from games.night.models import (
     Night,
     Player,
     Round,
+    Seat,
     TableRound,
 )
 from games.rules import bunco
@@ -61,9 +62,8 @@ def start_round(night: Night, *, round_number: int | None = None) -> Round:
     log_event(night.channel, "state", {"round": round_.number, "what": "round_started"})
     return round_
 
-def decide_table(table: TableRound, totals: dict[str, int]) -> None:
-    """Winner by points (the engine's `table_winner`), or a roll-off when tied."""
-    winner = bunco.table_winner(totals["A"], totals["B"])
+def decide_table(table: TableRound, winner: bunco.Team | None) -> None:
+    """The table won by `winner`, or rolling off a tie (None)."""
     if winner is not None:
         table.winner = winner
         table.status = TableRound.Status.DONE
@@ -87,7 +87,8 @@ def finish_turn(*, night: Night, table_number: int, round_number: int | None = N
     if table.status != TableRound.Status.FINISHING:
         message = f"Table {table.number} has already finished its turn."
         raise StepAlreadyEnded(message) if round_number is not None else NotNow(message)
-    decide_table(table, table.totals())
+    totals = table.totals()
+    decide_table(table, bunco.table_winner(totals["A"], totals["B"]))
     log_event(night.channel, "state", {"round": table.round.number, "table": table.number, "what": "table_done"})
     close_round_if_resolved(night, table.round)
     return table
@@ -156,38 +157,71 @@ def close_round_if_resolved(night: Night, round_: Round) -> None:
 
 
 def move_players(night: Night, round_: Round) -> Round | None:
-    """Seat the next round by the movement of RULES.md §4.4 (or the club's house rule)."""
-    seating, ghosts = _seating_of(round_)
-    winners = list(round_.tables.order_by("number").values_list("winner", flat=True))
-    if round_.number == bunco.ROUNDS:
-        Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED, finished_at=timezone.now())
-        log_event(night.channel, "state", {"round": round_.number, "what": "night_over"})
-        return None
-    next_seating = bunco.next_seating_with(seating, winners, night.bunco_rules(), ghosts=ghosts)
-    by_name = {player.name: player for player in night.players.all()}
-    # Seated again (a re-open, a correction): the arrivals and departures made in that round stay.
-    changes = _seat_changes_in(night, round_.number + 1, by_name)
-    if changes:
-        try:
-            next_seating = bunco.seat_changes_again(next_seating, ghosts, changes)
-        except bunco.IllegalSeating as error:
-            raise NotNow(f"Round {round_.number + 1} cannot be seated again with tonight's arrivals and "
-                             f"departures: {error} Nothing was changed.") from error
-    next_round = Round.objects.create(night=night, number=round_.number + 1)
-    seat_round(next_round, next_seating, by_name)
-    status = Night.Status.BREAK if round_.number == bunco.BREAK_AFTER_ROUND else Night.Status.PLAYING
-    Night.objects.filter(pk=night.pk).update(current_round=next_round.number, status=status)
-    night.current_round, night.status = next_round.number, status
-    log_event(night.channel, "state", {"round": next_round.number, "what": "moved"})
+    """Seat the next round by the movement of RULES.md §4.4 (or the club's house rule), or end the
+    night after the last round (the engine's `after_round`)."""
+    played = round_in_play(night, round_.pk, round_.number, closing=True)
+    try:
+        following = bunco.after_round(played)
+    except bunco.IllegalSeating as error:
+        raise cannot_seat_again(round_.number, error) from error
+    next_round, _event = seat_next_round(night, round_.number, following, publish=True)
     return next_round
 
 
-def _seat_changes_in(night: Night, round_number: int, by_name: dict[str, Player]) -> list[bunco.SeatChange]:
+def round_in_play(night: Night, round_id: int, number: int, *, closing: bool,
+                  decided_by: int | None = None) -> bunco.RoundInPlay:
+    """The round as the engine reads it (`bunco.RoundInPlay`): its tables' winners and the night's
+    rules; when it is `closing` (every table decided, but for the table `decided_by` that is
+    deciding now, if given), the seating, the ghosts and the arrivals and departures already made
+    in the round after it too, which the movement needs."""
+    rules = bunco.Rules(**Night.objects.values_list("rules", flat=True).get(pk=night.pk))
+    winners = list(TableRound.objects.filter(round_id=round_id).order_by("number").values_list("winner", flat=True))
+    if decided_by is not None:
+        closing = closing and all(winner for table, winner in enumerate(winners, 1) if table != decided_by)
+    if not closing:
+        return bunco.RoundInPlay(number=number, rules=rules, winners=winners)
+    tables: dict[int, list[str]] = {}
+    seats = Seat.objects.filter(round_id=round_id).order_by("table_round__number", "position")
+    for table, name in seats.values_list("table_round__number", "player__name"):
+        tables.setdefault(table, []).append(name)
+    players = list(Player.objects.filter(night_id=night.pk).values_list("pk", "name", "is_ghost"))
+    return bunco.RoundInPlay(
+        number=number, rules=rules, winners=winners, seating=[tables[table] for table in sorted(tables)],
+        ghosts={name for _pk, name, is_ghost in players if is_ghost},
+        seat_changes=_seat_changes_in(night, number + 1, {pk: name for pk, name, _ghost in players}),
+    )
+
+
+def cannot_seat_again(round_number: int, error: bunco.IllegalSeating) -> NotNow:
+    return NotNow(f"Round {round_number + 1} cannot be seated again with tonight's arrivals and "
+                  f"departures: {error} Nothing was changed.")
+
+
+def seat_next_round(night: Night, played: int, following: bunco.NextRound, *,
+                    publish: bool) -> tuple[Round | None, Event]:
+    """What a closed round `played` leads to, applied: the night over, or the next round seated
+    (and the break, when it comes before it). Its event, published at commit unless `publish` is
+    False (the caller sends it with others)."""
+    if following.night_over:
+        Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED, finished_at=timezone.now())
+        return None, log_event(night.channel, "state", {"round": played, "what": "night_over"}, publish=publish)
+    next_round = Round.objects.create(night=night, number=played + 1)
+    by_name = {player.name: player for player in night.players.all()}
+    seat_round(next_round, [[name for name, _team in seats] for seats in following.seating], by_name,
+               teams=[[team for _name, team in seats] for seats in following.seating])
+    status = Night.Status.BREAK if following.break_follows else Night.Status.PLAYING
+    Night.objects.filter(pk=night.pk).update(current_round=next_round.number, status=status)
+    night.current_round, night.status = next_round.number, status
+    return next_round, log_event(night.channel, "state", {"round": next_round.number, "what": "moved"},
+                                 publish=publish)
+
+
+def _seat_changes_in(night: Night, round_number: int, names: dict[int, str]) -> list[bunco.SeatChange]:
     """The arrivals and departures the host made in round `round_number` (their events), oldest
-    first: a round seated again applies them again (`bunco.seat_changes_again`)."""
-    events = Event.objects.on(night.channel).filter(kind="state", data__round=round_number,
-                                                    data__what__in=("arrived", "left")).order_by("id")
-    names = {player.pk: name for name, player in by_name.items()}
+    first: a round seated again applies them again (`bunco.seat_changes_again`). `names`: the
+    night's players' names by id."""
+    events = Event.objects.filter(channel=night.channel, kind="state", data__round=round_number,
+                                  data__what__in=("arrived", "left")).order_by("id")
     changes: list[bunco.SeatChange] = []
     for event in events:
         name, ghost = names.get(event.data.get("player")), names.get(event.data.get("ghost"))
@@ -195,10 +229,6 @@ def _seat_changes_in(night: Night, round_number: int, by_name: dict[str, Player]
             changes.append(bunco.SeatChange(kind=event.data["what"], name=name, ghost=ghost))
     return changes
 
-
-def _seating_of(round_: Round) -> tuple[list[list[str]], set[str]]:
-    ghosts = set(Player.objects.filter(night_id=round_.night_id, is_ghost=True).values_list("name", flat=True))
-    return round_.seating(), ghosts
 
 @transaction.atomic
 def resume_after_break(night: Night, *, round_number: int | None = None) -> Night:

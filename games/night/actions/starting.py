@@ -101,21 +101,18 @@ def start_night(
     return night
 
 
-def seat_round(round_: Round, seating: list[list[str]], by_name: dict[str, Player]) -> None:
-    """Create the round's tables and seats from a seating of names (table 0 = head)."""
+def seat_round(round_: Round, seating: list[list[str]], by_name: dict[str, Player], *,
+               teams: list[list[bunco.Team]] | None = None) -> None:
+    """Create the round's tables and seats from a seating of names (table 0 = head); `teams`, the
+    seats' teams when the caller has them from the engine (else `bunco.team_of_seat`)."""
     tables = TableRound.objects.bulk_create(
         [TableRound(round=round_, number=index + 1) for index in range(len(seating))]
     )
+    teams = teams or [[bunco.team_of_seat(position) for position in range(len(names))] for names in seating]
     Seat.objects.bulk_create(
         [
-            Seat(
-                table_round=table,
-                round=round_,
-                position=position,
-                team=bunco.team_of_seat(position),
-                player=by_name[name],
-            )
-            for table, names in zip(tables, seating, strict=True)
-            for position, name in enumerate(names)
+            Seat(table_round=table, round=round_, position=position, team=team, player=by_name[name])
+            for table, names, seat_teams in zip(tables, seating, teams, strict=True)
+            for position, (name, team) in enumerate(zip(names, seat_teams, strict=True))
         ]
     )

@@ -3,6 +3,8 @@ round closed and the next one seated)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,7 +17,7 @@ from games.night.actions import (
     RoundClosed,
     key_reused,
 )
-from games.night.actions.rounds import close_round_if_resolved, decide_table
+from games.night.actions.rounds import cannot_seat_again, decide_table, round_in_play, seat_next_round
 from games.night.models import (
     Night,
     Player,
@@ -30,112 +32,208 @@ from live.refusals import NotNow, Refusal
 from live.text import well_formed_key
 
 
+@dataclass(frozen=True)
+class Tap:
+    """What a tally asks for, as its caller sent it (a phone's tap, the host's correction)."""
+
+    team: str
+    points: int
+    bunco_player: Player | None
+    entered_by: Player | None
+    by_host: bool
+    key: str | None
+    round_number: int | None
+    wipeout: bool
+
+
 @transaction.atomic
-def record_tally(
-    *,
-    night: Night,
-    table_number: int,
-    team: str,
-    points: int,
-    bunco_player: Player | None = None,
-    entered_by: Player | None = None,
-    by_host: bool = False,
-    key: str | None = None,
-    round_number: int | None = None,
-    wipeout: bool = False,
-) -> Tally:
+def record_tally(*, night: Night, table_number: int, team: str, points: int, bunco_player: Player | None = None,
+                 entered_by: Player | None = None, by_host: bool = False, key: str | None = None,
+                 round_number: int | None = None, wipeout: bool = False) -> Tally:
     """Add points (or a Bunco, or a wipeout) to a team at a table in the current round.
 
     The table's row is locked for the few milliseconds of the insert, so tallies at one table are
     applied one after another and the bell check always sees every point before it; tables don't
     wait for each other. A key already recorded returns the tally it recorded (a retried tap).
+    What the tally leads to (the bell, a table decided, the round closed and the next one seated)
+    is the engine's one answer (`bunco.after_tally`), applied in this transaction; the tap's events
+    are published together once it commits.
 
     A wipeout (house rule: three 1s when 1s are not up) records minus the team's points so far:
-    in main play its points for the round, in a roll-off its points in the roll-off under way
-    (the tie in main play was already settled). An undo of it gives them back. Under sudden death
-    the first tally that breaks a roll-off's tie decides the table.
+    in main play its points for the round, in a roll-off its points in the roll-off under way. An
+    undo of it gives them back. Under sudden death the first tally that breaks a roll-off's tie
+    decides the table.
     """
-    if team not in ("A", "B"):
-        raise BadTally("Choose team A or team B.")
-    if type(points) is not int:  # True == 1 in Python: a flag is not a number of points
-        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
-    is_bunco = bunco_player is not None
-    if wipeout:
-        if is_bunco or by_host or points != 0:
-            raise BadTally("A wipeout is its own tap: no points or Bunco with it.")
-        if not night.bunco_rules().wipeout:
-            raise BadTally("Tonight's house rules have no wipeout: three 1s score as usual.")
-    elif not by_host and not is_bunco and points not in POINT_BUTTONS:
-        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {points!r}.")
-    if by_host and not is_bunco:
-        check_correction_points(points)
-    if key is not None and not well_formed_key(key):
-        raise BadTally("The tap's key is malformed.")
-
+    tap = Tap(team, points, bunco_player, entered_by, by_host, key or None, round_number, wipeout)
+    _check_tap(night, tap)
     number = round_number or night.current_round
-    # Plain SQL for the statements every tap runs (games/taps.py says why). The table's row is
+    # Plain SQL for the statements every tap runs (games/night/taps.py says why). The table's row is
     # locked alone: taps at other tables don't wait for this one.
     table = taps.lock_table(night.pk, number, table_number)
     if table is None:
         raise BadTally(f"There is no table {table_number} in round {number}.")
-    try:
-        check_open_for_play(table, by_host=by_host)
-        if wipeout and not bunco.wipeout_applies(night.bunco_rules(), bunco.target_for_round(number)):
-            raise NotNow(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
-    except Refusal:
-        # A retried tap whose first copy did arrive, before its table closed, still gets its tally.
-        existing = tally_with_key(night, key, table_number) if key else None
-        if existing is None:
-            raise
-        return _same_tap(existing, team=team, points=points, bunco_player=bunco_player, by_host=by_host,
-                         wipeout=wipeout, round_number=round_number)
-    roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
-    if by_host and not is_bunco and points < 0:
-        refuse_below_zero(table, team, roll_off, points)
-    kind = Tally.Kind.CORRECTION if by_host else Tally.Kind.POINTS
-    if bunco_player is not None:
-        _check_bunco_player(table, team, bunco_player)
-        points, kind = bunco.BUNCO_POINTS, Tally.Kind.BUNCO
-    elif wipeout:
-        points, kind = -table.totals(roll_off)[team], Tally.Kind.WIPEOUT
+    refusal = _refusal_at(night, table, tap)
+    tally = _tally_at(night, table, tap) if refusal is None else None
+    channel = night.channel
+    recorded = _insert(channel, table, tally) if tally is not None else None
+    if tally is None or recorded is None:
+        # A retried tap whose first copy did arrive (before its table closed) gets that tally; a
+        # taken key is the only reason the insert skips.
+        return _retried(night, tap, table_number, refusal or BadTally("That tap could not be recorded: tap again."))
+    outcome = _ask_the_engine(night, table, tally, recorded)
+    publish_together([recorded.event, *_apply(night, channel, table, tally, outcome)])
+    return tally
 
-    tally = Tally(
-        night=night,
-        table_round=table,
-        kind=kind,
-        team=team,
-        points=points,
-        buncos=1 if is_bunco else 0,
-        bunco_player=_roller_for(table, bunco_player) if bunco_player is not None else None,
-        roll_off=roll_off,
-        entered_by=entered_by,
-        by_host=by_host,
-        key=key or None,
-        created_at=timezone.now(),
+
+def _check_tap(night: Night, tap: Tap) -> None:
+    """BadTally for a tally that is never right, whatever the table's state."""
+    if tap.team not in ("A", "B"):
+        raise BadTally("Choose team A or team B.")
+    if type(tap.points) is not int:  # True == 1 in Python: a flag is not a number of points
+        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {tap.points!r}.")
+    is_bunco = tap.bunco_player is not None
+    if tap.wipeout:
+        if is_bunco or tap.by_host or tap.points != 0:
+            raise BadTally("A wipeout is its own tap: no points or Bunco with it.")
+        if not night.bunco_rules().wipeout:
+            raise BadTally("Tonight's house rules have no wipeout: three 1s score as usual.")
+    elif not tap.by_host and not is_bunco and tap.points not in POINT_BUTTONS:
+        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {tap.points!r}.")
+    if tap.by_host and not is_bunco:
+        check_correction_points(tap.points)
+    if tap.key is not None and not well_formed_key(tap.key):
+        raise BadTally("The tap's key is malformed.")
+
+
+def _refusal_at(night: Night, table: TableRound, tap: Tap) -> Refusal | None:
+    """Why the table does not take this tally now (its round closed, a wipeout when 1s are up)."""
+    try:
+        check_open_for_play(table, by_host=tap.by_host)
+    except Refusal as refusal:
+        return refusal
+    number = table.round.number
+    if tap.wipeout and not bunco.wipeout_applies(night.bunco_rules(), bunco.target_for_round(number)):
+        return NotNow(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
+    return None
+
+
+def _retried(night: Night, tap: Tap, table_number: int, refusal: Refusal) -> Tally:
+    """The tally this tap's key already recorded, if this is a copy of that tap; else `refusal`."""
+    existing = tally_with_key(night, tap.key, table_number) if tap.key else None
+    if existing is None:
+        raise refusal
+    return _same_tap(existing, team=tap.team, points=tap.points, bunco_player=tap.bunco_player, by_host=tap.by_host,
+                     wipeout=tap.wipeout, round_number=tap.round_number)
+
+
+def _tally_at(night: Night, table: TableRound, tap: Tap) -> Tally:
+    """The tally to record (not saved yet), or BadTally (a correction below 0, a Bunco by
+    someone not on the team)."""
+    roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
+    points, kind = tap.points, Tally.Kind.CORRECTION if tap.by_host else Tally.Kind.POINTS
+    if tap.by_host and tap.bunco_player is None and points < 0:
+        refuse_below_zero(table, tap.team, roll_off, points)
+    if tap.bunco_player is not None:
+        _check_bunco_player(table, tap.team, tap.bunco_player)
+        points, kind = bunco.BUNCO_POINTS, Tally.Kind.BUNCO
+    elif tap.wipeout:
+        points, kind = -table.totals(roll_off)[tap.team], Tally.Kind.WIPEOUT
+    return Tally(
+        night=night, table_round=table, kind=kind, team=tap.team, points=points,
+        buncos=1 if tap.bunco_player is not None else 0,
+        bunco_player=_roller_for(table, tap.bunco_player) if tap.bunco_player is not None else None,
+        roll_off=roll_off, entered_by=tap.entered_by, by_host=tap.by_host, key=tap.key, created_at=timezone.now(),
     )
+
+
+def _insert(channel: str, table: TableRound, tally: Tally) -> taps.RecordedTally | None:
+    """Insert the tally with its "tally" event (the table's new totals); None when its key is
+    already taken under the table's lock (a retry, or a copy of it that raced here first)."""
     recorded = taps.insert_tally_and_event(
         {
-            "night_id": night.pk, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
+            "night_id": tally.night_id, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
             "points": tally.points, "buncos": tally.buncos, "bunco_player_id": tally.bunco_player_id,
             "roll_off": tally.roll_off, "entered_by_id": tally.entered_by_id, "by_host": tally.by_host,
             "undoes_id": None, "key": tally.key, "created_at": tally.created_at,
         },
-        channel=night.channel, round_number=table.round.number, table_number=table.number,
+        channel=channel, round_number=table.round.number, table_number=table.number,
         table_roll_off=table.roll_off, in_roll_off=table.status == TableRound.Status.ROLL_OFF,
     )
-    if recorded is None:
-        # The key is taken under the table's lock: this tap was already counted (a retry, or a
-        # copy of it that raced here first).
-        counted = tally_with_key(night, key, table_number) if key else None
-        if counted is None:  # only a taken key skips the insert
-            raise BadTally("That tap could not be recorded: tap again.")
-        return _same_tap(counted, team=team, points=points, bunco_player=bunco_player, by_host=by_host,
-                         wipeout=wipeout, round_number=round_number)
-    tally.pk = recorded.tally_id
-    tally._state.adding = False
-    tally._state.db = "default"
-    _after_tally(night, table, tally, recorded)
-    return tally
+    if recorded is not None:
+        tally.pk = recorded.tally_id
+        tally._state.adding = False
+        tally._state.db = "default"
+        tally.table_totals = recorded.totals
+    return recorded
+
+
+def _ask_the_engine(night: Night, table: TableRound, tally: Tally, recorded: taps.RecordedTally) -> bunco.AfterTally:
+    """The engine's one answer to what the tally leads to, from the table as the insert left it and,
+    when the tally may end something, the round read in one go."""
+    round_ = table.round
+    in_roll_off = recorded.roll_off_totals is not None
+    seats: list[str] = []
+    played = None
+    if bunco.may_end_something(table.number, round_.status != Round.Status.PLAYING, in_roll_off):
+        if in_roll_off:
+            # The round's row too, as every action that decides a table takes it (see locked_table):
+            # the last table to decide then sees every other one decided, and closes the round.
+            table.round = round_ = Round.objects.select_for_update().get(pk=table.round_id)
+        seats = list(table.seats.order_by("position").values_list("player__name", flat=True))
+        played = round_in_play(night, round_.pk, round_.number, closing=True, decided_by=table.number)
+    at_table = bunco.TableAtTally(number=table.number, seats=seats, bell_rung=round_.status != Round.Status.PLAYING,
+                                  roll_off=table.roll_off, totals=recorded.totals,
+                                  roll_off_totals=recorded.roll_off_totals)
+    try:
+        return bunco.after_tally(at_table, tally.team, tally.points, bunco=tally.kind == Tally.Kind.BUNCO,
+                                 round_=played)
+    except bunco.IllegalSeating as error:
+        raise cannot_seat_again(round_.number, error) from error
+
+
+def _apply(night: Night, channel: str, table: TableRound, tally: Tally, outcome: bunco.AfterTally) -> list[Event]:
+    """What the tally leads to, written in the tap's transaction: the events to publish with it."""
+    round_ = table.round
+    events: list[Event] = []
+    if tally.buncos:
+        events.append(log_event(channel, "state", {"round": round_.number, "what": "bunco"}, publish=False))
+    if outcome.bell:
+        # One conditional update: only the first phone rings it (the head table's lock already
+        # makes its taps take turns).
+        rung = Round.objects.filter(pk=round_.pk, status=Round.Status.PLAYING).update(
+            status=Round.Status.BELL, bell_rung_at=timezone.now()
+        )
+        if not rung:
+            return events
+        round_.status = Round.Status.BELL
+    if not outcome.bell and outcome.winner is None:  # nothing decided: the bell rings or a table is won
+        return events
+    decide_table(table, outcome.winner)
+    if outcome.bell:
+        # Every other table finishes the turn under way, then confirms.
+        round_.tables.exclude(pk=table.pk).filter(status=TableRound.Status.PLAYING).update(
+            status=TableRound.Status.FINISHING
+        )
+        events.append(log_event(channel, "bell", {"round": round_.number, "team": outcome.winner or "",
+                                                        "winners": list(outcome.bell_winners)}, publish=False))
+    else:
+        events.append(log_event(channel, "state", {"round": round_.number, "table": table.number,
+                                                         "what": "roll_off"}, publish=False))
+    return events + _close_round(night, round_, outcome)
+
+
+def _close_round(night: Night, round_: Round, outcome: bunco.AfterTally) -> list[Event]:
+    """The round closed by the tally's table (every table decided): the night over, or the next
+    round seated. Its event, to publish with the tap's."""
+    if outcome.next_round is None:
+        return []
+    closed = Round.objects.filter(pk=round_.pk).exclude(status=Round.Status.CLOSED).update(
+        status=Round.Status.CLOSED, closed_at=timezone.now()
+    )
+    if not closed:
+        return []
+    _next, event = seat_next_round(night, round_.number, outcome.next_round, publish=False)
+    return [event]
 
 
 def tally_with_key(night: Night, key: str, table_number: int | None = None) -> Tally | None:
@@ -211,76 +309,6 @@ def _roller_for(table: TableRound, player: Player) -> Player:
     # A real player's own Bunco needs no look at the table (a tap's hot path).
     return player if not player.is_ghost else table.bunco_credit(player)
 
-
-def _after_tally(night: Night, table: TableRound, tally: Tally, recorded: taps.RecordedTally) -> None:
-    totals = recorded.totals
-    tally.table_totals = totals
-    # The tap's events go out together once it commits: the phones wake once for all of them.
-    events: list[Event] = [recorded.event]
-    publish_together(events)
-    if tally.buncos:
-        events.append(log_event(night.channel, "state", {"round": table.round.number, "what": "bunco"},
-                                publish=False))
-    if (
-        table.is_head
-        and table.round.status == Round.Status.PLAYING
-        and tally.points > 0
-        and bunco.rings_bell(totals[tally.team], tally.kind == Tally.Kind.BUNCO)
-    ):
-        bell = _ring_bell(night, table, totals)
-        if bell is not None:
-            events.append(bell)
-    if recorded.roll_off_totals is not None:
-        decided = _end_sudden_death(night, table, recorded.roll_off_totals)
-        if decided is not None:
-            events.append(decided)
-
-
-def _end_sudden_death(night: Night, table: TableRound, roll_off_totals: dict[str, int]) -> Event | None:
-    """Under sudden death the first tally that breaks a roll-off's tie decides the table (and
-    closes the round when it was the last table to decide). The event, for the caller to publish;
-    None when the roll-off goes on (or the night plays full-turn roll-offs)."""
-    winner = bunco.roll_off_winner(night.bunco_rules(), roll_off_totals["A"], roll_off_totals["B"], cycle_over=False)
-    if winner is None:
-        return None
-    # The round's row too, as every action that decides a table takes it (see locked_table): the
-    # last table to decide then sees every other one decided, and closes the round.
-    round_ = Round.objects.select_for_update().get(pk=table.round_id)
-    table.round = round_
-    table.winner = winner
-    table.status = TableRound.Status.DONE
-    table.save(update_fields=["winner", "status"])
-    event = log_event(night.channel, "state", {"round": round_.number, "table": table.number, "what": "roll_off"},
-                      publish=False)
-    close_round_if_resolved(night, round_)
-    return event
-
-
-def _ring_bell(night: Night, head: TableRound, totals: dict[str, int]) -> Event | None:
-    """Close the round for everyone: one conditional update, so only the first phone rings it.
-
-    The bell's event, for the caller to publish; None when another phone rang it first.
-    """
-    rung = Round.objects.filter(pk=head.round_id, status=Round.Status.PLAYING).update(
-        status=Round.Status.BELL, bell_rung_at=timezone.now()
-    )
-    if not rung:
-        return None
-    head.round.status = Round.Status.BELL
-    decide_table(head, totals)
-    # Every other table finishes the turn under way, then confirms.
-    head.round.tables.exclude(pk=head.pk).filter(status=TableRound.Status.PLAYING).update(
-        status=TableRound.Status.FINISHING
-    )
-    winner_names = list(head.seats.filter(team=head.winner).values_list("player__name", flat=True))
-    bell = log_event(
-        night.channel,
-        "bell",
-        {"round": head.round.number, "team": head.winner, "winners": winner_names},
-        publish=False,
-    )
-    close_round_if_resolved(night, head.round)
-    return bell
 
 def check_correction_points(points: int) -> None:
     if type(points) is not int or points == 0 or abs(points) > MAX_CORRECTION:

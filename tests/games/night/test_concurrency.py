@@ -190,10 +190,10 @@ def held_for_a_moment(monkeypatch, step: str) -> threading.Event:
     assert calling, f"no module of the night's actions has {step}"
     original = getattr(calling[0], step)
 
-    def slowly(*args: Any) -> None:
+    def slowly(*args: Any) -> Any:
         started.set()
         time.sleep(0.3)
-        original(*args)
+        return original(*args)
 
     for module in calling:
         monkeypatch.setattr(module, step, slowly)
@@ -272,7 +272,7 @@ def slow_bell(monkeypatch) -> threading.Event:
     """Holds the bell's transaction for a moment after it has moved the other tables to finishing
     (their rows locked until it commits), and signals when it gets there: a tap at one of those
     tables then waits for its table's lock and is handed the row the bell left."""
-    return held_for_a_moment(monkeypatch, "close_round_if_resolved")
+    return held_for_a_moment(monkeypatch, "_close_round")
 
 
 def test_a_tap_that_waited_for_its_table_while_the_bell_rang_is_taken_at_the_finishing_table(slow_bell):
