@@ -24,7 +24,13 @@ from tests.e2e.pages import join_night, wait_until
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 OBSERVE_THE_BELL = """
-window.__heard = {vibrations: 0, bells: [], flashes: 0};
+window.__heard = {vibrations: 0, bells: [], flashes: 0, said: []};
+new MutationObserver(function (changes) {
+  const announcer = document.getElementById("announcer");
+  if (announcer && changes.some(function (change) { return announcer.contains(change.target); })) {
+    window.__heard.said.push(announcer.textContent);
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
 new MutationObserver(function (changes) {
   changes.forEach(function (change) {
     const was = (change.oldValue || "").split(" ").includes("chime-flash");
@@ -50,11 +56,20 @@ def vibrated(page: Page) -> Callable[[], bool]:
     return lambda: heard(page)[0] >= 1
 
 
+def said(page: Page) -> list[str]:
+    """Everything the page's one live region announced, in order."""
+    return [str(text) for text in page.evaluate("window.__heard.said")]
+
+
+def announced(page: Page, sentence: str) -> Callable[[], bool]:
+    return lambda: sentence in said(page)
+
+
 def tap(page: Page, points: int) -> None:
     page.locator(f"#tally-form [data-points='{points}']").click()
 
 
-def test_every_phone_feels_the_bell_once_and_hears_it_once_if_a_tap_unlocked_its_sound(
+def test_every_phone_feels_the_bell_once_hears_it_once_if_a_tap_unlocked_its_sound_and_a_screen_reader_hears_each_change(
     night_site: ServerProcess, new_phone
 ) -> None:
     night = make_night(8, seed=7)
@@ -82,9 +97,14 @@ def test_every_phone_feels_the_bell_once_and_hears_it_once_if_a_tap_unlocked_its
     at_table_2 = Player.objects.get(night=night, name=seating_of(night, 1)[1][0])
     actions.record_tally(night=night, table_number=2, team="A", points=1, entered_by=at_table_2)  # no tie there
     tap(tapper, 2)
+    # A screen reader hears the tally in one sentence, as each side of the table sees it.
+    expect(starter.locator("#announcer")).to_have_text("Round 1, 1s up: you 0, them 2.")
+    expect(untouched.locator("#announcer")).to_have_text("Round 1, 1s up: you 2, them 0.")
     for total in (5, 10, 15, 20):
         tap(starter, 5)
         expect(starter.locator(".team-score.team-mine .team-points")).to_have_text(str(total))
+        expect(quiet.locator("#announcer")).to_have_text(f"Round 1, 1s up: you {total}, them 2.")
+        expect(starter.locator("#tally-form [data-points='5']")).to_be_focused()  # the update kept it
     assert [heard(phone) for phone in phones] == [(0, 0)] * 4  # nothing rings before the bell
 
     tap(starter, 1)  # 21: the bell
@@ -96,6 +116,9 @@ def test_every_phone_feels_the_bell_once_and_hears_it_once_if_a_tap_unlocked_its
     assert heard(tapper) == (1, 1)
     assert heard(quiet) == (1, 0)  # its switch is off: felt and seen, not heard
     assert heard(untouched) == (1, 0)  # never tapped: the browser keeps its sound locked
+    bell_said = "Bell! Round 1 is over. Head table: stop now."
+    for phone in phones:
+        wait_until(phone, announced(phone, bell_said), "the bell was not announced")
 
     # Table 2 finishes; the round closes and every phone shows round 2: the bell rang once only.
     actions.finish_turn(night=night, table_number=2)
@@ -105,4 +128,8 @@ def test_every_phone_feels_the_bell_once_and_hears_it_once_if_a_tap_unlocked_its
         expect(phone.locator(".bell-banner")).to_have_count(0)
     assert [heard(phone)[0] for phone in phones] == [1, 1, 1, 1]
     assert [heard(phone)[1] for phone in phones] == [1, 1, 0, 0]
+    assert [said(phone).count(bell_said) for phone in phones] == [1, 1, 1, 1]
+    # Every announcement is one sentence or two (a change and the bell that came with it), never a
+    # whole panel read again.
+    assert all(text.count(".") <= 3 for phone in phones for text in said(phone)), [said(p) for p in phones]
     assert Night.objects.get(pk=night.pk).current_round == 2

@@ -284,17 +284,17 @@ def test_the_bell_banner_says_what_is_true_for_each_table_now(night_site: Server
     finish_your_turn = "Finish the turn you're in"
     for phone in (finisher, tied):
         expect(phone.locator(".bell-banner")).to_contain_text("Bell! Round 1 is over.")
-        expect(phone.get_by_text(finish_your_turn)).to_be_visible()
+        expect(phone.locator(".bell-banner").get_by_text(finish_your_turn)).to_be_visible()
 
     finisher.get_by_role("button", name="Our turn is over").click()
     expect(finisher.locator(".result")).to_contain_text("You won this round!")
-    expect(finisher.get_by_text("Your table is done: waiting for the other tables.")).to_be_visible()
-    expect(finisher.get_by_text(finish_your_turn)).to_be_hidden()
+    expect(finisher.locator(".bell-banner").get_by_text("Your table is done: waiting for the other tables.")).to_be_visible()
+    expect(finisher.locator(".bell-banner").get_by_text(finish_your_turn)).to_be_hidden()
 
     tied.get_by_role("button", name="Our turn is over").click()
     expect(tied.locator(".roll-off")).to_contain_text("Tie! Roll-off 1. Roll off the tie")
     expect(tied.locator(".roll-off")).to_be_visible()
-    expect(tied.get_by_text(finish_your_turn)).to_be_hidden()
+    expect(tied.locator(".bell-banner").get_by_text(finish_your_turn)).to_be_hidden()
 
 
 def test_the_last_taps_answer_and_them_do_not_carry_into_the_next_round(phone_at_table_2: tuple[Page, Night]) -> None:
