@@ -18,10 +18,12 @@ from games.night.models import Night
 from scripts.screenshots_clubs import MEMBER
 from scripts.screenshots_clubs import PASSWORD as CLUB_HOST_PASSWORD
 from scripts.screenshots_clubs import seed as seed_a_club
-from tests.builders import make_night, seating_of
+from tests.builders import PASSWORD, groups_of, make_night, make_tournament, make_user, seating_of
 from tests.conftest import ServerProcess
 from tests.e2e.pages import join_night, log_in, shoot, start_night_from_form
 from tests.e2e.test_bunco_night import NAMES
+from tournaments import actions as tournament_actions
+from tournaments.links import group_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -113,6 +115,33 @@ def test_the_home_page_and_a_clubs_pages_pass_axe_in_the_phones_own_scheme(
     club_host = log_in(new_phone(color_scheme=scheme), url, password=CLUB_HOST_PASSWORD, then=f"/clubs/{club.slug}/")
     expect(club_host.get_by_role("heading", name=club.name).first).to_be_visible()
     violations(club_host, "the club's page", scheme)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_tournaments_group_phone_director_and_projector_pass_axe_in_the_phones_own_scheme(
+    live_site: ServerProcess, browser: Browser, new_phone, scheme: Scheme
+) -> None:
+    url = live_site.url
+    tournament = make_tournament(make_user("director", password=PASSWORD), 8)
+    tournament_actions.start_round(tournament)
+    group = groups_of(tournament)[0]
+    for points in (500, 0, 1250):
+        tournament_actions.record_turn(group=group, entrant=group.players()[points % 3], points=points)
+
+    phone = new_phone(color_scheme=scheme)
+    phone.goto(url + group_path(group.code))
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    expect(phone.locator("#turn-form")).to_be_visible()
+    violations(phone, "a group's phone", scheme)
+
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme).new_page()
+    log_in(desk, url, username="director", then=f"/t/{tournament.code}/director/")
+    violations(desk, "the director's dashboard", scheme)
+
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}, color_scheme=scheme).new_page()
+    screen.goto(f"{url}/t/{tournament.code}/screen/{tournament.screen_token}/")
+    expect(screen.locator("[data-live-badge]")).to_have_text("Live")
+    violations(screen, "the tournament's projector", scheme)
 
 
 def test_the_switch_overrides_the_phones_setting_and_is_remembered_after_a_reload(
