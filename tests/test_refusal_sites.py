@@ -148,10 +148,10 @@ SHARED = ("KeyReused", "NotNow", "SeatTaken", "WrongMoment", "WrongState", "Move
 KEPT_KINDS = {
     # A step-ending request for a step already ended: the night's `refused` answers it with the
     # page as it stands, not as an error.
-    "games.night.actions.StepAlreadyEnded",
+    "games.night.actions.refusals.StepAlreadyEnded",
     # A tally after its table's round closed (the bell): the tallies' concurrency proof counts these
     # apart from every other refusal.
-    "games.night.actions.RoundClosed",
+    "games.night.actions.refusals.RoundClosed",
 }
 
 

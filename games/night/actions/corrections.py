@@ -7,13 +7,7 @@ from dataclasses import replace
 
 from django.db import transaction
 
-from games.night.actions import (
-    BadTally,
-    NotYourTable,
-    RoundClosed,
-    StepAlreadyEnded,
-    key_reused,
-)
+from games.night.actions.refusals import BadTally, NotYourTable, RoundClosed, StepAlreadyEnded, key_reused
 from games.night.actions.rounds import close_round_if_resolved, locked_table, move_players
 from games.night.actions.tallies import (
     check_correction_points,

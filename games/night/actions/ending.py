@@ -13,9 +13,7 @@ from django.utils import timezone
 
 from bunco_club import actions as club_actions
 from bunco_club.models import Party
-from games.night.actions import (
-    StepAlreadyEnded,
-)
+from games.night.actions.refusals import StepAlreadyEnded
 from games.night.models import (
     Night,
     Player,

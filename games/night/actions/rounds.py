@@ -6,10 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games.night.actions import (
-    BadTally,
-    StepAlreadyEnded,
-)
+from games.night.actions.refusals import BadTally, StepAlreadyEnded
 from games.night.actions.starting import seat_round
 from games.night.models import (
     Night,

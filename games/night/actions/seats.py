@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.night.actions import (
-    BadTally,
-    key_reused,
-)
+from games.night.actions.refusals import BadTally, key_reused
 from games.night.actions.rounds import locked_round
 from games.night.actions.starting import clean_names, seat_round
 from games.night.models import (

@@ -9,9 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.night.actions import (
-    BadTally,
-)
+from games.night.actions.refusals import BadTally
 from games.night.models import (
     TITLE_MAX,
     Night,

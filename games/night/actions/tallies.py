@@ -9,14 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.night import taps
-from games.night.actions import (
-    MAX_CORRECTION,
-    POINT_BUTTONS,
-    BadTally,
-    KeyOfAnotherTable,
-    RoundClosed,
-    key_reused,
-)
+from games.night.actions.refusals import BadTally, KeyOfAnotherTable, RoundClosed, key_reused
 from games.night.actions.rounds import cannot_seat_again, decide_table, round_in_play, seat_next_round
 from games.night.models import (
     Night,
@@ -30,6 +23,9 @@ from live.log import log_event, publish_together
 from live.models import Event
 from live.refusals import NotNow, Refusal
 from live.text import well_formed_key
+
+POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
+MAX_CORRECTION = 99
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,51 @@
+"""The night's refusals: what a request the night cannot take is told (each a `live.refusals.Refusal`,
+carrying the HTTP status a view answers with). They change nothing."""
+
+from __future__ import annotations
+
+from live.refusals import KeyReused, NotNow, Refusal
+
+
+class NightError(Refusal):
+    """A request the night cannot take; `status` is the HTTP answer, the message is for people."""
+
+    status = 400
+
+
+class BadTally(NightError):
+    status = 400
+
+
+class NotYourTable(NightError):
+    status = 403
+
+
+class RoundClosed(NotNow):
+    """A tally after its table's round has closed (the bell, a finished turn): told apart from any
+    other refusal by the tallies' concurrency proof."""
+
+
+class StepAlreadyEnded(NotNow):
+    """A request to end a step (start a round, finish a turn, end a roll-off, resume after the
+    break, end the night) naming a step that has already ended: a double tap, a second phone at
+    the table, a late retry. Nothing changes; a view answers with the current state, no error."""
+
+
+class KeyOfAnotherTable(NightError):
+    """A tap's key already recorded at another table: never answered with that table's totals."""
+
+    status = 409
+
+
+def key_reused(what: str) -> KeyReused:
+    """A request's idempotency key already used for a request with other content (another team,
+    other points, a tap where an undo was sent, another player arriving...): refused, never taken
+    for a retry of the first, which would answer with what the first did and drop this one."""
+    return KeyReused(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
+                     "Reload the page and do it again.")
+
+
+class NoSuchNight(NightError):
+    """A request for a night that does not exist (deleted, or a mistyped link)."""
+
+    status = 404
