@@ -75,6 +75,9 @@ def test_every_route_answers_405_to_the_method_it_does_not_take(world: World) ->
 NAMELESS = {
     "alive GET": "the liveness probe says ok",
     "health GET": "the readiness probe's JSON",
+    "manifest GET": "the installed app's name, colours and icons: the same for everyone",
+    "service_worker GET": "the worker's script: the same for everyone",
+    "offline GET": "the page a phone shows without a connection, kept on the phone: no name on purpose",
     "login GET": "the log-in form",
     "admin/login/ GET": "the admin's log-in form",
     "games:night_new GET": "the blank form of a night to start",

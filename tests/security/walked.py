@@ -579,6 +579,10 @@ REGISTRY: dict[str, Entry] = {
     "home": Entry(one()),
     "alive": Entry(one()),
     "health": Entry(one()),
+    # The installed app: its manifest, its service worker and the page it shows without a connection
+    "manifest": Entry(one()),
+    "service_worker": Entry(one()),
+    "offline": Entry(one()),
     "login": Entry(one(), BOTH, ("username", "password", "next")),
     "logout": Entry(one(), POST, ("next",), takes="logging out reads nothing posted: whoever posts is logged out"),
     "admin/login/": Entry(one(), BOTH, ("username", "password", "next")),
