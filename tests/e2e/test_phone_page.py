@@ -167,7 +167,16 @@ def test_points_for_them_turns_the_tap_area_their_colour_and_the_buttons_say_the
         expect(phone.locator(f"#tally-form [data-points='{points}']")).to_have_text(f"+{points}\nfor them", use_inner_text=True)
     expect(phone.locator(SCORE_BUTTONS["BUNCO"])).to_contain_text("for them", use_inner_text=True)
     them_colour = form.evaluate("f => getComputedStyle(f).backgroundColor")
-    assert them_colour != us_colour and them_colour == "rgb(16, 49, 77)"
+    # The palette's colour for the tap area while scoring for them, in the page's theme (light or dark).
+    them_area = phone.evaluate("""() => {
+        const probe = document.createElement("div");
+        probe.style.backgroundColor = "var(--them-dark)";
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return colour;
+    }""")
+    assert them_colour != us_colour and them_colour == them_area
     assert_unmoved(before, boxes(phone))
     phone.locator(SCORE_BUTTONS["+2"]).click()
     expect(phone.locator("#tap-status")).to_have_text("✓ +2 for them")
