@@ -364,15 +364,16 @@ def poll_env(request: pytest.FixtureRequest) -> dict[str, str]:
 
 class ServerPool:
     """A pytest-xdist worker's servers, one a configuration, serving the worker's browser tests one
-    after another: starting a server costs seconds (2 to 3 on a quiet 2-core machine, 18 to 26 on a
-    busy one), a test's cleaning up a fraction of one. Between two tests a server is quieted (its
+    after another: starting a server costs seconds (18 to 26 measured on a busy 2-core machine), a
+    test's cleaning up a fraction of one. Between two tests a server is quieted (its
     clock held, so nothing writes while the test database is emptied) and then, when its
     configuration's next test comes, wiped of what it keeps in memory.
 
     On SQLite a worker keeps a server for each configuration it has met (five in all: the pages'
     poll on or off, short or long streams, the tables' quick bots): the tests are handed out longest
     first, one at a time, so a worker's next test often wants another configuration than its last,
-    and stopping one server to start another took more of the browser pass than any test. A quiet
+    and each such change stopped one server to start another (23 to 46 s of a test's setup on a
+    busy machine). A quiet
     server does nothing (its clock held, its pages closed). On PostgreSQL a worker keeps one at a
     time: each holds a pool of database connections, and PostgreSQL allows 100 in all."""
 
