@@ -29,6 +29,7 @@ django.core.signing each have one importer in the project: live/qr.py and live/s
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -673,3 +674,59 @@ def test_each_game_has_its_template_folder_with_the_same_partials() -> None:
     for name in GAMES:
         folder = ROOT / SHARED_TABLE_TEMPLATES / name
         assert partials <= {path.name for path in folder.glob("*.html")}, name
+
+
+# --- Each game's script and stylesheet in its game's folder (issue 30) ------------------------------
+#
+# A game's script is static/js/games/<game>/table.js and its stylesheet static/css/games/<game>/,
+# each loaded only by the game's own partials. The table's shared scripts (static/js/table*.js: the
+# stream, the new-table form, the replay's stepper) and its shared stylesheet (static/css/table*.css)
+# name no game at all, not even in a comment or a class name: what is one game's lives in its folder.
+
+SHARED_TABLE_ASSETS = ("static/js/table*.js", "static/css/table*.css")
+
+
+def game_spellings(game: str) -> set[str]:
+    """A registry key as code writes it: `ninety_nine`, `ninety-nine` (a class name), `ninety nine`."""
+    return {game, game.replace("_", "-"), game.replace("_", " ")}
+
+
+def shared_assets_naming_a_game(root: Path, games: set[str]) -> list[str]:
+    found = []
+    for pattern in SHARED_TABLE_ASSETS:
+        for path in sorted(root.glob(pattern)):
+            where = path.relative_to(root).as_posix()
+            for number, line in enumerate(path.read_text().lower().splitlines(), 1):
+                if any(spelling in line for game in games for spelling in game_spellings(game)):
+                    found.append(f"{where}:{number}")
+    return found
+
+
+def test_a_shared_table_script_or_stylesheet_naming_a_game_is_reported(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {
+        "static/js/table_live.js": "// Shared.\nif (x) draw();\n",
+        "static/js/table_replay.js": "// Kismet's sheets are shown too.\n",
+        "static/css/table.css": ".play {}\n.ninety-nine-hand { gap: 1px; }\n",
+        "static/js/games/kismet/table.js": 'var game = "kismet";\n',
+        "static/css/games/ninety_nine/table.css": ".ninety-table {}\n",
+    })
+    assert shared_assets_naming_a_game(root, {"kismet", "ninety_nine"}) == [
+        "static/js/table_replay.js:1", "static/css/table.css:2"]
+
+
+def test_the_shared_table_scripts_and_stylesheets_name_no_game() -> None:
+    games, _ = game_names_and_classes()
+    assert shared_assets_naming_a_game(ROOT, games) == []
+
+
+def test_each_games_script_is_in_its_folder_and_loaded_only_by_its_own_partials() -> None:
+    from games.rules.registry import GAMES
+
+    for name in GAMES:
+        script = f"js/games/{name}/table.js"
+        assert (ROOT / "static" / script).exists(), name
+        assert script in (ROOT / SHARED_TABLE_TEMPLATES / name / "_head.html").read_text(), name
+    for page in sorted((ROOT / SHARED_TABLE_TEMPLATES).rglob("*.html")):
+        loaded = set(re.findall(r"static '(?:js|css)/games/([a-z_]+)/", page.read_text()))
+        own = {page.parent.name} if page.parent.name in GAMES else set()
+        assert loaded <= own, page

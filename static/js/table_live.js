@@ -3,7 +3,7 @@
 // "hand" when it has one), asks for the state again when the stream says so, polls slowly as a
 // safety net, reloads when the page changes shape, and sends a move with a random key, reused
 // when it is sent again (so it counts once), with the buttons locked while it is under way.
-// A game's script (table.js, table_kismet.js, table_ninety_nine.js) keeps only its drawing and
+// A game's script (static/js/games/<game>/table.js, loaded by the game's _head.html) keeps only its drawing and
 // its moves: TableLive.start(game) calls game.render(state, busy) after every change.
 (function () {
   "use strict";
@@ -20,8 +20,8 @@
   // differs, keeping every element that stays (a button whose label changes stays the same button).
   // A refresh (the poll, an event bringing the same state again, a die tapped beside) so leaves the
   // buttons under a finger where they are: replaced, a button pressed on the old one and released on
-  // its copy gets no click at all, and the tap is lost (CI saw it on a busy machine: a Kismet box, or
-  // a die to hold, tapped while the page refreshed, never taken).
+  // its copy gets no click at all, and the tap is lost (CI saw it on a busy machine: a box to score in,
+  // or a die to hold, tapped while the page refreshed, never taken).
   function redraw(box, draw) {
     var copy = box.cloneNode(false);
     draw(copy);
@@ -76,8 +76,8 @@
   }
 
   // Whose turn it is, in words, on the turn line: the winners once the game is over, "Your turn"
-  // on the phone whose turn it is, else the player's name. (Fill or Bust's and Kismet's pages;
-  // Ninety-Nine or Bust's says more: the deal, the card to play.)
+  // on the phone whose turn it is, else the player's name. (A game whose turn says more, the deal or the card
+  // to play, writes its own turn line.)
   function sayTurn(state, yourTurn) {
     var pub = state.public;
     var seats = pub.seats || [];

@@ -47,7 +47,7 @@ def test_a_phone_types_in_real_dice_and_sees_the_options_best_first_and_the_zero
     table = kismet_table()
     ann = seated_phone(table, 0)
     page = ann.get(url("table", table)).content.decode()
-    assert "table_kismet.js" in page and "types in real dice" in page
+    assert "js/games/kismet/table.js" in page and "types in real dice" in page
     answer = move(ann, table, "enter", dice=["4", "5", "5", "5", "5"]).json()
     assert answer["public"]["options"][0] == ["four_of_a_kind", 49]
     assert ["fives", 20] in answer["public"]["options"] and "sixes" in answer["public"]["zeros"]
@@ -109,7 +109,7 @@ def test_the_hint_is_shown_only_on_a_table_that_asks_for_it() -> None:
 def test_the_screen_and_the_replay_with_its_printable_sheet() -> None:
     table = play_out(make_table(2, game="kismet", options={}, bots=["threshold", "easy"], seed=8))
     screen = Client().get(url("screen", table, table.screen_token)).content.decode()
-    assert 'id="sheets"' in screen and "table_kismet.js" in screen
+    assert 'id="sheets"' in screen and "js/games/kismet/table.js" in screen
     replay = Client().get(url("replay", table)).content.decode()
     assert "The sheets" in replay and "Basic total" in replay and "Print the sheets" in replay
     assert "rolled" in replay and "scored" in replay

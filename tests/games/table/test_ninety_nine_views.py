@@ -41,7 +41,7 @@ def test_a_phone_plays_a_card_of_its_hand_and_gets_its_refilled_hand_back() -> N
     table = ninety_nine_table(3)
     phone = seated_phone(table, 1)
     page = phone.get(url("table", table)).content.decode()
-    assert "table_ninety_nine.js" in page
+    assert "js/games/ninety_nine/table.js" in page
     card = hand_of(table, 1)[0]
     answer = phone.post(url("move", table), {"kind": "play", "card": str(card), "key": "a"})
     assert answer.status_code == 200

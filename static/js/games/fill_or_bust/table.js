@@ -1,4 +1,4 @@
-// A game table's page (a phone's, or the table screen's): draws the game from what the server
+// Fill or Bust at a game table (a phone's page, or the table screen): draws the game from what the server
 // sends (the page's payload, the stream's events, a move's answer), never from anything it works
 // out itself: whose turn, the legal moves, the keeps and their points all come from the server.
 // The seat on turn gets buttons for exactly its legal moves; every move carries a random key,
@@ -265,12 +265,8 @@
   function send(kind, dice) { table.send({ kind: kind, dice: dice }); }
 
   document.addEventListener("click", function (event) {
-    var target = event.target.closest && event.target.closest("[data-die], [data-move], [data-step]");
-    if (!target || !state) {
-      stepClick(event);
-      return;
-    }
-    if (target.hasAttribute("data-step")) { stepClick(event); return; }
+    var target = event.target.closest && event.target.closest("[data-die], [data-move]");
+    if (!target || !state) return;
     event.preventDefault();
     if (busy) return;
     if (target.hasAttribute("data-die")) {
@@ -290,38 +286,7 @@
     }
   });
 
-  // --- the replay, step by step ----------------------------------------------------------------
-
-  var shown = 0;
-
-  function showSteps() {
-    var items = document.querySelectorAll("[data-step-item]");
-    items.forEach(function (item, index) { item.hidden = index >= shown; });
-    var count = document.querySelector("[data-step-count]");
-    if (count) count.textContent = "Step " + shown + " of " + items.length;
-    var last = items[shown - 1];
-    if (last) last.scrollIntoView({ block: "nearest" });
-  }
-
-  function stepClick(event) {
-    var target = event.target.closest && event.target.closest("[data-step]");
-    if (!target) return;
-    var items = document.querySelectorAll("[data-step-item]");
-    var step = target.getAttribute("data-step");
-    shown = step === "all" ? items.length : Math.max(1, Math.min(items.length, shown + parseInt(step, 10)));
-    showSteps();
-  }
-
-  function setUpStepper() {
-    var stepper = document.querySelector("[data-stepper]");
-    if (!stepper) return;
-    stepper.hidden = false;
-    shown = 1;
-    showSteps();
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
-    setUpStepper();
     table = TableLive.start({
       render: function (next, nowBusy) { state = next; busy = nowBusy; render(); },
       moved: moved,
