@@ -39,8 +39,9 @@
   function die(face, asButton) {
     var node = el(asButton ? "button" : "span", "die face-" + face);
     if (asButton) node.type = "button";
-    node.setAttribute(asButton ? "aria-label" : "title", String(face));
-    if (!asButton) node.setAttribute("aria-label", String(face));
+    // A die that is no button is a picture of its face: an aria-label needs a role to be allowed.
+    if (!asButton) { node.setAttribute("role", "img"); node.setAttribute("title", String(face)); }
+    node.setAttribute("aria-label", String(face));
     for (var i = 0; i < face; i++) node.appendChild(el("span", "pip"));
     return node;
   }

@@ -26,7 +26,8 @@
 
   function die(face, asButton) {
     var node = el(asButton ? "button" : "span", "die face-" + face + " pips-" + COLORS[face]);
-    if (asButton) node.type = "button";
+    // A die that is no button is a picture of its face: an aria-label needs a role to be allowed.
+    if (asButton) node.type = "button"; else node.setAttribute("role", "img");
     node.setAttribute("aria-label", FACE_WORDS[face] + " (" + COLORS[face] + ")");
     for (var i = 0; i < face; i++) node.appendChild(el("span", "pip"));
     return node;
