@@ -104,8 +104,9 @@
     drawSwitches();
     new MutationObserver(function (changes) {
       changes.forEach(function (change) {
-        if (change.type === "attributes") chime(change.target); // a banner morphed into another key
-        else change.addedNodes.forEach(chimeWithin);
+        if (change.type === "attributes") { // a banner morphed into another key (not one that lost it)
+          if (change.target.hasAttribute("data-chime")) chime(change.target);
+        } else change.addedNodes.forEach(chimeWithin);
       });
     }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-chime"] });
   });
