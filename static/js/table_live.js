@@ -176,6 +176,29 @@
   //   hand(event)          optional: a listener for the stream's "hand" events,
   // }
   // Returns null when the page has no table (no #table-data), else { refresh, send, set }.
+  // "Your turn" heard and felt (static/js/chime.js rings an element marked data-chime once per key):
+  // only the phone whose turn it now is gets the marker, keyed by the move that gave it the turn,
+  // so the moves of its own turn (a toss, a keep) do not ring it again. The screen never rings.
+  var turnCameAt = null;
+
+  function markTurn(state) {
+    var marker = $("turn-chime");
+    if (isScreen() || state.on_turn !== true || state.status !== "playing") {
+      turnCameAt = null;
+      if (marker) marker.remove();
+      return;
+    }
+    if (turnCameAt === null) turnCameAt = state.moves_made;
+    var key = "turn-" + turnCameAt;
+    if (marker && marker.getAttribute("data-chime") === key) return;
+    if (marker) marker.remove();
+    marker = document.createElement("span");
+    marker.id = "turn-chime";
+    marker.hidden = true;
+    marker.setAttribute("data-chime", key);
+    document.body.appendChild(marker);
+  }
+
   function start(game) {
     var data = $("table-data");
     if (!data) return null;
@@ -184,7 +207,7 @@
     var busy = false;
     var reloadOn = game.reloadOn || RELOAD_ON;
 
-    function show() { game.render(state, busy); sayUnheld(state); }
+    function show() { game.render(state, busy); sayUnheld(state); markTurn(state); }
 
     function set(next) {
       state = next;
