@@ -8,13 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from games.links import join_path
 from games.night.models import Night
 from tests.builders import make_night, seating_of
 from tests.conftest import ServerProcess
+from tests.e2e.pages import axe_violations
 from tests.e2e.test_bunco_night import NAMES, Bots
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -33,11 +33,7 @@ def describe(violations: list[dict[str, Any]]) -> str:
 
 def check(page: Page, what: str, found: dict[str, list[dict[str, Any]]]) -> None:
     """Run axe on the page as it is now; keep every violation, fail on the blocking ones."""
-    # A score button just tapped is dimmed for a moment (its bounce lock, static/js/tally.js): axe
-    # run during it measures the dimmed colours (in the light theme below AA). Read the page as a
-    # person does, once it is back.
-    expect(page.locator(".tap.is-locked, .tap.is-tapped, .undo-button.is-locked")).to_have_count(0)
-    violations = Axe().run(page).response["violations"]
+    violations = axe_violations(page)
     found[what] = violations
     blocking = [v for v in violations if v["impact"] in BLOCKING]
     assert not blocking, f"{what} ({page.url}):\n{describe(blocking)}"

@@ -7,10 +7,9 @@ The phone pictures of the README come from here: TABLE_SCREENSHOTS=docs/screensh
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from bunco_club.models import Club
@@ -20,7 +19,7 @@ from scripts.screenshots_clubs import PASSWORD as CLUB_HOST_PASSWORD
 from scripts.screenshots_clubs import seed as seed_a_club
 from tests.builders import PASSWORD, groups_of, make_night, make_tournament, make_user, seating_of
 from tests.conftest import ServerProcess
-from tests.e2e.pages import join_night, log_in, shoot, start_night_from_form
+from tests.e2e.pages import axe_violations, join_night, log_in, shoot, start_night_from_form
 from tests.e2e.test_bunco_night import NAMES
 from tournaments import actions as tournament_actions
 from tournaments.links import group_path
@@ -37,10 +36,7 @@ STORAGE_KEY = "bunco-theme"  # static/js/theme.js
 def violations(page: Page, what: str, scheme: str) -> None:
     """axe-core on the page as it is now: no violation of any impact, in the theme asked for."""
     expect(page.locator("html")).to_have_attribute("data-theme", scheme)
-    # A score button just tapped is dimmed for a moment (its bounce lock, static/js/tally.js): read
-    # the page as a person does, once it is back.
-    expect(page.locator(".tap.is-locked, .tap.is-tapped, .undo-button.is-locked")).to_have_count(0)
-    found: list[dict[str, Any]] = Axe().run(page).response["violations"]
+    found = axe_violations(page)
     lines = [f"{what} in {scheme} ({page.url}):"]
     for violation in found:
         lines.append(f"[{violation['impact']}] {violation['id']}: {violation['help']}")
