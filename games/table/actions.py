@@ -23,11 +23,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.rules.dice import commitment_of
 from games.rules.table import IllegalMove, NotYourTurn, TableGame
 from games.table import bots as bot_levels
 from games.table import statements
 from games.table.engines import engine
-from games.table.models import SETUP, Move, Table, TableSeat, commitment_of, new_seed, rng_for
+from games.table.models import SETUP, Move, Table, TableSeat, new_seed, rng_for
 from games.table.replay import TIME_UP, UNDO, replayed_state
 from live.log import log_event, publish_together
 from live.models import Event

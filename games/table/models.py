@@ -12,9 +12,7 @@ server; phones and screens get `TableGame.view(seat)` only.
 
 from __future__ import annotations
 
-import hashlib
 import random
-import secrets
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +21,7 @@ from django.db import models
 from django.utils import timezone
 
 from games.codes import new_code, new_token
+from games.rules import dice
 from games.rules.table import TableGame
 from games.table.engines import Engine, engine
 
@@ -30,13 +29,9 @@ SETUP = "setup"
 
 
 def new_seed() -> str:
-    """A fresh secret seed: 256 bits from the operating system, as hex."""
-    return secrets.token_hex(32)
-
-
-def commitment_of(seed: str) -> str:
-    """The published promise: SHA-256 of the seed's text, as hex."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+    """A fresh secret seed (games.rules.dice, where chance is made): the field's default, named here
+    by the migrations."""
+    return dice.new_server_seed()
 
 
 def rng_for(seed: str, step: int | str) -> random.Random:

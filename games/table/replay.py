@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from games.rules.dice import commitment_of
 from games.rules.table import IllegalMove, TableGame
-from games.table.models import SETUP, Move, Table, commitment_of, rng_for
+from games.table.models import SETUP, Move, Table, rng_for
 
 UNDO = "undo"
 TIME_UP = "time_up"  # the buzzer of a timed game, recorded as a move of the seat on turn
