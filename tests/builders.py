@@ -438,10 +438,20 @@ def make_table(players: int = 3, *, bots: list[str] | None = None, seed: int = 1
     fields.setdefault("names", NAMES[:players])
     fields.setdefault("options", {"goal": SHORT_GOAL})
     fields.setdefault("seed", f"{seed:064x}")
+    fields.setdefault("code", a_table_code(seed))
     table = table_actions.open_table(bots=bots, **fields)
     if started and table.status == table.Status.SEATING:
         table = table_actions.start_table(table=table)
     return table
+
+
+def a_table_code(seed: int) -> str:
+    """A code for a test's table made from its seed (and how many tables the test has opened), so
+    that the same test deals the same cards and dice every time: FAIRNESS.md version 2 mixes the
+    table's code into every step's chance."""
+    from games.table.models import Table
+
+    return f"t{seed}n{Table.objects.count()}"
 
 
 def play_out(table: Any) -> Any:

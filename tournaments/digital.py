@@ -65,6 +65,7 @@ def open_group_table(group: Group, players: list[Entrant], *, bot_level: str = "
         game=GAME, names=[entrant.name for entrant in players], bots=[bot_level] * len(players),
         options=table_options(tournament), host_user=tournament.director,
         seed=simulated_seed(tournament, group) if tournament.simulated else None,
+        code=Table.objects.free_code(simulated_seed(tournament, group)) if tournament.simulated else None,
         simulated=tournament.simulated,
         home=(group_path(group.code), f"Back to {group}'s scores and the round"),
     )

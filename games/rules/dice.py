@@ -14,7 +14,7 @@ import hmac
 import random
 import secrets
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -23,6 +23,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 # FAIRNESS.md version 2: a byte at or above this is thrown away, so that `b mod 6` is even.
 DIE_REJECT_FROM = 252
 WORD = 2**32  # below(k) reads 4 bytes at a time, big-endian
+CONTRIBUTION_LENGTH = 32  # a phone's contribution: 16 bytes as lowercase hex
 
 
 def new_server_seed() -> str:
@@ -46,6 +47,9 @@ class ChanceStream:
         self._block = 0
         self._bytes = b""
         self._at = 0
+        # What the step's chance produced, in the order the stream was used: the record's "chance"
+        # (FAIRNESS.md, "The record"), which an outside check re-derives item by item.
+        self.used: list[dict[str, Any]] = []
 
     def _next_byte(self) -> int:
         if self._at == len(self._bytes):
@@ -75,11 +79,27 @@ class ChanceStream:
             if word < limit:
                 return word % k
 
+    def dice(self, count: int) -> list[int]:
+        """`count` dice, one after another: one entry of the record."""
+        values = [self.die() for _ in range(count)]
+        self.used.append({"dice": values})
+        return values
+
     def shuffle(self, items: MutableSequence[T]) -> None:
         """The shuffle of FAIRNESS.md: for i from the last index down to 1, swap items i and below(i + 1)."""
+        before = [card_name(item) for item in items]
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+        self.used.append({"shuffle": {"before": before, "after": [card_name(item) for item in items]}})
+
+    def drew(self, card: object, seat: int | None) -> None:
+        self.used.append({"draw": {"card": card_name(card)} if seat is None else {"seat": seat, "card": card_name(card)}})
+
+
+def card_name(card: object) -> str:
+    """A card as the record writes it (FAIRNESS.md): "BONUS 300", "minus 10", "7"."""
+    return str(card).replace("_", " ")
 
 
 # What a table's engine is handed to make chance with: a generator, or a step's stream.
@@ -102,7 +122,7 @@ def roll(rng: Chance, count: int) -> list[int]:
     if count < 0:
         raise ValueError("Cannot roll a negative number of dice.")
     if isinstance(rng, ChanceStream):
-        return [rng.die() for _ in range(count)]
+        return rng.dice(count)
     return [rng.randint(1, 6) for _ in range(count)]
 
 
@@ -115,6 +135,23 @@ def shuffled[T](rng: Chance, items: Sequence[T]) -> list[T]:
 
 def shuffle_in_place[T](rng: Chance, items: MutableSequence[T]) -> None:
     rng.shuffle(items)  # a stream shuffles as FAIRNESS.md says, a generator as Python does
+
+
+def draw[T](rng: Chance | None, pile: MutableSequence[T], *, seat: int | None = None) -> T:
+    """The front card of `pile`, taken off it (FAIRNESS.md: cards are drawn from the front), and
+    noted in the step's record (`seat`: who it was dealt to, where the record says)."""
+    card = pile.pop(0)
+    if isinstance(rng, ChanceStream):
+        rng.drew(card, seat)
+    return card
+
+
+def deal_one[T](rng: Chance, deck: MutableSequence[T], *, seat: int) -> T:
+    """The next card of a deal to `seat`: from the front (FAIRNESS.md version 2), or from the back for
+    a generator (version 1 tables were dealt so, and still replay as they were)."""
+    if isinstance(rng, ChanceStream):
+        return draw(rng, deck, seat=seat)
+    return deck.pop()
 
 
 def choice[T](rng: random.Random, items: Sequence[T]) -> T:

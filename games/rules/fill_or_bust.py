@@ -483,14 +483,14 @@ class Deck:
     discards: tuple[Card, ...] = ()
 
     @classmethod
-    def shuffled(cls, rng: random.Random) -> Deck:
+    def shuffled(cls, rng: dice.Chance) -> Deck:
         """All 54 cards in a fresh random order."""
         return cls(tuple(dice.shuffled(rng, FULL_DECK)))
 
     def __len__(self) -> int:
         return len(self.draw_pile) + len(self.discards)
 
-    def draw(self, rng: random.Random) -> tuple[Card, Deck]:
+    def draw(self, rng: dice.Chance) -> tuple[Card, Deck]:
         """The top card and the deck without it; an empty draw pile is first refilled by shuffling
         the discards with `rng` (RULES.md §1.2)."""
         pile, discards = self.draw_pile, self.discards
@@ -498,7 +498,9 @@ class Deck:
             if not discards:
                 raise IllegalMove("There is no card left to draw.")
             pile, discards = tuple(dice.shuffled(rng, discards)), ()
-        return pile[0], Deck(pile[1:], discards)
+        rest = list(pile)
+        card = dice.draw(rng, rest)
+        return card, Deck(tuple(rest), discards)
 
     def discard(self, card: Card) -> Deck:
         return Deck(self.draw_pile, (*self.discards, card))
@@ -641,7 +643,7 @@ class StartRoll:
         return cls(tuple(tuple((name, die) for name, die in dice_) for dice_ in data["rounds"]), data["starter"])
 
 
-def roll_for_first_player(seats: Sequence[str], rng: random.Random) -> StartRoll:
+def roll_for_first_player(seats: Sequence[str], rng: dice.Chance) -> StartRoll:
     """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2); the roll as made.
 
     The dice come from `rng` exactly as they always have (one `dice.roll` per round, of as many
@@ -658,7 +660,7 @@ def roll_for_first_player(seats: Sequence[str], rng: random.Random) -> StartRoll
     return StartRoll(tuple(rounds), contenders[0])
 
 
-def choose_first_player(seats: Sequence[str], rng: random.Random) -> str:
+def choose_first_player(seats: Sequence[str], rng: dice.Chance) -> str:
     """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2): who starts."""
     return roll_for_first_player(seats, rng).starter
 
@@ -824,7 +826,7 @@ class Game:
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def draw(self, rng: random.Random | None = None, *, card: Card | str | None = None) -> Game:
+    def draw(self, rng: dice.Chance | None = None, *, card: Card | str | None = None) -> Game:
         """Turn over a card: from the deck (with `rng` for a reshuffle), or `card` if there is none.
 
         NO DICE ends the turn at once. A VENGEANCE drawn by the sole leader is discarded and the
@@ -946,7 +948,7 @@ class Game:
             return self._game_over(EndReason.TIME, self.leaders())
         return replace(self, buzzer=True)
 
-    def apply(self, action: Action, rng: random.Random | None = None) -> Game:
+    def apply(self, action: Action, rng: dice.Chance | None = None) -> Game:
         """Do `action`. `rng` draws from the deck and rolls the dice of a TOSS that names none."""
         match action.kind:
             case ActionKind.DRAW:
@@ -1214,7 +1216,7 @@ class Game:
 
 def new_game(
     seats: Sequence[str],
-    rng: random.Random,
+    rng: dice.Chance,
     *,
     options: Options = DEFAULT_OPTIONS,
     goal: int | None = None,
@@ -1407,7 +1409,7 @@ class FillOrBustTable(table_game.TableGame):
     def new(
         cls,
         names: Sequence[str],
-        rng: random.Random,
+        rng: dice.Chance,
         *,
         options: Options = DEFAULT_OPTIONS,
         goal: int | None = 5000,
@@ -1433,7 +1435,7 @@ class FillOrBustTable(table_game.TableGame):
                 moves.append({"kind": kind.value})
         return moves
 
-    def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> FillOrBustTable:
+    def apply(self, seat: int, move: table_game.Move, rng: dice.Chance) -> FillOrBustTable:
         self.check_turn(seat)
         kind = ActionKind(table_game.move_kind(move, [k.value for k in ActionKind]))
         if kind is ActionKind.KEEP:

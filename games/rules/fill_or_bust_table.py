@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules import fill_or_bust, fill_or_bust_bots
+from games.rules import dice, fill_or_bust, fill_or_bust_bots
 from games.rules.table import GameRules, IllegalMove, OptionField, TableGame
 
 SHORT_GOAL = 2000  # a quick game at the table: a few turns each
@@ -39,7 +39,7 @@ def options_of(options: Mapping[str, Any]) -> tuple[fill_or_bust.Options, int | 
         raise IllegalMove(f"Unknown Fill or Bust option: {error}.") from None
 
 
-def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+def new(names: Sequence[str], options: Mapping[str, Any], rng: dice.Chance) -> TableGame:
     rules, goal = options_of(options)
     return fill_or_bust.FillOrBustTable.new(names, rng, options=rules, goal=goal)
 
@@ -209,4 +209,5 @@ RULES = GameRules(
     options=OPTIONS,
     seats_note="Two to eight players, in any order: the dice say who starts.",
     replay_extras=replay_extras,
+    made_at_the_start=("start_roll",),
 )

@@ -17,13 +17,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations, combinations_with_replacement
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from games.rules import dice as dice_rolls
 from games.rules import table as table_game
-
-if TYPE_CHECKING:
-    import random  # only the type: the generator is passed in
 
 BOXES: tuple[str, ...] = (
     "ones",
@@ -588,7 +585,7 @@ class KismetTable(table_game.TableGame):
             moves += [{"kind": "enter", "dice": list(faces)} for faces in _ALL_ROLLS]
         return moves + [{"kind": "score", "box": box} for box in self.state.legal_boxes()]
 
-    def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> KismetTable:
+    def apply(self, seat: int, move: table_game.Move, rng: dice_rolls.Chance) -> KismetTable:
         self.check_turn(seat)
         kinds = ("enter", "score") if self.typed(seat) else ("roll", "score")
         if isinstance(move, Mapping) and move.get("kind") in ("roll", "enter") and move.get("kind") not in kinds:

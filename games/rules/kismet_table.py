@@ -14,13 +14,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules import kismet, kismet_bots
+from games.rules import dice, kismet, kismet_bots
 from games.rules.table import GameRules, IllegalMove, OptionField, TableGame, dice_tossed
 
 OPTION_KEYS = ("real_seats", "no_straight", "hint")
 
 
-def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+def new(names: Sequence[str], options: Mapping[str, Any], rng: dice.Chance) -> TableGame:
     unknown = set(options) - set(OPTION_KEYS)
     if unknown:
         raise IllegalMove(f"Unknown Kismet option: {', '.join(sorted(unknown))}.")

@@ -16,7 +16,6 @@ and referees, each phone a hidden hand: a phone sees only `game.view(seat)`, nev
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -226,7 +225,7 @@ class Game:
 
     @classmethod
     def start(
-        cls, players: Iterable[str], rng: random.Random, *, rules: Rules | None = None, dealer: int = 0
+        cls, players: Iterable[str], rng: dice.Chance, *, rules: Rules | None = None, dealer: int = 0
     ) -> Game:
         rules = rules or Rules()
         names = tuple(players)
@@ -293,7 +292,7 @@ class Game:
 
     # --- actions ---
 
-    def play(self, seat: int, card: Card, rng: random.Random) -> Game:
+    def play(self, seat: int, card: Card, rng: dice.Chance) -> Game:
         """`seat` plays `card`, draws back to three, and the turn passes on.
 
         `rng` reshuffles the played pile if the draw pile runs out. If the next player then holds
@@ -328,8 +327,9 @@ class Game:
                 draw_pile = tuple(dice.shuffled(rng, played[:-1]))
                 played = played[-1:]
                 events.append(Event("reshuffled", size=len(draw_pile)))
-            hand.append(draw_pile[0])
-            draw_pile = draw_pile[1:]
+            rest = list(draw_pile)
+            hand.append(dice.draw(rng, rest, seat=seat))
+            draw_pile = tuple(rest)
 
         hands = _with(self.hands, seat, tuple(hand))
         following = self._next_seat(seat, direction)
@@ -348,7 +348,7 @@ class Game:
             return game._lose_round(following)
         return game
 
-    def next_deal(self, rng: random.Random) -> Game:
+    def next_deal(self, rng: dice.Chance) -> Game:
         """After a lost round: the deal passes left, everything is reshuffled, count 0, clockwise."""
         if self.phase != ROUND_OVER:
             raise IllegalPlay(
@@ -422,14 +422,14 @@ class Game:
                 phase, turn = GAME_OVER, None
         return replace(self, markers=markers, turn=turn, phase=phase, loser=seat, events=tuple(events))
 
-    def _deal(self, dealer: int, rng: random.Random, *, round_number: int) -> Game:
+    def _deal(self, dealer: int, rng: dice.Chance, *, round_number: int) -> Game:
         deck = dice.shuffled(rng, self.rules.deck)
         hands: list[list[Card]] = [[] for _ in self.players]
         seats = [s for s in self._clockwise_from(dealer) if self.markers[s] > 0]
-        # One card at a time, starting on the dealer's left, as at a real table.
+        # One card at a time, starting on the dealer's left (who plays first), as at a real table.
         for _ in range(HAND_SIZE):
             for seat in seats:
-                hands[seat].append(deck.pop())
+                hands[seat].append(dice.deal_one(rng, deck, seat=seat))
         return replace(
             self,
             dealer=dealer,
@@ -563,7 +563,7 @@ class NinetyNineTable(table_game.TableGame):
     game: ClassVar[str] = "ninety_nine"
 
     @classmethod
-    def new(cls, names: Sequence[str], rng: random.Random, *, rules: Rules | None = None) -> NinetyNineTable:
+    def new(cls, names: Sequence[str], rng: dice.Chance, *, rules: Rules | None = None) -> NinetyNineTable:
         return cls(Game.start(names, rng, rules=rules))
 
     @property
@@ -584,7 +584,7 @@ class NinetyNineTable(table_game.TableGame):
         cards = dict.fromkeys(legal_cards(self.state.hands[seat], self.state.count))
         return [{"kind": "play", "card": card} for card in cards]
 
-    def apply(self, seat: int, move: table_game.Move, rng: random.Random) -> NinetyNineTable:
+    def apply(self, seat: int, move: table_game.Move, rng: dice.Chance) -> NinetyNineTable:
         self.check_turn(seat)
         kind = table_game.move_kind(move, ("play", "deal"))
         if kind == "deal":

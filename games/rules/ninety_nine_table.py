@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules import ninety_nine, ninety_nine_bots
+from games.rules import dice, ninety_nine, ninety_nine_bots
 from games.rules.table import GameRules, IllegalMove, OptionField, TableGame
 
 MARKERS = range(1, 11)
@@ -41,7 +41,7 @@ def rules_of(options: Mapping[str, Any]) -> ninety_nine.Rules:
     return ninety_nine.Rules.with_deck(copies, markers=markers)
 
 
-def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+def new(names: Sequence[str], options: Mapping[str, Any], rng: dice.Chance) -> TableGame:
     return ninety_nine.NinetyNineTable.new(names, rng, rules=rules_of(options))
 
 

@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
+from games.rules.dice import Chance
+
 Move = Mapping[str, Any]
 
 
@@ -76,7 +78,7 @@ class TableGame(ABC):
         not that seat's move)."""
 
     @abstractmethod
-    def apply(self, seat: int, move: Move, rng: random.Random) -> Self:
+    def apply(self, seat: int, move: Move, rng: Chance) -> Self:
         """The game after `seat` makes `move`; `rng` is the only source of chance (dice, cards).
         IllegalMove (and nothing changed) for a move out of turn or against the rules."""
 
@@ -203,7 +205,7 @@ class GameRules:
     max_seats: int
     # A new game dealt from the table's stored options and the deal's generator; IllegalMove for
     # options the game does not take.
-    new: Callable[[Sequence[str], Mapping[str, Any], random.Random], TableGame]
+    new: Callable[[Sequence[str], Mapping[str, Any], Chance], TableGame]
     load: Callable[[Mapping[str, Any]], TableGame]
     # What chance produced between two states of the game, in the order it happened (recorded with
     # the move, checked by verify_table).
@@ -239,6 +241,9 @@ class GameRules:
     named_cards: tuple[str, ...] = ()
     # The dice a recorded move showed (the replay draws them).
     dice_shown: Callable[[Mapping[str, Any]], list[int] | None] = dice_tossed
+    # The public view's parts that chance makes when the game is dealt at the start (FAIRNESS.md
+    # step 0, with the phones' parts brought in the lobby): the lobby shows none of them.
+    made_at_the_start: tuple[str, ...] = ()
 
     def stored_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """A table's options from the form's cleaned values of this game's fields (an empty

@@ -28,7 +28,7 @@ from games.rules.table import IllegalMove, NotYourTurn, TableGame
 from games.table import bots as bot_levels
 from games.table import statements
 from games.table.engines import engine
-from games.table.models import SETUP, Move, Table, TableSeat, new_seed, rng_for
+from games.table.models import Move, Table, TableSeat, new_seed, well_formed_contribution
 from games.table.replay import TIME_UP, UNDO, replayed_state
 from live.log import log_event, publish_together
 from live.models import Event
@@ -92,6 +92,7 @@ def open_table(
     host_user: Any = None,
     party: Any = None,
     seed: str | None = None,
+    code: str | None = None,
     simulated: bool = False,
     home: tuple[str, str] | None = None,
 ) -> Table:
@@ -100,22 +101,28 @@ def open_table(
 
     The seed is drawn now and only its commitment is ever shown before the end; `seed` is for
     simulations, which derive theirs from their own (and, `simulated`, move their own bots: the
-    clock leaves them alone). `home`: (path, words) of the page the players go back to once the
-    game is over. A table of bots only starts at once."""
+    clock leaves them alone), and `code` for tests that replay a deal (the code names every step's
+    chance). `home`: (path, words) of the page the players go back to once the
+    game is over. A table of bots only starts at once.
+
+    The game is dealt as the lobby stands (no phone has brought anything yet), so that the options
+    are checked now; the start deals it again with the phones' contributions (`_start`)."""
     rules = engine(game)
     seats = _checked_seats(game, names, bots or [""] * len(names))
     options = dict(options or {})
     seed = seed or new_seed()
-    try:
-        state = rules.new([name for name, _ in seats], options, rng_for(seed, SETUP))
-    except IllegalMove as error:
-        raise BadMove(str(error)) from None
-    table = Table.objects.create(
-        game=game, options=options, seed=seed, commitment=commitment_of(seed), state=state.to_dict(),
+    table = Table(
+        **({"code": code} if code else {}), game=game, options=options, seed=seed, commitment=commitment_of(seed),
         opener_token=opener_token, host_user=host_user, party=party, simulated=simulated,
         bot_seats=[number for number, (_, level) in enumerate(seats) if level],
         home_path=home[0] if home else "", home_label=home[1] if home else "",
     )
+    try:
+        state = rules.new([name for name, _ in seats], options, table.chance_for(0, ",".join([""] * len(seats))))
+    except IllegalMove as error:
+        raise BadMove(str(error)) from None
+    table.state = state.to_dict()
+    table.save(force_insert=True)
     TableSeat.objects.bulk_create(
         TableSeat(table=table, number=number, name=name, bot_level=level)
         for number, (name, level) in enumerate(seats)
@@ -127,12 +134,17 @@ def open_table(
 
 
 def _start(table: Table) -> None:
+    """The game begins, dealt from the seed and the contributions the seats' phones brought to the
+    lobby (FAIRNESS.md step 0), frozen from now on."""
+    if table.fairness != 1:  # a version 1 table was dealt once and for all when it opened
+        names = list(table.seats.order_by("number").values_list("name", flat=True))
+        table.state = table.engine.new(names, table.options, table.chance_for(0, table.setup_input())).to_dict()
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table.bot_due_at = _bot_due(table, table.loaded())
     if table.engine.private_hands:  # the hands show from now on: each phone has seen its seat's
         table.hands_seen = {seat.claimed_by: seat.number for seat in table.seats.exclude(claimed_by="")}
-    table.save(update_fields=["status", "started_at", "bot_due_at", "hands_seen"])
+    table.save(update_fields=["state", "status", "started_at", "bot_due_at", "hands_seen"])
     log_event(table.channel, "table_state", {"what": "started", "view": table.loaded().view(None).public})
 
 
@@ -160,16 +172,22 @@ def _seat(table: Table, number: object) -> TableSeat:
 
 
 @transaction.atomic
-def claim_seat(*, table: Table, number: int, phone: str) -> TableSeat:
+def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "") -> TableSeat:
     """The phone whose games.phones token is `phone` plays seat `number` from now on: one
     conditional update, so two phones tapping one seat cannot both get it. A phone plays one seat
     at a table (the one it held is freed); a bot's seat is not for phones (the host takes it back
     first). Once a game of hidden hands is under way, a phone that held one seat never takes
-    another: it has seen that seat's hand (`hands_seen`)."""
+    another: it has seen that seat's hand (`hands_seen`).
+
+    In the lobby the phone's `contribution` (FAIRNESS.md) becomes the seat's part of the deal,
+    replacing what an earlier claim brought; once the game has started the deal is made and a
+    claim brings nothing to it."""
     table = _locked(table)
     seat = _seat(table, number)
     if not phone:
         raise BadMove("Tap one of the seats.")
+    if not well_formed_contribution(contribution):
+        raise BadMove("This phone's part of the dice is malformed: reload the page and tap your seat again.")
     if seat.is_bot:
         raise SeatTaken(f"A bot plays {seat.name}. The host can give the seat back to a person.")
     seen = table.hands_seen.get(phone) if _hands_are_dealt(table) else None
@@ -178,8 +196,10 @@ def claim_seat(*, table: Table, number: int, phone: str) -> TableSeat:
         raise SeatTaken(f"This phone has played {held} in this game and has seen that hand, so it can't "
                         f"take {seat.name}'s seat too. {seat.name} joins on their own phone.")
     claimed = log_event(table.channel, "table_state", {"what": "seat_claimed", "seat": seat.number})
+    in_lobby = table.status == Table.Status.SEATING
     taken = (TableSeat.objects.filter(pk=seat.pk, claimed_by__in=("", phone))
-             .update(claimed_by=phone, held_since=claimed.id))
+             .update(claimed_by=phone, held_since=claimed.id,
+                     contribution=contribution if in_lobby else seat.contribution))
     if not taken:
         raise SeatTaken(f"{seat.name} is already playing on another phone. If that's you, ask whoever "
                         "opened the table to hand your seat over to this phone.")
@@ -189,6 +209,8 @@ def claim_seat(*, table: Table, number: int, phone: str) -> TableSeat:
         table.hands_seen = {**table.hands_seen, phone: seat.number}
         table.save(update_fields=["hands_seen"])
     seat.claimed_by, seat.held_since = phone, claimed.id
+    if in_lobby:
+        seat.contribution = contribution
     return seat
 
 
@@ -201,7 +223,9 @@ def _hands_are_dealt(table: Table) -> bool:
 def _free(table: Table, seat: TableSeat) -> None:
     """Nobody holds `seat` now; its old phone is told on the seat's own channel (its stream ends
     there: live.streams.PrivateChannel) and everyone on the table's."""
-    TableSeat.objects.filter(pk=seat.pk).update(claimed_by="")
+    # In the lobby the seat's part of the deal leaves with its phone (the next claim brings its own).
+    changes: dict[str, str] = {"contribution": ""} if table.status == Table.Status.SEATING else {}
+    TableSeat.objects.filter(pk=seat.pk).update(claimed_by="", **changes)
     log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
     log_event(table.channel, "table_state", {"what": "seat_released", "seat": seat.number})
 
@@ -229,7 +253,9 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
     if seat.claimed_by:
         seat.held_before_bot = seat.claimed_by
     seat.bot_level, seat.claimed_by = level, ""
-    seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot"])
+    if table.status == Table.Status.SEATING:
+        seat.contribution = ""  # a bot brings nothing to the deal (FAIRNESS.md)
+    seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot", "contribution"])
     table.bot_seats = sorted({*table.bot_seats, seat.number})
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
@@ -272,15 +298,21 @@ def _check_key(key: str | None) -> None:
         raise BadMove("The move's key is malformed.")
 
 
-def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, Any]) -> Move | None:
-    """The move this key already recorded (a phone that lost the answer sent it again), or None.
-    KeyReused when the key recorded another move: never taken for a retry."""
+def _check_client(client: str) -> None:
+    if not well_formed_contribution(client):
+        raise BadMove("The move's part of the dice is malformed: reload the page and make your move again.")
+
+
+def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, Any], client: str) -> Move | None:
+    """The move this key already recorded (a phone that lost the answer sent it again, with the
+    same contribution), or None. KeyReused when the key recorded another move, or the same move
+    with another contribution: never taken for a retry."""
     if key is None:
         return None
     done = table.moves.filter(key=key).first()
     if done is None:
         return None
-    if done.seat != seat or done.move != dict(move):
+    if done.seat != seat or done.move != dict(move) or done.client != client:
         raise KeyReused("That move was sent with the key of an earlier, different one: nothing was "
                        "changed. Make your move again.")
     return done
@@ -294,13 +326,13 @@ def _bot_due(table: Table, game: TableGame) -> Any:
 
 
 def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, move: dict[str, Any],
-            key: str | None, by_bot: bool) -> Move:
+            key: str | None, by_bot: bool, client: str = "") -> Move:
     """Append the move, store the game as it now stands, and publish what each may see."""
     rules = table.engine
     number = table.moves_made + 1
     recorded = statements.insert_move(Move(
         table=table, number=number, seat=seat, move=move, chance=rules.chance(before, after),
-        scores=rules.scores(after), by_bot=by_bot, key=key,
+        scores=rules.scores(after), by_bot=by_bot, key=key, client=client,
     ))
     table.state = after.to_dict()
     table.moves_made = number
@@ -331,19 +363,20 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
 
 @transaction.atomic
 def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | None = None,
-              by_bot: bool = False) -> Move:
+              by_bot: bool = False, client: str = "") -> Move:
     """Seat `seat` makes `move` (a mapping such as {"kind": "toss"}). The engine rolls and draws
-    with this move's own generator; a key already recorded for the same move returns that move (a
-    retry counts once); out of turn, an illegal move or a move after the game: refused, nothing
-    changed."""
+    with this move's own chance, mixed with the `client` value its phone sent (FAIRNESS.md; "" for
+    a bot); a key already recorded for the same move and value returns that move (a retry counts
+    once); out of turn, an illegal move or a move after the game: refused, nothing changed."""
     _check_key(key)
+    _check_client(client)
     table = _locked(table)
     move = dict(move)
-    done = _done_with_key(table, key, seat, move)
+    done = _done_with_key(table, key, seat, move, client)
     if done is not None:
         return done
     if move.get("kind") == UNDO:
-        return _undo(table, seat, key)
+        return _undo(table, seat, key, client)
     if move.get("kind") == TIME_UP:
         raise BadMove("Only the round's clock says when time is up.")
     if table.status == Table.Status.SEATING:
@@ -352,12 +385,12 @@ def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | No
         raise NotNow("The game is over.")
     before = table.loaded()
     try:
-        after = before.apply(seat, move, table.rng_for(table.moves_made + 1))
+        after = before.apply(seat, move, table.chance_for(table.moves_made + 1, client))
     except NotYourTurn as error:
         raise NotNow(str(error)) from None
     except IllegalMove as error:
         raise BadMove(str(error)) from None
-    return _record(table, before, after, seat=seat, move=move, key=key, by_bot=by_bot)
+    return _record(table, before, after, seat=seat, move=move, key=key, by_bot=by_bot, client=client)
 
 
 def undo_refusal(table: Table, seat: int, *, last: Move | None = None, game: TableGame | None = None) -> str | None:
@@ -378,14 +411,14 @@ def undo_refusal(table: Table, seat: int, *, last: Move | None = None, game: Tab
     return None
 
 
-def _undo(table: Table, seat: int, key: str | None) -> Move:
+def _undo(table: Table, seat: int, key: str | None, client: str) -> Move:
     refusal = undo_refusal(table, seat)
     if refusal is not None:
         raise NotNow(refusal)
     before = table.loaded()
     moves = list(table.moves.order_by("number"))
     after = replayed_state(table, moves + [Move(number=table.moves_made + 1, seat=seat, move={"kind": UNDO})])
-    return _record(table, before, after, seat=seat, move={"kind": UNDO}, key=key, by_bot=False)
+    return _record(table, before, after, seat=seat, move={"kind": UNDO}, key=key, by_bot=False, client=client)
 
 
 @transaction.atomic

@@ -1,10 +1,12 @@
 """Game tables: a table playing one game, its seats, and every move made at it (DESIGN.md §2, §3).
 
-The server alone rolls and shuffles, from the table's `seed`, a secret drawn when the table opens.
-Its SHA-256 (`commitment`) is shown from the start; the seed itself is revealed once the game is
-over, and with it anyone can replay every recorded move (`games.table.replay.verify`). Chance for
-the deal comes from `rng_for(SETUP)`, for the n-th move from `rng_for(n)`: a replay needs nothing
-but the seed and the moves, in order.
+The server rolls and shuffles from the table's `seed`, a secret drawn when the table opens, mixed
+with what every phone brings (../shared/FAIRNESS.md, version 2): the value it sent when it claimed
+its seat (`TableSeat.contribution`, step 0: the deal at the start) and the one it sends with every
+move (`Move.client`, step n: the n-th move). The seed's SHA-256 (`commitment`) is shown before any
+phone speaks; the seed itself is revealed once the game is over, and with it anyone can re-derive
+every die and card (`games.table.record`, `scripts/verify_record.py`). Tables opened before version
+2 (`fairness` 1) drew each step from `random.Random(f"{seed}:{step}")`, and still replay so.
 
 `state` is the engine's `to_dict()`: the server's copy, deck order included. It never leaves the
 server; phones and screens get `TableGame.view(seat)` only.
@@ -12,6 +14,7 @@ server; phones and screens get `TableGame.view(seat)` only.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from datetime import datetime
 from typing import Any
@@ -26,6 +29,7 @@ from games.rules.table import TableGame
 from games.table.engines import Engine, engine
 
 SETUP = "setup"
+FAIRNESS_VERSION = 2  # ../shared/FAIRNESS.md: how a new table derives its chance
 
 
 def new_seed() -> str:
@@ -35,12 +39,27 @@ def new_seed() -> str:
 
 
 def rng_for(seed: str, step: int | str) -> random.Random:
-    """The generator of one step of a game: the deal (`SETUP`) or the n-th move. Each step has its
-    own, so a replay needs no generator state, only the seed and the step's number."""
+    """Version 1: the generator of one step of a game, the deal (`SETUP`) or the n-th move. Each
+    step has its own, so a replay needs no generator state, only the seed and the step's number."""
     return random.Random(f"{seed}:{step}")
 
 
+def well_formed_contribution(value: object) -> bool:
+    """A phone's contribution: "" (none) or 32 lowercase hex characters (FAIRNESS.md)."""
+    return isinstance(value, str) and (value == "" or (
+        len(value) == dice.CONTRIBUTION_LENGTH and all(character in "0123456789abcdef" for character in value)))
+
+
 class TableQuerySet(models.QuerySet["Table"]):
+    def free_code(self, seed: str) -> str:
+        """A code for a simulation's table made from its seed (so that the same seed on a fresh
+        database plays the same game: FAIRNESS.md mixes the code into every step's chance), and
+        numbered on when an earlier simulation took it."""
+        base = "sim" + hashlib.sha256(seed.encode("ascii")).hexdigest()[:8]
+        taken = set(self.filter(code__startswith=base).values_list("code", flat=True))
+        return next(code for code in (base, *(f"{base}n{number}" for number in range(2, len(taken) + 3)))
+                    if code not in taken)
+
     def bots_due(self, now: datetime) -> TableQuerySet:
         """Tables where a bot is to move and its pause is over."""
         return self.filter(status=Table.Status.PLAYING, bot_due_at__lte=now, simulated=False)
@@ -59,6 +78,9 @@ class Table(models.Model):
     options = models.JSONField(default=dict, blank=True)
     seed = models.CharField(max_length=64, default=new_seed)
     commitment = models.CharField(max_length=64)
+    # Which derivation of ../shared/FAIRNESS.md the table's chance follows (1: tables opened before
+    # version 2, kept as they were dealt).
+    fairness = models.PositiveSmallIntegerField(default=FAIRNESS_VERSION)
     state = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATING)
     # Moves recorded so far (the last Move's number): a phone's page says which it has seen.
@@ -114,8 +136,18 @@ class Table(models.Model):
         """The game as it stands (the server's copy)."""
         return self.engine.load(self.state)
 
-    def rng_for(self, step: int | str) -> random.Random:
-        return rng_for(self.seed, step)
+    def chance_for(self, step: int, contribution: str = "", seed: str | None = None) -> dice.Chance:
+        """The chance of step `step` (0: the deal at the start, n: the n-th move), mixed with what
+        the phones brought to it (`contribution`: the step's input X); `seed` to replay with
+        another (a check of the revealed one)."""
+        seed = seed if seed is not None else self.seed
+        if self.fairness == 1:
+            return rng_for(seed, SETUP if step == 0 else step)
+        return dice.ChanceStream(seed, self.code, step, contribution)
+
+    def setup_input(self) -> str:
+        """Step 0's input X0: the seats' lobby contributions in seat order, joined by commas."""
+        return ",".join(self.seats.order_by("number").values_list("contribution", flat=True))
 
     def last_move(self) -> Move | None:
         return self.moves.order_by("-number").first()
@@ -145,6 +177,9 @@ class TableSeat(models.Model):
     # The phone that held the seat when a bot took it over: it gets the seat back when the bot
     # hands it back to a person.
     held_before_bot = models.CharField(max_length=64, blank=True)
+    # What the phone that claimed the seat in the lobby brought to the deal (FAIRNESS.md: 32 hex
+    # characters from its crypto.getRandomValues; "" for a bot or nobody), frozen at the start.
+    contribution = models.CharField(max_length=32, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -181,6 +216,9 @@ class Move(models.Model):
     scores = models.JSONField(default=list)
     by_bot = models.BooleanField(default=False)
     key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001  (keyless bot moves: NULLs never collide)
+    # What the phone that sent the move brought to its chance (FAIRNESS.md's X_n; "" for a bot's
+    # move and one the server makes), kept with the key: a retry sends the same.
+    client = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -196,4 +234,4 @@ class Move(models.Model):
     def as_data(self) -> dict[str, Any]:
         """The move as everyone may see it, once made."""
         return {"number": self.number, "seat": self.seat, "move": self.move, "chance": self.chance,
-                "scores": self.scores, "by_bot": self.by_bot}
+                "scores": self.scores, "by_bot": self.by_bot, "client": self.client}

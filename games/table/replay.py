@@ -1,7 +1,8 @@
-"""Replaying a table's game from its seed: for an undo, the replay page and `verify_table`.
+"""Replaying a table's game from its seed: for an undo, the replay page, the record and `verify_table`.
 
-A table's game is its deal (`rng_for(seed, SETUP)`) followed by its recorded moves, the n-th
-applied with `rng_for(seed, n)`; an undo takes the game back to where it stood before the move it
+A table's game is its deal (step 0, `Table.chance_for(0, …)`: the seed and the seats' lobby
+contributions) followed by its recorded moves, the n-th applied with step n's chance (the seed and
+the move's `client`); an undo takes the game back to where it stood before the move it
 undoes. Replaying therefore needs only the seed and the moves: what `verify` does with the revealed
 seed, checking every card, toss and score against what was recorded, and the commitment against
 the seed.
@@ -13,9 +14,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.dice import commitment_of
+from games.rules.dice import Chance, ChanceStream, commitment_of
 from games.rules.table import IllegalMove, TableGame
-from games.table.models import SETUP, Move, Table, rng_for
+from games.table.models import Move, Table
 
 UNDO = "undo"
 TIME_UP = "time_up"  # the buzzer of a timed game, recorded as a move of the seat on turn
@@ -23,22 +24,35 @@ TIME_UP = "time_up"  # the buzzer of a timed game, recorded as a move of the sea
 
 @dataclass(frozen=True)
 class Step:
-    """One recorded move and the game after it."""
+    """One recorded move, the game after it, and what chance produced in it (FAIRNESS.md's record:
+    empty for a version 1 table)."""
 
     move: Move
     game: TableGame
+    chance_used: list[dict[str, Any]]
+
+
+def _used(chance: Chance) -> list[dict[str, Any]]:
+    return chance.used if isinstance(chance, ChanceStream) else []
+
+
+def dealt(table: Table, seed: str | None = None) -> tuple[TableGame, list[dict[str, Any]]]:
+    """The game as dealt at the start (step 0), before any move, and what chance produced in it."""
+    names = list(table.seats.order_by("number").values_list("name", flat=True))
+    chance = table.chance_for(0, table.setup_input(), seed)
+    return table.engine.new(names, table.options, chance), _used(chance)
 
 
 def deal(table: Table, seed: str | None = None) -> TableGame:
     """The game as dealt, before any move."""
-    names = list(table.seats.order_by("number").values_list("name", flat=True))
-    return table.engine.new(names, table.options, rng_for(seed or table.seed, SETUP))
+    return dealt(table, seed)[0]
 
 
 def replay(table: Table, moves: Iterable[Move], seed: str | None = None) -> Iterator[Step]:
     """Each move applied in order from the deal; IllegalMove if one cannot be (a record altered)."""
     history = [deal(table, seed)]
     for move in moves:
+        chance = table.chance_for(move.number, move.client, seed)
         if move.move.get("kind") == UNDO:
             if len(history) < 2:
                 raise IllegalMove(f"Move {move.number} undoes nothing.")
@@ -46,8 +60,8 @@ def replay(table: Table, moves: Iterable[Move], seed: str | None = None) -> Iter
         elif move.move.get("kind") == TIME_UP:
             history.append(_time_up(table, history[-1]))
         else:
-            history.append(history[-1].apply(move.seat, move.move, rng_for(seed or table.seed, move.number)))
-        yield Step(move, history[-1])
+            history.append(history[-1].apply(move.seat, move.move, chance))
+        yield Step(move, history[-1], _used(chance))
 
 
 def _time_up(table: Table, game: TableGame) -> TableGame:

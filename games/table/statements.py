@@ -35,10 +35,10 @@ def insert_move(move: Move) -> Move:
     key = connection.ops.quote_name("key")
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {_MOVE} (table_id, number, seat, move, chance, scores, by_bot, {key}, created_at) "
-            f"VALUES (%s, %s, %s, {j}, {j}, {j}, %s, %s, %s) RETURNING id",
+            f"INSERT INTO {_MOVE} (table_id, number, seat, move, chance, scores, by_bot, {key}, client, created_at) "
+            f"VALUES (%s, %s, %s, {j}, {j}, {j}, %s, %s, %s, %s) RETURNING id",
             [move.table_id, move.number, move.seat, json.dumps(move.move), json.dumps(move.chance),
-             json.dumps(move.scores), move.by_bot, move.key, _when(move.created_at)],
+             json.dumps(move.scores), move.by_bot, move.key, move.client, _when(move.created_at)],
         )
         (move.id,) = cursor.fetchone()
     move._state.adding = False

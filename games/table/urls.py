@@ -18,6 +18,8 @@ urlpatterns = [
     path("g/<str:code>/screen/<str:token>/", watch.screen, name="screen"),
     path("g/<str:code>/replay/", watch.replay_page, name="replay"),
     path("g/<str:code>/replay/check/", watch.check, name="check"),
+    path("g/<str:code>/record.json", watch.record, name="record"),
+    path("tables/verify_record.py", watch.verifier, name="verifier"),
     path("events/table/<str:code>/", phone.events, name="events"),
     path("events/table/<str:code>/screen/<str:token>/", watch.screen_events, name="screen_events"),
 ]

@@ -315,6 +315,9 @@
       });
       body.set("seat", String(state.seat));
       body.set("key", newKey());  // one key per move: sent again as it is, it counts once
+      // This phone's part of the move's chance (FAIRNESS.md): fresh for every move, sent again
+      // with its key on a retry (the same key with another part is refused).
+      body.set("client", newKey());
       try {
         for (var attempt = 0; attempt < TRIES; attempt++) {
           try {
@@ -349,5 +352,25 @@
     return { refresh: refresh, send: send, set: set };
   }
 
-  window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start };
+  // The lobby: a seat's claim brings this phone's part of the deal (FAIRNESS.md: 16 bytes from
+  // crypto.getRandomValues, which plain http has too). The phone keeps what it sent, and the seat's
+  // line says so when the fingerprint the server shows is that part's.
+  function partsInTheLobby() {
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-contribution]"), function (input) {
+      input.value = newKey();
+      input.form.addEventListener("submit", function () {
+        try { sessionStorage.setItem("part:" + input.getAttribute("data-contribution"), input.value); } catch (error) { /* private mode */ }
+      });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-part]"), function (shown) {
+      var sent = null;
+      try { sent = sessionStorage.getItem("part:" + shown.getAttribute("data-part-table")); } catch (error) { /* private mode */ }
+      if (sent && sent.slice(0, shown.getAttribute("data-part").length) === shown.getAttribute("data-part")) {
+        shown.appendChild(document.createTextNode(" ✓ this phone's"));
+      }
+    });
+  }
+  partsInTheLobby();
+
+  window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start, partsInTheLobby: partsInTheLobby };
 })();

@@ -78,6 +78,7 @@ NAMELESS = {
     "manifest GET": "the installed app's name, colours and icons: the same for everyone",
     "service_worker GET": "the worker's script: the same for everyone",
     "offline GET": "the page a phone shows without a connection, kept on the phone: no name on purpose",
+    "tables:verifier GET": "the record checker's script: the same for everyone",
     "login GET": "the log-in form",
     "admin/login/ GET": "the admin's log-in form",
     "games:night_new GET": "the blank form of a night to start",

@@ -583,6 +583,7 @@ REGISTRY: dict[str, Entry] = {
     "manifest": Entry(one()),
     "service_worker": Entry(one()),
     "offline": Entry(one()),
+    "tables:verifier": Entry(one()),
     "login": Entry(one(), BOTH, ("username", "password", "next")),
     "logout": Entry(one(), POST, ("next",), takes="logging out reads nothing posted: whoever posts is logged out"),
     "admin/login/": Entry(one(), BOTH, ("username", "password", "next")),
@@ -653,6 +654,7 @@ REGISTRY: dict[str, Entry] = {
     "tables:screen": Entry(fob(code=lambda t: t.code, token=lambda t: t.screen_token)),
     "tables:replay": Entry(_replay),
     "tables:check": Entry(_replay),
+    "tables:record": Entry(_replay),
     "tables:events": Entry(per_game(code=lambda t: t.code)),
     "tables:screen_events": Entry(fob(code=lambda t: t.code, token=lambda t: t.screen_token)),
     # A tournament

@@ -79,7 +79,8 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     table = table_or_404(code)
     number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what="the seat",
                        advice="Tap one of the seats.")
-    seat = actions.claim_seat(table=table, number=number, phone=phones.phone_token(request, create=True))
+    seat = actions.claim_seat(table=table, number=number, phone=phones.phone_token(request, create=True),
+                              contribution=request.POST.get("contribution", ""))
     SEATS.remember(request, table.code, seat.pk)
     return redirect("tables:table", code=table.code)
 
@@ -101,7 +102,7 @@ def not_me(request: HttpRequest, code: str) -> HttpResponse:
 @refused(as_json=True)
 def move(request: HttpRequest, code: str) -> HttpResponse:
     """A move of the seat this phone holds: {"kind": ...} (and its dice, for a keep), with its
-    idempotency key. Answered with the seat's view as JSON; a refusal is {"error": ...} with a 4xx
+    idempotency key and the phone's part of its chance (`client`, FAIRNESS.md). Answered with the seat's view as JSON; a refusal is {"error": ...} with a 4xx
     (403 for a seat this phone doesn't hold, 409 out of turn, 400 an illegal or malformed move)."""
     table, mine = table_and_seat_of_phone(request, code)
     if mine is None:
@@ -109,7 +110,8 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
     chosen, key, seat = read_move(request.POST, table.engine)
     if seat is not None and seat != mine.number:
         raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
-    made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key)
+    made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key,
+                             client=request.POST.get("client", ""))
     now = made.table  # the table as the action left it (for a retry: as it stands now)
     return JsonResponse(seat_payload(now, mine.number, last=made if made.number == now.moves_made else None))
 

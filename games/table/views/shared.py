@@ -102,6 +102,10 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
     # No hand shows before the start: the lobby is where phones try seats, and one that tapped
     # seat 1, then seat 0, would have read both hands.
     private = view.private if seat is not None and table.status != Table.Status.SEATING else {}
+    public = view.public
+    if table.status == Table.Status.SEATING and table.fairness != 1:
+        # Dealt again at the start with the phones' parts: what chance made here is not the game's.
+        public = {**public, **dict.fromkeys(set(table.engine.made_at_the_start) & set(public))}
     data: dict[str, Any] = {
         "code": table.code,
         "status": table.status,
@@ -110,7 +114,7 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
         "seed": table.revealed_seed,
         "seat": seat,
         "seats": seats_data(table),
-        "public": view.public,
+        "public": public,
         "private": private,
         "on_turn": False,
         # A table ended while its game was not (a tournament's grace period ran out mid-turn) says

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
@@ -13,9 +14,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.table.models import Table
+from games.table.record import record_json
 from games.table.renderers import said_of
 from games.table.replay import deal, replay, verify
-from games.table.views.shared import is_screen_token, seat_payload, table_or_404
+from games.table.views.shared import is_screen_token, refused, seat_payload, table_or_404
 from live.qr import qr_svg
 from live.streams import event_stream_response, read_for_a_stream
 
@@ -107,3 +109,26 @@ def check(request: HttpRequest, code: str) -> HttpResponse:
     verdict = verify(table)
     return render(request, "games/table/check.html", {"table": table, "verdict": verdict,
                                                       "seed": table.revealed_seed})
+
+
+@require_GET
+@refused(as_json=True)
+def record(request: HttpRequest, code: str) -> HttpResponse:
+    """The finished game's record (FAIRNESS.md, "The record"), for anyone's own check; 409 while it
+    is played."""
+    table = table_or_404(code)
+    response = HttpResponse(record_json(table), content_type="application/json")
+    response["Content-Disposition"] = f'inline; filename="bunco-club-{table.code}.json"'
+    return response
+
+
+VERIFIER = settings.BASE_DIR / "scripts" / "verify_record.py"
+
+
+@require_GET
+def verifier(request: HttpRequest) -> HttpResponse:
+    """scripts/verify_record.py as it is in this release, to download and run on one's own computer
+    (Python's standard library only): the check of a record that trusts nothing of this site."""
+    response = HttpResponse(VERIFIER.read_bytes(), content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="verify_record.py"'
+    return response

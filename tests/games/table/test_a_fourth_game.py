@@ -9,7 +9,6 @@ own (templates/games/table/first_to_ten/) in a temporary template directory.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.rules import registry
+from games.rules import dice, registry
+from games.rules.dice import Chance
 from games.rules.table import GameRules, IllegalMove, OptionField, Result, TableGame, View, move_kind
 from games.table.models import Table
 from games.table.replay import verify
@@ -55,10 +55,10 @@ class FirstToTen(TableGame):
     def legal_moves(self, seat: int) -> list[dict[str, Any]]:
         return [{"kind": "roll"}] if seat in self.to_move() else []
 
-    def apply(self, seat: int, move: Mapping[str, Any], rng: random.Random) -> Self:
+    def apply(self, seat: int, move: Mapping[str, Any], rng: Chance) -> Self:
         self.check_turn(seat)
         move_kind(move, ["roll"])
-        roll = rng.randint(1, 6)
+        roll = dice.roll(rng, 1)[0]
         totals = tuple(total + roll if n == seat else total for n, total in enumerate(self.totals))
         return type(self)(self.names, totals, self.target, (seat + 1) % len(self.names), roll)
 
@@ -82,7 +82,7 @@ class FirstToTen(TableGame):
         return cls(tuple(data["names"]), tuple(data["totals"]), data["target"], data["turn"], data["last_roll"])
 
 
-def new(names: Sequence[str], options: Mapping[str, Any], rng: random.Random) -> TableGame:
+def new(names: Sequence[str], options: Mapping[str, Any], rng: Chance) -> TableGame:
     target = options.get("target", 10)
     if target not in (10, 20):
         raise IllegalMove(f"Play to 10 or 20, not {target!r}.")

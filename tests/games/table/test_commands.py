@@ -41,10 +41,17 @@ def test_simulate_table_plays_fill_or_bust_to_the_goal_and_its_turns_replay_by_t
     assert game["scores"][game["winner"]] >= 5000
 
 
-def test_the_same_seed_plays_the_same_game() -> None:
+def test_the_same_server_seed_at_two_tables_plays_two_games_each_bound_to_its_tables_code() -> None:
+    # FAIRNESS.md v2: every step's stream names the table's code, so a seed cannot be reused to
+    # replay one table's luck at another.
     first = simulate("--game", "fill_or_bust", "--players", "2", "--seed", "3", "--goal", "2000")
     second = simulate("--game", "fill_or_bust", "--players", "2", "--seed", "3", "--goal", "2000")
-    assert first["turns"] == second["turns"] and first["code"] != second["code"]
+    assert first["seed"] == second["seed"] and first["code"] != second["code"]
+    assert first["version"] == second["version"] == 2
+    assert first["turns"] != second["turns"]
+    for game in (first, second):
+        code, said = verify_table(game["code"])
+        assert code == 0 and said.startswith("verified")
 
 
 def test_verify_table_confirms_a_simulated_game_and_fails_on_an_altered_score() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from games.rules import kismet
+from games.rules import dice, kismet
 from games.rules.kismet import KismetTable
 from games.table import actions, bots
-from games.table.models import SETUP, Move, Table, rng_for
+from games.table.models import Move, Table
 from games.table.replay import verify
 from tests.builders import NAMES, make_table, play_out, to_move
 
@@ -186,9 +186,11 @@ def offline_totals(table: Table) -> list[int]:
     generator from the seed, the totals added up from the boxes by RULES §3."""
     names = list(table.seats.values_list("name", flat=True))
     game = KismetTable.new(names, real_seats=table.options.get("real_seats", []))
-    assert game.to_dict() == table.engine.new(names, table.options, rng_for(table.seed, SETUP)).to_dict()
+    setup = dice.ChanceStream(table.seed, table.code, 0, table.setup_input())
+    assert game.to_dict() == table.engine.new(names, table.options, setup).to_dict()
     for recorded in table.moves.order_by("number"):
-        game = game.apply(recorded.seat, recorded.move, rng_for(table.seed, recorded.number))
+        game = game.apply(recorded.seat, recorded.move,
+                          dice.ChanceStream(table.seed, table.code, recorded.number, recorded.client))
     return [sheet.basic_total + kismet.basic_bonus(sheet.basic_total) + sheet.kismet_total
             for sheet in game.state.sheets]
 

@@ -33,12 +33,13 @@ def test_simulate_table_plays_kismet_to_fifteen_boxes_a_sheet_and_its_turns_add_
     assert sorted(winners) == sorted(name for name, sheet in game["sheets"].items() if sheet["total"] == best)
 
 
-def test_the_same_seed_plays_the_same_kismet_game_and_verify_table_confirms_it() -> None:
+def test_the_same_server_seed_at_two_kismet_tables_plays_two_games_and_verify_table_confirms_each() -> None:
     first = simulate("--game", "kismet", "--players", "2", "--seed", "3")
     second = simulate("--game", "kismet", "--players", "2", "--seed", "3")
-    assert first["turns"] == second["turns"] and first["code"] != second["code"]
-    code, said = verify_table(first["code"])
-    assert code == 0 and said.startswith("verified")
+    assert first["seed"] == second["seed"] and first["turns"] != second["turns"]
+    for game in (first, second):
+        code, said = verify_table(game["code"])
+        assert code == 0 and said.startswith("verified")
 
 
 def test_solo_kismet_is_simulated_too() -> None:

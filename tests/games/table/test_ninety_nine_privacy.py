@@ -36,7 +36,7 @@ PUBLIC = {"game", "seats", "count", "direction", "turn", "dealer", "next_dealer"
 EVENT = {"kind", "seat", "card", "count", "size"}
 PRIVATE = {"seat", "hand", "makes", "legal"}
 MOVED = {"id", "move", "view", "said"}
-MOVE = {"number", "seat", "move", "chance", "scores", "by_bot"}
+MOVE = {"number", "seat", "move", "chance", "scores", "by_bot", "client"}
 TABLE_STATE = {"what", "view", "seat", "level", "seed", "commitment", "winners", "stopped"}
 SEAT = {"number", "name", "bot", "taken"}
 
@@ -163,8 +163,8 @@ def play_on_phones(players: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> 
             keep(other, "page", page_payload(phones[other].get(url("table", table)).content.decode()))
             keep(SCREEN, "poll", screen.get(url("screen", table, table.screen_token),
                                             HTTP_ACCEPT="application/json").json())
-        if table.moves_made % 7 == 0:
-            keep(SCREEN, "page", page_payload(screen.get(url("screen", table, table.screen_token)).content.decode()))
+            if table.moves_made % 7 == 0:  # (once the game is over the seed is everyone's)
+                keep(SCREEN, "page", page_payload(screen.get(url("screen", table, table.screen_token)).content.decode()))
     assert refused > 0
 
     over = Event.objects.get(channel=table.channel, kind="table_state", data__what="over")

@@ -1,6 +1,7 @@
 """Who starts Fill or Bust at a game table (issue 29, G6): the start roll the deal made (each
 player's die, the tied players' dice rolled again) travels in the page's payload of every phone and
-of the screen, from the lobby through the first turn, and the replay shows it; a table stored
+of the screen, from the start through the first turn (the lobby shows none: the game is dealt when
+it starts, with the phones' parts, FAIRNESS.md step 0), and the replay shows it; a table stored
 before the roll was recorded still verifies and shows nothing rather than failing. And the check
 page says its verdict once, in plain words (G7)."""
 
@@ -11,20 +12,25 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.rules import dice
 from games.rules.fill_or_bust import FillOrBustTable
 from games.rules.fill_or_bust_table import SHORT_GOAL
-from games.table.models import SETUP, Table, rng_for
+from games.table import actions
+from games.table.models import Table
 from games.table.replay import verify
 from games.table.tasks import play_bot_move
-from tests.builders import NAMES, make_table, play_out, seated_phone
+from tests.builders import NAMES, a_table_code, make_table, play_out, seated_phone
 from tests.builders import table_url as url
 
 pytestmark = pytest.mark.django_db
 
 
-def dealt(seed: int, players: int) -> FillOrBustTable:
-    """The game `make_table(players, seed=seed)` deals, worked out without a table."""
-    return FillOrBustTable.new(NAMES[:players], rng_for(f"{seed:064x}", SETUP), goal=SHORT_GOAL)
+def dealt(seed: int, players: int, code: str | None = None) -> FillOrBustTable:
+    """The game `make_table(players, seed=seed)` deals (the test's first table, unless `code` says
+    which) when no phone brought a part to it, worked out without a table (FAIRNESS.md: the seed,
+    the code, step 0, X0)."""
+    chance = dice.ChanceStream(f"{seed:064x}", code or a_table_code(seed), 0, "," * (players - 1))
+    return FillOrBustTable.new(NAMES[:players], chance, goal=SHORT_GOAL)
 
 
 def a_seed_that_ties(players: int) -> int:
@@ -37,7 +43,7 @@ def start_roll_of(response: Any) -> dict[str, Any] | None:
     return response.context["payload"]["public"]["start_roll"]
 
 
-def test_every_phone_and_the_screen_get_the_start_roll_in_the_lobby_and_through_the_first_turn() -> None:
+def test_every_phone_and_the_screen_get_the_start_roll_from_the_start_through_the_first_turn() -> None:
     seed = a_seed_that_ties(4)
     roll = dealt(seed, 4).state.start_roll
     assert roll is not None
@@ -46,10 +52,16 @@ def test_every_phone_and_the_screen_get_the_start_roll_in_the_lobby_and_through_
                 "starter": roll.starter, "words": roll.words()}
     phone, watcher = seated_phone(table, 0), Client()
     screen = url("screen", table, table.screen_token)
-    for client, path in ((phone, url("table", table)), (watcher, url("table", table)), (watcher, screen)):
-        page = client.get(path)
-        assert start_roll_of(page) == expected
+    pages = ((phone, url("table", table)), (watcher, url("table", table)), (watcher, screen))
+    assert [start_roll_of(client.get(path)) for client, path in pages] == [None] * 3  # the lobby: not rolled yet
+    actions.start_table(table=table)
+    for client, path in pages:
+        assert start_roll_of(client.get(path)) == expected
     bots = make_table(4, seed=seed, bots=["threshold"] * 4)
+    roll = dealt(seed, 4, bots.code).state.start_roll
+    assert roll is not None
+    expected = {"rounds": [[[name, face] for name, face in dice] for dice in roll.rounds],
+                "starter": roll.starter, "words": roll.words()}
     shown = [watcher.get(url("state", bots)).json()["public"]]
     while shown[-1]["turns_played"] == 0:
         assert play_bot_move(bots, waiting=False) is not None
@@ -62,7 +74,7 @@ def test_the_replay_shows_who_started_with_every_die_of_the_start_roll() -> None
     seed = a_seed_that_ties(3)
     roll = dealt(seed, 3).state.start_roll
     assert roll is not None
-    table = play_out(make_table(3, seed=seed, bots=["threshold"] * 3))
+    table = play_out(make_table(3, seed=seed, bots=["threshold"] * 3))  # the test's first table: as dealt
     replay = Client().get(url("replay", table))
     assert replay.context["start_roll"]["starter"] == roll.starter
     page = replay.content.decode()

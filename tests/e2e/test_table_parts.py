@@ -1,0 +1,76 @@
+"""Dice nobody has to trust, in the browser (issue 31): two phones open a Ninety-Nine or Bust table's
+link on plain http, each claims its seat in the lobby with a part of its own from
+crypto.getRandomValues and sees that part's first characters beside its name; every move a phone
+sends brings a fresh part; once the game is over, the record the replay offers verifies with the
+script anyone can run."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games.table import actions
+from games.table.models import Table, TableSeat
+from tests.builders import make_table
+from tests.conftest import ServerProcess
+from tests.e2e.pages import join_table
+from tests.test_verify_record_script import the_script
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+HEX32 = re.compile(r"[0-9a-f]{32}")
+
+
+def moved_past(table: Table, made: int) -> None:
+    """Until the table has recorded more than `made` moves (the phone's answer is on its way)."""
+    for _ in range(600):
+        if Table.objects.filter(pk=table.pk, moves_made__gt=made).exists():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the move after {made} was not recorded within a minute")
+
+
+def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record_verifies(
+        table_site: ServerProcess, new_phone) -> None:
+    table = make_table(2, game="ninety_nine", options={"markers": 1}, seed=11, started=False)
+    url = table_site.url
+    phones = [join_table(new_phone(), url, table.code, name) for name in ("Ada", "Bea")]
+    parts = [TableSeat.objects.get(table=table, number=number).contribution for number in (0, 1)]
+    assert all(HEX32.fullmatch(part) for part in parts) and parts[0] != parts[1]
+    for phone, part in zip(phones, parts, strict=True):
+        phone.reload()
+        expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"dice part {part[:8]} ✓ this phone's")
+    # The other phone's part shows too, without the tick: this phone did not send it.
+    expect(phones[0].locator(f'[data-part="{parts[1][:8]}"]')).to_have_text(f"dice part {parts[1][:8]}")
+
+    actions.start_table(table=table)
+    for phone in phones:
+        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    for _ in range(400):  # each phone plays the first card its page offers, until the game ends
+        table.refresh_from_db()
+        if table.is_over:
+            break
+        seat = table.loaded().to_move()[0]
+        phone = phones[seat]
+        expect(phone.locator("#turn-line")).to_contain_text("Your turn")
+        made = table.moves_made
+        phone.locator("#hand button:not([disabled])").first.click()
+        moved_past(table, made)
+    table = Table.objects.get(pk=table.pk)
+    assert table.is_over
+    clients = list(table.moves.filter(by_bot=False).values_list("client", flat=True))
+    assert clients and all(HEX32.fullmatch(client) for client in clients) and len(set(clients)) == len(clients)
+
+    watcher = new_phone()  # (the players' pages redraw themselves for the result)
+    watcher.goto(f"{url}/g/{table.code}/replay/")
+    link = watcher.get_by_role("link", name="Download this game's record")
+    with watcher.expect_download() as download:
+        link.click()
+    with open(download.value.path(), encoding="utf-8") as saved:
+        record = json.load(saved)
+    assert [seat["contribution"] for seat in record["seats"]] == parts
+    assert the_script().verify(record) is None
