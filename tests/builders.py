@@ -445,6 +445,14 @@ def make_table(players: int = 3, *, bots: list[str] | None = None, seed: int = 1
     return table
 
 
+def version_1_tables(monkeypatch: Any) -> None:
+    """From now on in the test, tables open as they did before FAIRNESS.md version 2 (their chance
+    from `random.Random(f"{seed}:{step}")`, dealt once at the open): a table stored back then."""
+    from games.table.models import Table
+
+    monkeypatch.setattr(Table._meta.get_field("fairness"), "default", 1)
+
+
 def a_table_code(seed: int) -> str:
     """A code for a test's table made from its seed (and how many tables the test has opened), so
     that the same test deals the same cards and dice every time: FAIRNESS.md version 2 mixes the

@@ -146,4 +146,4 @@ def test_three_phones_and_a_bot_play_kismet_with_real_and_server_dice_and_a_seco
     expect(phones[1].locator(".kismet-final")).to_contain_text("Basic total")
     expect(phones[1].locator(".kismet-final tr.total-row").last).to_contain_text(str(best))
     phones[1].get_by_role("link", name="Check the dice").click()
-    expect(phones[1].get_by_role("status")).to_contain_text("Verified.")
+    expect(phones[1].get_by_role("status")).to_contain_text("Verified on this phone")

@@ -98,4 +98,4 @@ def test_four_phones_and_a_bot_play_ninety_nine_to_a_winner(table_site: ServerPr
     expect(phones[0].locator(".seed")).to_have_text(table.seed)
     expect(phones[0].locator(".replay-dealt")).to_contain_text("Ada holds")
     phones[0].get_by_role("link", name="Check the dice").click()
-    expect(phones[0].get_by_role("status")).to_contain_text("Verified.")
+    expect(phones[0].get_by_role("status")).to_contain_text("Verified on this phone")

@@ -23,7 +23,7 @@ from games.table import actions
 from games.table.models import Move, Table, TableSeat
 from games.table.replay import verify
 from games.table.views.watch import VERIFIER
-from tests.builders import FAIRNESS_PART, fairness_parts, make_table, play_out, seated_phone
+from tests.builders import FAIRNESS_PART, fairness_parts, make_table, play_out, seated_phone, version_1_tables
 from tests.builders import table_url as url
 from tests.test_verify_record_script import the_script
 
@@ -91,13 +91,13 @@ def test_the_record_is_409_while_the_game_is_played_and_then_what_table_record_p
     assert table_record("nosuchtable")[0] == 2
 
 
-def test_a_version_1_table_has_no_record_but_still_verifies() -> None:
-    table = make_table(2, bots=["threshold", "threshold"], seed=4)
-    Table.objects.filter(pk=table.pk).update(fairness=1)  # as a table stored before version 2
-    table = play_out(Table.objects.get(pk=table.pk))
-    # (dealt by version 2 at the open; its moves by version 1 from here on: not a record that holds)
+def test_a_version_1_table_has_no_record_but_still_verifies_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    version_1_tables(monkeypatch)
+    table = play_out(make_table(2, bots=["threshold", "threshold"], seed=4))
+    assert table.fairness == 1 and verify(table).verified
     refused = Client().get(url("record", table))
     assert refused.status_code == 409 and "version 1" in refused.json()["error"]
+    assert "data-phone-check" not in Client().get(url("check", table)).content.decode()
 
 
 def a_record_with_cards() -> tuple[Table, dict[str, Any]]:

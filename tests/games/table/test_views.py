@@ -29,6 +29,7 @@ from tests.builders import (
     seated_phone,
     statements_besides_the_session,
     to_move,
+    version_1_tables,
 )
 from tests.builders import table_url as url
 
@@ -363,12 +364,23 @@ def test_the_seed_is_in_no_response_before_the_end_and_in_the_replay_after() -> 
     assert "Verified." in checked
 
 
-def test_the_check_says_verified_once_in_plain_words_with_the_number_of_moves() -> None:
+def test_the_check_of_a_version_1_table_says_verified_once_in_plain_words_with_the_number_of_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    version_1_tables(monkeypatch)  # a table of before version 2: the site's check alone
     table = play_out(make_table(2, bots=["threshold", "threshold"], started=True, seed=12))
+    assert table.fairness == 1
     page = Client().get(url("check", table)).content.decode()
     verdict = page.split('role="status">', 1)[1].split("</p>", 1)[0]
     text = " ".join(verdict.replace("<strong>", "").replace("</strong>", "").split())
     assert text == f"Verified. All {table.moves_made} moves match the seed revealed at the end."
+
+
+def test_the_check_of_a_version_2_table_runs_on_the_phone_from_the_record_and_says_the_sites_verdict_too() -> None:
+    table = play_out(make_table(2, bots=["threshold", "threshold"], started=True, seed=12))
+    page = Client().get(url("check", table)).content.decode()
+    assert f'data-phone-check="{url("record", table)}"' in page and "js/verify_record.js" in page
+    assert page.count('role="status"') == 1  # the phone's verdict: the site's is said without one
+    assert f"All {table.moves_made} moves replay through the game's rules to the same scores." in page
 
 
 def test_the_check_shows_the_first_difference_of_an_altered_record() -> None:

@@ -1,0 +1,199 @@
+// "Check the dice" in the player's own browser (issue 31): the finished game's public record
+// (/g/<code>/record.json) is checked here, on the phone, against FAIRNESS.md version 2, the same
+// recipe scripts/verify_record.py follows: the seed's SHA-256 is the commitment, and every step's
+// dice, shuffles and cards come again from HMAC-SHA256(seed, "{code}/{step}/{part}/{i}").
+// Web Crypto does the hashing where the page has it (HTTPS, localhost); a living room that reaches
+// the site over plain http at a LAN address has no crypto.subtle, so a small SHA-256 of our own
+// (below, checked against the FAIRNESS.md vectors by the browser tests) does it there.
+(function () {
+  "use strict";
+
+  var K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
+
+  function sha256(bytes) {
+    var h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var length = bytes.length, padded = new Uint8Array(((length + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[length] = 0x80;
+    var bits = length * 8, view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, Math.floor(bits / 4294967296));
+    view.setUint32(padded.length - 4, bits >>> 0);
+    var w = new Uint32Array(64);
+    for (var block = 0; block < padded.length; block += 64) {
+      for (var t = 0; t < 16; t++) w[t] = view.getUint32(block + t * 4);
+      for (t = 16; t < 64; t++) {
+        var x = w[t - 15], y = w[t - 2];
+        var s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+        var s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+        w[t] = (w[t - 16] + s0 + w[t - 7] + s1) >>> 0;
+      }
+      var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+      for (t = 0; t < 64; t++) {
+        var S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+        var t1 = (k + S1 + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
+        var S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+        var t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+        k = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+      }
+      h = [h[0] + a, h[1] + b, h[2] + c, h[3] + d, h[4] + e, h[5] + f, h[6] + g, h[7] + k].map(function (v) { return v >>> 0; });
+    }
+    var out = new Uint8Array(32), outView = new DataView(out.buffer);
+    h.forEach(function (v, i) { outView.setUint32(i * 4, v); });
+    return out;
+  }
+
+  function concat(a, b) { var out = new Uint8Array(a.length + b.length); out.set(a); out.set(b, a.length); return out; }
+
+  function hmacOwn(key, message) {
+    if (key.length > 64) key = sha256(key);
+    var inner = new Uint8Array(64), outer = new Uint8Array(64);
+    for (var i = 0; i < 64; i++) { inner[i] = (key[i] || 0) ^ 0x36; outer[i] = (key[i] || 0) ^ 0x5c; }
+    return sha256(concat(outer, sha256(concat(inner, message))));
+  }
+
+  var ascii = function (text) { return new TextEncoder().encode(text); };
+  var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join(""); };
+  var subtle = window.crypto && window.crypto.subtle;
+
+  async function hmac(key, message) {  // Web Crypto where it exists, our own elsewhere: the same bytes
+    if (!subtle) return hmacOwn(key, message);
+    var imported = await subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    return new Uint8Array(await subtle.sign("HMAC", imported, message));
+  }
+
+  async function sha256Hex(text) {
+    if (!subtle) return hex(sha256(ascii(text)));
+    return hex(new Uint8Array(await subtle.digest("SHA-256", ascii(text))));
+  }
+
+  function Stream(seed, code, step, part) {
+    this.key = ascii(seed);
+    this.prefix = code + "/" + step + "/" + part + "/";
+    this.block = 0; this.bytes = new Uint8Array(0); this.at = 0;
+  }
+  Stream.prototype.byte = async function () {
+    if (this.at === this.bytes.length) {
+      this.bytes = await hmac(this.key, ascii(this.prefix + this.block));
+      this.block += 1; this.at = 0;
+    }
+    return this.bytes[this.at++];
+  };
+  Stream.prototype.die = async function () {
+    var b = await this.byte();
+    while (b >= 252) b = await this.byte();
+    return b % 6 + 1;
+  };
+  Stream.prototype.below = async function (k) {
+    var limit = 4294967296 - (4294967296 % k);
+    for (;;) {
+      var u = 0;
+      for (var i = 0; i < 4; i++) u = u * 256 + await this.byte();
+      if (u < limit) return u % k;
+    }
+  };
+  Stream.prototype.shuffled = async function (items) {
+    var list = items.slice();
+    for (var i = list.length - 1; i > 0; i--) {
+      var j = await this.below(i + 1), kept = list[i];
+      list[i] = list[j]; list[j] = kept;
+    }
+    return list;
+  };
+
+  var FILL_OR_BUST_DECK = [].concat(
+    Array(12).fill("BONUS 300"), Array(10).fill("BONUS 400"), Array(8).fill("BONUS 500"), Array(8).fill("NO DICE"),
+    Array(6).fill("FILL 1000"), Array(4).fill("MUST BUST"), Array(4).fill("VENGEANCE 2500"), Array(2).fill("DOUBLE TROUBLE"));
+  var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
+  var sorted = function (list) { return list.slice().sort(); };
+
+  // One step's chance, re-derived in order; `pile` is what the last shuffle made (drawn from the
+  // front), `discards` the Fill or Bust cards turned since. What it derived, in words, or a Differs.
+  async function checkStep(record, step, pile, discards) {
+    var part = step.number === 0 ? record.seats.map(function (seat) { return seat.contribution || ""; }).join(",") : (step.client || "");
+    var stream = new Stream(record.seed, record.code, step.number, part), said = [];
+    var items = step.chance || [];
+    for (var n = 0; n < items.length; n++) {
+      var item = items[n], where = "its chance item " + (n + 1);
+      if (item.dice) {
+        var dice = [];
+        for (var d = 0; d < item.dice.length; d++) dice.push(await stream.die());
+        if (!same(dice, item.dice)) throw new Error(where + ": the dice are " + item.dice.join(" ") + ", the derivation gives " + dice.join(" "));
+        said.push("dice " + dice.join(" "));
+      } else if (item.shuffle) {
+        var before = item.shuffle.before, after = await stream.shuffled(before);
+        if (record.game === "fill_or_bust" && !same(before, FILL_OR_BUST_DECK) && !same(before, discards)) {
+          throw new Error(where + ": a shuffle that starts neither from the full deck in its order nor from the discards in the order they were turned");
+        }
+        if (!same(sorted(before), sorted(item.shuffle.after)) || !same(after, item.shuffle.after)) {
+          throw new Error(where + ": the shuffle gives " + item.shuffle.after.slice(0, 6).join(", ") + "…, the derivation gives " + after.slice(0, 6).join(", ") + "…");
+        }
+        pile.splice(0, pile.length, ...after);
+        discards.splice(0);
+        said.push("shuffled " + after.length + " cards: " + after.slice(0, 3).join(", ") + "…");
+      } else if (item.draw) {
+        if (!pile.length || pile[0] !== item.draw.card) throw new Error(where + ": drew " + item.draw.card + " but the pile's front card is " + (pile[0] || "none"));
+        discards.push(pile.shift());
+        said.push("card " + item.draw.card);
+      } else {
+        throw new Error(where + ": an entry this check does not know");
+      }
+    }
+    return said;
+  }
+
+  // Checks `record`; calls `onStep(number, words)` as each step is derived. Resolves to null when
+  // everything holds, else to what differs, in words.
+  async function verify(record, onStep) {
+    if (record.version !== 2) return "this check reads version 2 records, not version " + record.version;
+    if (await sha256Hex(record.seed || "") !== record.commitment) return "the seed is not the one committed to: its SHA-256 is not the commitment";
+    var pile = [], discards = [];
+    for (var s = 0; s < record.steps.length; s++) {
+      var step = record.steps[s];
+      if (step.number !== s) return "step " + s + " is missing (the next one is numbered " + step.number + ")";
+      try {
+        var said = await checkStep(record, step, pile, discards);
+        if (onStep) onStep(step, said);
+      } catch (differs) {
+        return "step " + step.number + " differs: " + differs.message;
+      }
+    }
+    return null;
+  }
+
+  function startPage() {
+    var box = document.querySelector("[data-phone-check]");
+    if (!box) return;
+    var verdict = box.querySelector("[data-phone-verdict]"), list = box.querySelector("[data-phone-steps]");
+    var names = [];
+    fetch(box.getAttribute("data-phone-check"), { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (answer) { return answer.json(); })
+      .then(function (record) {
+        names = record.seats.map(function (seat) { return seat.name; });
+        return verify(record, function (step, said) {
+          var line = document.createElement("li");
+          line.textContent = (step.number === 0 ? "The deal" : "Move " + step.number + " (" + (names[step.seat] || "") + ")") +
+            ": " + (said.length ? said.join(" · ") : "no chance");
+          list.appendChild(line);
+        }).then(function (problem) {
+          verdict.classList.add(problem ? "notice-error" : "verdict-ok");
+          verdict.textContent = problem
+            ? "Not verified on this phone: " + problem + "."
+            : "Verified on this phone: every die and card of the " + (list.children.length - 1) +
+              " moves comes from the committed seed and the phones' parts" + (subtle ? "." : " (checked with this page's own SHA-256: this connection has no Web Crypto).");
+        });
+      })
+      .catch(function (error) { verdict.textContent = "The check could not run here: " + error.message; });
+  }
+  startPage();
+
+  window.RecordCheck = { sha256: function (text) { return hex(sha256(ascii(text))); }, hmacOwn: function (key, text) { return hex(hmacOwn(ascii(key), ascii(text))); },
+    Stream: Stream, verify: verify, usesWebCrypto: !!subtle };
+})();
