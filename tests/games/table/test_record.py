@@ -23,6 +23,7 @@ from games.table import actions
 from games.table.models import Move, Table, TableSeat
 from games.table.replay import verify
 from games.table.views.watch import VERIFIER
+from live.models import Event
 from tests.builders import FAIRNESS_PART, fairness_parts, make_table, play_out, seated_phone, version_1_tables
 from tests.builders import table_url as url
 from tests.test_verify_record_script import the_script
@@ -216,3 +217,52 @@ def test_the_replay_links_the_record_and_the_script_anyone_can_run() -> None:
     assert re.search(rf'href="{re.escape(url("record", table))}" download="bunco-club-{table.code}.json"', page)
     script = Client().get("/tables/verify_record.py")
     assert script.status_code == 200 and b"".join(script) == Path(VERIFIER).read_bytes()
+
+
+def test_the_commitment_shows_before_any_part_and_neither_the_seed_nor_a_full_part_shows_before_the_end() -> None:
+    """Every response and event of a game played on three phones with their parts: the commitment
+    is on the lobby and the screen before any phone has sent anything; the lobby shows each part by
+    its first characters only; the seed and the full parts are in nothing before the end, and in
+    the record after it."""
+    table = make_table(3, seed=13, started=False)
+    watcher = Client()
+    screen = url("screen", table, table.screen_token)
+    first_lobby, first_screen = watcher.get(url("table", table)), watcher.get(screen)
+    assert table.commitment in first_lobby.content.decode() and table.commitment in first_screen.content.decode()
+    assert not TableSeat.objects.filter(table=table).exclude(contribution="").exists()
+
+    parts = [f"{number:x}" * 32 for number in (10, 11, 12)]
+    phones = [Client() for _ in parts]
+    seen: list[str] = []
+    for number, (phone, part) in enumerate(zip(phones, parts, strict=True)):
+        seen.append(phone.post(url("claim", table), {"seat": str(number), "contribution": part}).content.decode())
+    lobby = watcher.get(url("table", table)).content.decode()
+    assert all(f"dice part {part[:8]}" in lobby for part in parts)
+    seen += [lobby, watcher.get(screen).content.decode()]
+    actions.start_table(table=table)
+    for number in range(500):
+        table.refresh_from_db()
+        if table.is_over:
+            break
+        seat = table.loaded().to_move()[0]
+        state = phones[seat].get(url("state", table))
+        seen.append(state.content.decode())
+        legal = state.json()["legal_moves"]
+        chosen = next((move for move in legal if move["kind"] in ("stop", "end")), legal[0])
+        fields: dict[str, Any] = {"kind": chosen["kind"], "key": f"m{number}", "client": f"{number:032x}"}
+        if chosen["kind"] == "keep":
+            fields["dice"] = [str(die) for die in chosen["dice"]]
+        made = phones[seat].post(url("move", table), fields)
+        assert made.status_code == 200, made.content
+        if not Table.objects.get(pk=table.pk).is_over:
+            seen += [made.content.decode(), watcher.get(screen, HTTP_ACCEPT="application/json").content.decode(),
+                     phones[(seat + 1) % 3].get(url("table", table)).content.decode()]
+    assert table.is_over
+    end = Event.objects.get(channel=table.channel, kind="table_state", data__what="over")
+    channels = [table.channel, *(table.seat_channel(number) for number in range(3))]
+    seen += [json.dumps(event.data) for event in Event.objects.filter(channel__in=channels, id__lt=end.id)]
+    for text in seen:
+        assert table.seed not in text, "the seed went out before the end"
+        assert not any(part in text for part in parts), "a phone's whole part went out before the end"
+    record = record_of(table)
+    assert [seat["contribution"] for seat in record["seats"]] == parts and record["seed"] == table.seed
