@@ -99,7 +99,7 @@ def open_game_table(site: Site) -> tuple[str, list[httpx.Client]]:
         for number in range(len(SEATS)):
             phone = httpx.Client(base_url=site.url, timeout=TIMEOUT_S)
             page = phone.get(f"/g/{code}/")
-            claimed = phone.post(f"/g/{code}/claim/", data={"seat": str(number),
+            claimed = phone.post(f"/g/{code}/claim/", data={"seat": str(number), "contribution": secrets.token_hex(16),
                                                              "csrfmiddlewaretoken": first_group(CSRF, page.text)})
             assert claimed.status_code == 302, claimed.text[:500]
             phone.get(f"/g/{code}/")  # the page as the phone now sees it: its CSRF cookie
@@ -120,7 +120,9 @@ def choose(payload: dict[str, Any], rng: Random) -> dict[str, Any]:
 
 def move_fields(move: dict[str, Any], seat: int) -> dict[str, str | list[str]]:
     """The move as the page's FormData posts it: kind, a `dice` field per die, seat, key."""
-    fields: dict[str, str | list[str]] = {"kind": move["kind"], "seat": str(seat), "key": secrets.token_hex(8)}
+    # A fresh key and, as the page sends it, the phone's part of the move's chance (FAIRNESS.md).
+    fields: dict[str, str | list[str]] = {"kind": move["kind"], "seat": str(seat), "key": secrets.token_hex(8),
+                                          "client": secrets.token_hex(16)}
     if move.get("dice"):
         fields["dice"] = [str(die) for die in move["dice"]]
     return fields

@@ -1,8 +1,9 @@
-"""Dice nobody has to trust, in the browser (issue 31): two phones open a Ninety-Nine or Bust table's
-link on plain http, each claims its seat in the lobby with a part of its own from
-crypto.getRandomValues and sees that part's first characters beside its name; every move a phone
-sends brings a fresh part; once the game is over, the record the replay offers verifies with the
-script anyone can run."""
+"""Dice nobody has to trust, in the browser (issue 31): three phones open a Ninety-Nine or Bust
+table's link, each claims its seat in the lobby with a part of its own from crypto.getRandomValues
+and sees that part's first characters beside its name; every move a phone sends brings a fresh part;
+once the game is over, the record the replay offers verifies with the script anyone can run, and
+"Check the dice" verifies it on a phone without asking the server anything after the record; a
+record edited in the page (the check's own hook) names the step that differs."""
 
 from __future__ import annotations
 
@@ -36,11 +37,11 @@ def moved_past(table: Table, made: int) -> None:
 
 def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record_verifies(
         table_site: ServerProcess, new_phone) -> None:
-    table = make_table(2, game="ninety_nine", options={"markers": 1}, seed=11, started=False)
+    table = make_table(3, game="ninety_nine", options={"markers": 1}, seed=11, started=False)
     url = table_site.url
-    phones = [join_table(new_phone(), url, table.code, name) for name in ("Ada", "Bea")]
-    parts = [TableSeat.objects.get(table=table, number=number).contribution for number in (0, 1)]
-    assert all(HEX32.fullmatch(part) for part in parts) and parts[0] != parts[1]
+    phones = [join_table(new_phone(), url, table.code, name) for name in ("Ada", "Bea", "Cal")]
+    parts = [TableSeat.objects.get(table=table, number=number).contribution for number in range(3)]
+    assert all(HEX32.fullmatch(part) for part in parts) and len(set(parts)) == 3
     for phone, part in zip(phones, parts, strict=True):
         phone.reload()
         expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"dice part {part[:8]} ✓ this phone's")
@@ -50,15 +51,18 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
     actions.start_table(table=table)
     for phone in phones:
         expect(phone.locator("[data-live-badge]")).to_have_text("Live")
-    for _ in range(400):  # each phone plays the first card its page offers, until the game ends
+    for _ in range(400):  # each phone plays the first card its page offers (or deals), until the game ends
         table.refresh_from_db()
         if table.is_over:
             break
         seat = table.loaded().to_move()[0]
         phone = phones[seat]
-        expect(phone.locator("#turn-line")).to_contain_text("Your turn")
+        expect(phone.locator("#turn-line")).to_have_text(re.compile("^Your (turn|deal)"))
         made = table.moves_made
-        phone.locator("#hand button:not([disabled])").first.click()
+        if phone.locator("#turn-line").text_content() == "Your deal":
+            phone.get_by_role("button", name="Deal the next round").click()
+        else:
+            phone.locator("#hand button:not([disabled])").first.click()
         moved_past(table, made)
     table = Table.objects.get(pk=table.pk)
     assert table.is_over
@@ -74,3 +78,22 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
         record = json.load(saved)
     assert [seat["contribution"] for seat in record["seats"]] == parts
     assert the_script().verify(record) is None
+
+    checker = new_phone()
+    asked: list[str] = []
+    checker.on("request", lambda request: asked.append(request.url))
+    checker.goto(f"{url}/g/{table.code}/replay/check/")
+    expect(checker.get_by_role("status")).to_contain_text("Verified on this phone", timeout=60_000)
+    expect(checker.locator("[data-phone-steps] li")).to_have_count(table.moves_made + 1)
+    after_the_record = [address for address in asked[asked.index(next(a for a in asked if a.endswith("/record.json"))) + 1:]
+                        if "/static/" not in address]  # (the browser's own: its icon)
+    assert after_the_record == [], f"the check asked the server after the record: {after_the_record}"
+    # The check's hook, on a record edited in the page: one card of the first draw after the deal.
+    number, item = next((n, i) for n, step in enumerate(record["steps"]) if n > 0
+                        for i, entry in enumerate(step["chance"]) if "draw" in entry)
+    drawn = record["steps"][number]["chance"][item]["draw"]
+    drawn["card"] = "hold" if drawn["card"] != "hold" else "7"
+    requests_before = len(asked)
+    problem = checker.evaluate("async (record) => await RecordCheck.verify(record)", record)
+    assert problem.startswith(f"step {number} differs: its chance item {item + 1}: drew"), problem
+    assert len(asked) == requests_before  # checked on the phone: nothing asked of the server
