@@ -316,7 +316,7 @@ def test_seats_changing_hands_in_the_lobby_and_mid_game_never_bring_a_phone_anot
 def two_phones_at_fill_or_bust(site: ServerProcess, new_phone: Any) -> tuple[Table, list[Page]]:
     table = make_table(2, names=NAMES[:2], seed=3, started=False)
     phones = [take_seat(lobby(new_phone(), site.url, table), name) for name in NAMES[:2]]
-    actions.start_table(table=table)
+    table = actions.start_table(table=table)  # dealt now, with the phones' parts: who starts is known from here
     for phone in phones:
         expect(phone.locator("#play")).to_have_attribute("data-moves", "0")
         expect(phone.locator("[data-live-badge]")).to_have_text("Live")
