@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 
 import pytest
@@ -19,7 +20,7 @@ from games.table.models import Table, TableSeat
 from tests.builders import make_table
 from tests.conftest import ServerProcess
 from tests.e2e.pages import join_table
-from tests.test_verify_record_script import the_script
+from tests.test_verify_record_script import SCRIPT, the_script
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -78,6 +79,10 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
         record = json.load(saved)
     assert [seat["contribution"] for seat in record["seats"]] == parts
     assert the_script().verify(record) is None
+    # As anyone would run it on the file they downloaded: python3, the script, nothing of the site.
+    checked = subprocess.run(["python3", str(SCRIPT), download.value.path()], capture_output=True, text=True,
+                             check=False, cwd="/")
+    assert checked.returncode == 0 and checked.stdout.startswith("Verified: ninety_nine"), checked.stdout + checked.stderr
 
     checker = new_phone()
     asked: list[str] = []
