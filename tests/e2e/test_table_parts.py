@@ -19,7 +19,7 @@ from games.table import actions
 from games.table.models import Table, TableSeat
 from tests.builders import make_table
 from tests.conftest import ServerProcess
-from tests.e2e.pages import join_table
+from tests.e2e.pages import join_table, shoot
 from tests.test_verify_record_script import SCRIPT, the_script
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -45,9 +45,10 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
     assert all(HEX32.fullmatch(part) for part in parts) and len(set(parts)) == 3
     for phone, part in zip(phones, parts, strict=True):
         phone.reload()
-        expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"dice part {part[:8]} ✓ this phone's")
+        expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"part {part[:8]} ✓ from this phone")
     # The other phone's part shows too, without the tick: this phone did not send it.
-    expect(phones[0].locator(f'[data-part="{parts[1][:8]}"]')).to_have_text(f"dice part {parts[1][:8]}")
+    expect(phones[0].locator(f'[data-part="{parts[1][:8]}"]')).to_have_text(f"part {parts[1][:8]}")
+    shoot(phones[0], "table-lobby-parts.png", full_page=True)
 
     actions.start_table(table=table)
     for phone in phones:
@@ -90,6 +91,7 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
     checker.goto(f"{url}/g/{table.code}/replay/check/")
     expect(checker.get_by_role("status")).to_contain_text("Verified on this phone", timeout=60_000)
     expect(checker.locator("[data-phone-steps] li")).to_have_count(table.moves_made + 1)
+    shoot(checker, "table-check-on-the-phone.png", full_page=True)
     after_the_record = [address for address in asked[asked.index(next(a for a in asked if a.endswith("/record.json"))) + 1:]
                         if "/static/" not in address]  # (the browser's own: its icon)
     assert after_the_record == [], f"the check asked the server after the record: {after_the_record}"

@@ -59,9 +59,9 @@ def seated_with_parts(new_phone: Callable[[], Page], url: str, table: Table) -> 
     assert len(set(parts)) == len(parts)
     for phone, part in zip(phones, parts, strict=True):
         phone.reload()
-        expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"dice part {part[:8]} ✓ this phone's")
+        expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"part {part[:8]} ✓ from this phone")
     for other in parts[1:]:  # the others' parts show too, not ticked: this phone did not send them
-        expect(phones[0].locator(f'[data-part="{other[:8]}"]')).to_have_text(f"dice part {other[:8]}")
+        expect(phones[0].locator(f'[data-part="{other[:8]}"]')).to_have_text(f"part {other[:8]}")
     return phones
 
 
