@@ -16,6 +16,31 @@
 
   function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
+  // A tap not yet answered is kept on the phone (localStorage) until its answer comes: a phone that
+  // loses the Wi-Fi and reloads (the offline page, then its table again) sends it once more, with
+  // its own key, when its page is back, so it counts once whether or not its first copy arrived. A
+  // tap the phone gave up on (and said so) is forgotten: the player taps it again. Old ones too.
+  var PENDING = "bunco-pending-taps";
+  var PENDING_MAX_AGE_MS = 15 * 60 * 1000;
+
+  function pendingTaps() {
+    try { return JSON.parse(localStorage.getItem(PENDING) || "[]"); } catch (error) { return []; }
+  }
+
+  function keepPending(list) {
+    try { localStorage.setItem(PENDING, JSON.stringify(list)); } catch (error) { /* private mode: memory only */ }
+  }
+
+  function rememberTap(key, url, body, label, place) {
+    var fields = [];
+    body.forEach(function (value, name) { if (name !== "csrfmiddlewaretoken") fields.push([name, String(value)]); });
+    keepPending(pendingTaps().concat([{ key: key, url: url, fields: fields, label: label, place: place, at: Date.now() }]));
+  }
+
+  function forgetTap(key) {
+    if (key) keepPending(pendingTaps().filter(function (entry) { return entry.key !== key; }));
+  }
+
   function sayNow(text, kind) {
     var status = document.getElementById("tap-status");
     if (!status) return;
@@ -126,6 +151,7 @@
         var result = await postOnce(url, body, token);
         connectionLost(false);
         if (result.ok) {
+          forgetTap(body.get("key"));
           showTotals(result.answer);
           tap.saved = true;
           // The same points tapped again and saved: the earlier copy given up on is made good.
@@ -136,6 +162,7 @@
           return;
         }
         if (result.status < 500) {
+          forgetTap(body.get("key"));
           say(refusalMessage(result.status, result.answer), "error");
           return;
         }
@@ -146,10 +173,32 @@
       say("No answer yet — sending " + label + " again…" + (waiting ? " (" + waiting + " more waiting)" : ""), "warn");
       await sleep(Math.min(500 * Math.pow(2, attempt), 4000));
     }
+    forgetTap(body.get("key"));
     if (currentPlace() !== place) return;
     notSaved.push(label);
     sayNotSaved("Not saved: no connection.");
   }
+
+  // The page is back (after the offline page, a reload, the phone waking): the taps still waiting
+  // for an answer from before are sent again, in order, with their own keys.
+  function sendPendingAgain() {
+    var form = document.getElementById("tally-form");
+    if (!form) return;
+    var url = form.getAttribute("action"), undoUrl = form.getAttribute("data-undo-url");
+    var token = new FormData(form).get("csrfmiddlewaretoken");
+    var now = Date.now();
+    var fresh = pendingTaps().filter(function (entry) { return now - entry.at < PENDING_MAX_AGE_MS; });
+    keepPending(fresh);
+    fresh.filter(function (entry) { return entry.url === url || entry.url === undoUrl; }).forEach(function (entry) {
+      var body = new FormData();
+      entry.fields.forEach(function (field) { body.append(field[0], field[1]); });
+      body.set("csrfmiddlewaretoken", token);
+      var tap = { label: entry.label, note: " (sent again now the connection is back)", saved: false };
+      sayNow("Sending " + entry.label + " again…", "pending");
+      queue = queue.then(function () { return deliver(entry.url, body, tap, entry.place); });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", sendPendingAgain);
 
   // Buttons that end a step (start a round, "our turn is over", "every seat has rolled off", the
   // host's turn over / roll-off done / resume / end) name the step they end, so the other phone's
@@ -354,6 +403,7 @@
     var place = currentPlace();
     var tap = { label: label, note: "", saved: false };
     lastTaps[name] = tap;
+    rememberTap(body.get("key"), url, body, label, place);
     queue = queue.then(function () {
       waiting--;
       return deliver(url, body, tap, place);

@@ -12,12 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import BrowserContext, BrowserType, Page, expect
+from playwright.sync_api import BrowserContext, BrowserType, Page, Route, expect
 
-from games.night.models import Night
+from games.night.models import Night, Tally
 from tests.builders import seating_of, started_night
 from tests.conftest import PHONE, SERVERS, ServerProcess, start_server
-from tests.e2e.pages import join_night
+from tests.e2e.pages import join_night, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -112,6 +112,42 @@ def test_a_phone_page_reloaded_offline_shows_the_offline_page_then_its_page_agai
     expect(phone.locator("[data-live-badge]")).to_have_text("Live")
     expect(phone).to_have_url(player_page)
     expect(phone.get_by_role("heading", name="No connection")).to_have_count(0)
+
+
+def test_a_tap_made_offline_comes_through_the_offline_page_and_counts_once(night_site: ServerProcess, new_phone) -> None:
+    """The Wi-Fi drops just as a player taps +2: the first copy reaches the server but its answer is
+    lost, the phone reloads with no network (the offline page), and once the network is back its
+    page sends the tap again with its key: the table has the +2 once."""
+    phone, night = phone_at_table_2(new_phone(), night_site)
+    until_installed(phone)
+    player_page = phone.url
+    copies: list[str] = []
+
+    def the_answer_is_lost(route: Route) -> None:
+        copies.append(route.request.url)
+        if len(copies) == 1:
+            route.fetch()  # the server takes the tap...
+            phone.context.set_offline(True)  # ...and the Wi-Fi drops before its answer
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    phone.route(re.compile(r".*/tally/$"), the_answer_is_lost)
+    phone.locator("#tally-form [data-points='2']").click()
+    wait_until(phone, lambda: len(copies) >= 1, "the tap was never sent")
+    assert json.loads(phone.evaluate("() => localStorage.getItem('bunco-pending-taps')"))[0]["label"] == "+2 for us"
+    phone.reload()
+    expect(phone.get_by_role("heading", name="No connection")).to_be_visible()
+
+    phone.context.set_offline(False)
+    expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    expect(phone).to_have_url(player_page)
+    expect(phone.locator("#tap-status")).to_contain_text("+2 for us")
+    wait_until(phone, lambda: phone.evaluate("() => localStorage.getItem('bunco-pending-taps')") == "[]",
+               "the tap was never answered")
+    assert len(copies) >= 2  # sent again once the page was back
+    tallies = Tally.objects.filter(night=night, points=2)
+    assert tallies.count() == 1, list(tallies.values("key", "points"))
 
 
 def test_the_worker_keeps_the_static_files_in_a_cache_named_after_their_version(night_site: ServerProcess, new_phone) -> None:
