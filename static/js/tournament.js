@@ -1,30 +1,17 @@
 // The tournament's countdowns: every [data-countdown] counts down to its data-ends-at, corrected
 // for the phone's clock by the server's time at render (data-server-now). At one minute and at ten
-// seconds the page says so ([data-clock-warning], read out by screen readers) and beeps where the
-// browser allows sound. No inline script (CSP); htmx re-renders the markup, this only ticks it.
+// seconds, and when time is up, the page says so ([data-clock-warning], read out by screen readers)
+// and rings as the bell does (chime.js). No inline script (CSP); htmx re-renders the markup, this only ticks it.
 (function () {
   "use strict";
 
   var warned = {}; // ends-at -> the warnings already given
-  var audio = null;
 
-  function beep(times) {
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      for (var i = 0; i < times; i++) {
-        var osc = audio.createOscillator();
-        var gain = audio.createGain();
-        osc.frequency.value = 880;
-        osc.connect(gain);
-        gain.connect(audio.destination);
-        var start = audio.currentTime + i * 0.3;
-        gain.gain.setValueAtTime(0.2, start);
-        osc.start(start);
-        osc.stop(start + 0.15);
-      }
-    } catch (error) {
-      /* no sound allowed yet (no tap on the page): the visible warning is enough */
-    }
+  // A warning heard and felt as the bell is (static/js/chime.js: a short bell once a tap has
+  // unlocked the phone's sound and its Sound switch is on, a vibration, a flash): the warning line
+  // is marked with the warning's own key, and chime.js rings each key once.
+  function ring(key) {
+    document.querySelectorAll("[data-clock-warning]").forEach(function (line) { line.setAttribute("data-chime", key); });
   }
 
   function say(text, level) {
@@ -75,15 +62,15 @@
       if (left <= 60 && left > 10 && !given.minute) {
         given.minute = true;
         say("One minute left.", "minute");
-        beep(1);
+        ring("clock-" + key + "-minute");
       } else if (left <= 10 && left > 0 && !given.seconds) {
         given.seconds = true;
         say("Ten seconds left!", "seconds");
-        beep(2);
+        ring("clock-" + key + "-seconds");
       } else if (left === 0 && !given.up) {
         given.up = true;
         say("Time is up: finish the turn under way. No new turn starts.", "up");
-        beep(3);
+        ring("clock-" + key + "-up");
       }
     });
   }
@@ -149,10 +136,6 @@
     lock(form, false);
   });
 
-  // A first tap anywhere unlocks sound on phones that need a gesture for it.
-  document.addEventListener("click", function () {
-    if (!audio) { try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { /* none */ } }
-  }, { once: true });
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", tick);
 })();

@@ -49,6 +49,18 @@ RECORD_WARNINGS = """() => {
 }"""
 
 
+# Each warning felt and heard as the bell is (chime.js): vibrations and bells counted for the tab.
+FELT = """(() => {
+  const bump = (name) => sessionStorage.setItem(name, String(Number(sessionStorage.getItem(name) || 0) + 1));
+  navigator.vibrate = function () { bump("vibrations"); return true; };
+  const start = OscillatorNode.prototype.start, bells = new Set();
+  OscillatorNode.prototype.start = function (when) {
+    if (!bells.has(when)) { bells.add(when); bump("bells"); }
+    return start.apply(this, arguments);
+  };
+})();"""
+
+
 def run_down_to_the_last(tournament: Tournament, round_: TournamentRound, seconds: int) -> None:
     """The round's clock runs down to its last `seconds`, as if that time had passed: paused (every
     page says so), its end and its tables' moved, resumed (every page re-renders with the new end)."""
@@ -87,6 +99,7 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
     phones = []
     for group in groups:
         phone = new_phone()
+        phone.add_init_script(FELT)
         phone.goto(url + group_path(group.code))
         expect(phone.locator("#group-state")).to_contain_text("Table")
         expect(phone.locator("[data-live-badge]")).to_have_text("Live")
@@ -127,6 +140,9 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
         recorded = each.evaluate("() => JSON.parse(sessionStorage.getItem('warnings') || '[]')")
         warnings = [text for text in recorded if text != "The clock is paused."]
         assert warnings[:2] == said[:2] and set(warnings[2:]) <= {said[2]}, warnings
+        # ...and each warning rang once: a vibration, and a bell (every phone has been tapped: sound is on).
+        felt = each.evaluate("() => [sessionStorage.getItem('vibrations'), sessionStorage.getItem('bells')]")
+        assert felt == [str(len(warnings))] * 2, (felt, warnings)
     round_.refresh_from_db()
     # Group 3 scored nothing (one Bust): its players are tied at the line, so the round plays off.
     assert round_.status == "play_off"
