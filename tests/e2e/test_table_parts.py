@@ -10,16 +10,15 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from games.table import actions
 from games.table.models import Table, TableSeat
 from tests.builders import make_table
 from tests.conftest import ServerProcess
-from tests.e2e.pages import join_table, shoot
+from tests.e2e.pages import shoot
+from tests.e2e.test_table_parts_games import recorded_past, started_with_parts
 from tests.test_verify_record_script import SCRIPT, the_script
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -27,32 +26,12 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
-def moved_past(table: Table, made: int) -> None:
-    """Until the table has recorded more than `made` moves (the phone's answer is on its way)."""
-    for _ in range(600):
-        if Table.objects.filter(pk=table.pk, moves_made__gt=made).exists():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the move after {made} was not recorded within a minute")
-
-
 def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record_verifies(
         table_site: ServerProcess, new_phone) -> None:
     table = make_table(3, game="ninety_nine", options={"markers": 1}, seed=11, started=False)
     url = table_site.url
-    phones = [join_table(new_phone(), url, table.code, name) for name in ("Ada", "Bea", "Cal")]
-    parts = [TableSeat.objects.get(table=table, number=number).contribution for number in range(3)]
-    assert all(HEX32.fullmatch(part) for part in parts) and len(set(parts)) == 3
-    for phone, part in zip(phones, parts, strict=True):
-        phone.reload()
-        expect(phone.locator(f'[data-part="{part[:8]}"]')).to_contain_text(f"part {part[:8]} ✓ from this phone")
-    # The other phone's part shows too, without the tick: this phone did not send it.
-    expect(phones[0].locator(f'[data-part="{parts[1][:8]}"]')).to_have_text(f"part {parts[1][:8]}")
-    shoot(phones[0], "table-lobby-parts.png", full_page=True)
-
-    actions.start_table(table=table)
-    for phone in phones:
-        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    table, phones = started_with_parts(new_phone, url, table)  # each lobby showed its part, ticked
+    parts = list(TableSeat.objects.filter(table=table).order_by("number").values_list("contribution", flat=True))
     for _ in range(400):  # each phone plays the first card its page offers (or deals), until the game ends
         table.refresh_from_db()
         if table.is_over:
@@ -65,7 +44,7 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
             phone.get_by_role("button", name="Deal the next round").click()
         else:
             phone.locator("#hand button:not([disabled])").first.click()
-        moved_past(table, made)
+        recorded_past(table, made)
     table = Table.objects.get(pk=table.pk)
     assert table.is_over
     clients = list(table.moves.filter(by_bot=False).values_list("client", flat=True))

@@ -65,6 +65,16 @@ def seated_with_parts(new_phone: Callable[[], Page], url: str, table: Table) -> 
     return phones
 
 
+def started_with_parts(new_phone: Callable[[], Page], url: str, table: Table) -> tuple[Table, list[Page]]:
+    """`seated_with_parts`, then the opener starts the game (dealt now, with the parts) and every
+    phone is live."""
+    phones = seated_with_parts(new_phone, url, table)
+    table = actions.start_table(table=table)
+    for phone in phones:
+        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    return table, phones
+
+
 def play_to_the_end(table: Table, phones: list[Page], move: Callable[[Page, Any, int], None]) -> None:
     """Whoever is to move taps their move on their own page (`move(page, game, seat)`), once the
     pages show the game as stored, until the game is over."""
@@ -145,10 +155,7 @@ def test_three_phones_bring_their_parts_to_a_game_of_fill_or_bust_and_a_fresh_ph
         table_site: ServerProcess, new_phone) -> None:
     table = make_table(3, options={"goal": SHORT_GOAL}, seed=31, started=False)
     url = table_site.url
-    phones = seated_with_parts(new_phone, url, table)
-    actions.start_table(table=table)
-    for phone in phones:
-        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    table, phones = started_with_parts(new_phone, url, table)
 
     def fill_or_bust_move(phone: Page, game: Any, seat: int) -> None:
         assert isinstance(game, FillOrBustTable)
@@ -169,10 +176,7 @@ def test_three_phones_bring_their_parts_to_a_game_of_kismet_and_a_fresh_phone_ch
         table_site: ServerProcess, new_phone) -> None:
     table = make_table(3, game="kismet", options={}, seed=32, started=False)
     url = table_site.url
-    phones = seated_with_parts(new_phone, url, table)
-    actions.start_table(table=table)
-    for phone in phones:
-        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    table, phones = started_with_parts(new_phone, url, table)
 
     def kismet_move(phone: Page, game: Any, seat: int) -> None:
         """Roll the dice once, then score the first box offered (the best score first)."""
