@@ -118,3 +118,10 @@ lint: venv
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache
+
+# Lighthouse's accessibility score of the phone pages in light and dark (issue 32; docs/ACCESSIBILITY.md):
+# Lighthouse 13 installed with npm into ~/.cache/bunco-lighthouse when missing, Debian's Chromium,
+# the site on its own fresh database; exits 1 if a page scores under 95.
+.PHONY: lighthouse
+lighthouse: venv
+	$(PY) scripts/lighthouse_a11y.py
