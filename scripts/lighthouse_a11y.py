@@ -312,24 +312,10 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="bunco-lighthouse-"))
     reports = args.reports or workdir / "reports"
     reports.mkdir(parents=True, exist_ok=True)
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
-        "SQLITE_PATH": str(workdir / "lighthouse.sqlite3"),
-        "DATABASE_URL": "",
-        "REDIS_URL": "",
-        # Playwright's sync API runs an event loop in this thread; the ORM calls beside it are sync.
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-    })
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from tests.conftest import start_server
+    from scripts.shooting import site_on_its_own_database
 
     # Streams as long as `make run`'s: the pages hold theirs while Lighthouse looks at them.
-    server = start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
+    server = site_on_its_own_database(workdir, "lighthouse")
     results: list[Result] = []
     try:
         check_dark_flag(server.url)

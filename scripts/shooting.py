@@ -15,17 +15,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright
 
+    from tests.conftest import ServerProcess
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def shoot(description: str, *, name: str, take: Callable[[str, Path, Path | None], None]) -> int:
-    """Parse --out and --keep, start the site on its own database, and call `take`."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary directory: database, server log, full-page pictures")
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix=f"bunco-screenshots-{name}-"))
+def site_on_its_own_database(workdir: Path, name: str) -> ServerProcess:
+    """Django set up on a fresh SQLite database in `workdir`, migrated, and the site served from it
+    by one uvicorn process (`make run`'s layout), its streams as long as in production."""
     os.environ.update({
         "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
         "SQLITE_PATH": str(workdir / f"{name}.sqlite3"),
@@ -42,7 +39,18 @@ def shoot(description: str, *, name: str, take: Callable[[str, Path, Path | None
     call_command("migrate", verbosity=0)
     from tests.conftest import start_server
 
-    server = start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
+    return start_server(workdir, extra_env={"EVENTS_STREAM_MAX_SECONDS": "300"})
+
+
+def shoot(description: str, *, name: str, take: Callable[[str, Path, Path | None], None]) -> int:
+    """Parse --out and --keep, start the site on its own database, and call `take`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary directory: database, server log, full-page pictures")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix=f"bunco-screenshots-{name}-"))
+    server = site_on_its_own_database(workdir, name)
     try:
         take(server.url, args.out, workdir if args.keep else None)
     finally:
