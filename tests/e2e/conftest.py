@@ -42,8 +42,9 @@ def every_page_closed_afterwards(request: pytest.FixtureRequest) -> Iterator[Non
 @pytest.fixture
 def table_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """The game tables' server: one uvicorn process, in-process events and clock, long streams,
-    bots that hardly pause."""
+    bots that hardly pause (and a clock that looks for them five times a second)."""
     with shared_server(server_pool, {
         "REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "TABLE_BOT_PAUSE_SECONDS": "0.05",
+        "CLOCK_INTERVAL_SECONDS": "0.2",
     }, request) as server:
         yield server
