@@ -85,7 +85,7 @@ def _child() -> None:
             clocks["moves"] += 1
             depth[0] = depth_before
 
-    actions.make_move = counted_move  # type: ignore[assignment]
+    actions.make_move = counted_move
     fairness = Table._meta.get_field("fairness")
     results: dict[str, Any] = {}
     for game, options in OPTIONS.items():
