@@ -153,6 +153,7 @@
         if (!html || !list) return;
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(".seats-panel ul.seats");
         if (fresh) list.replaceWith(document.importNode(fresh, true));
+        partsInTheLobby();  // the seats' parts, ticked again where this phone sent one
       })
       .catch(function () { /* the next change or a reload draws it */ });
   }

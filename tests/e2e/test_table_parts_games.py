@@ -34,7 +34,9 @@ from tests.conftest import ServerProcess
 from tests.e2e.pages import join_table, table_move, turn_comes_to
 from tests.e2e.test_game_table import phone_choice
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# A long proof (`make proof`, and CI): the same parts, pages and check as Ninety-Nine or Bust's in
+# tests/e2e/test_table_parts.py, which `make test` runs, for the other two games.
+pytestmark = [pytest.mark.e2e, pytest.mark.proof, pytest.mark.django_db(transaction=True)]
 
 HEX32 = re.compile(r"[0-9a-f]{32}")
 PEOPLE = NAMES[:3]
