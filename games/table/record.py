@@ -11,21 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.table.models import Table
+from games.table.models import FAIRNESS_VERSION, Table
 from games.table.replay import dealt, replay
 from live.refusals import NotNow
-
-RECORD_VERSION = 2
 
 
 def table_record(table: Table) -> dict[str, Any]:
     """The record as /g/<code>/record.json serves it and `manage.py table_record` prints it."""
     if not table.is_over:
         raise NotNow("The record is published when the game is over: the seed that checks it is "
-                          "secret until then.")
-    if table.fairness != RECORD_VERSION:
+                     "secret until then.")
+    if table.fairness != FAIRNESS_VERSION:
         raise NotNow("This table was dealt before the dice took the phones' parts (version 1): "
-                          "its replay page checks it instead.")
+                     "its replay page checks it instead.")
     seats = list(table.seats.order_by("number"))
     setup_input = ",".join(seat.contribution for seat in seats)
     _game, setup_chance = dealt(table)
@@ -36,7 +34,7 @@ def table_record(table: Table) -> dict[str, Any]:
         steps.append({"number": step.move.number, "seat": step.move.seat, "move": step.move.move,
                       "client": step.move.client, "chance": step.chance_used})
     return {
-        "version": RECORD_VERSION,
+        "version": FAIRNESS_VERSION,
         "game": table.game,
         "code": table.code,
         "seed": table.seed,
