@@ -29,7 +29,7 @@ from games.table import bots as bot_levels
 from games.table import statements
 from games.table.engines import engine
 from games.table.models import Move, Table, TableSeat, new_seed, well_formed_contribution
-from games.table.replay import TIME_UP, UNDO, replayed_state
+from games.table.replay import TIME_UP, UNDO, deal, replayed_state
 from live.log import log_event, publish_together
 from live.models import Event
 from live.refusals import KeyReused, NotNow, Refusal, SeatTaken
@@ -137,8 +137,7 @@ def _start(table: Table) -> None:
     """The game begins, dealt from the seed and the contributions the seats' phones brought to the
     lobby (FAIRNESS.md step 0), frozen from now on."""
     if table.fairness != 1:  # a version 1 table was dealt once and for all when it opened
-        names = list(table.seats.order_by("number").values_list("name", flat=True))
-        table.state = table.engine.new(names, table.options, table.chance_for(0, table.setup_input())).to_dict()
+        table.state = deal(table).to_dict()
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table.bot_due_at = _bot_due(table, table.loaded())

@@ -145,9 +145,11 @@ class Table(models.Model):
             return rng_for(seed, SETUP if step == 0 else step)
         return dice.ChanceStream(seed, self.code, step, contribution)
 
-    def setup_input(self) -> str:
-        """Step 0's input X0: the seats' lobby contributions in seat order, joined by commas."""
-        return ",".join(self.seats.order_by("number").values_list("contribution", flat=True))
+    def deal_inputs(self) -> tuple[list[str], str]:
+        """What the deal at the start is made from, in one query: the seats' names in seat order,
+        and step 0's input X0, their lobby contributions in seat order joined by commas."""
+        seats = list(self.seats.order_by("number").values_list("name", "contribution"))
+        return [name for name, _part in seats], ",".join(part for _name, part in seats)
 
     def last_move(self) -> Move | None:
         return self.moves.order_by("-number").first()

@@ -25,7 +25,7 @@ def table_record(table: Table) -> dict[str, Any]:
         raise NotNow("This table was dealt before the dice took the phones' parts (version 1): "
                      "its replay page checks it instead.")
     seats = list(table.seats.order_by("number"))
-    setup_input = ",".join(seat.contribution for seat in seats)
+    _names, setup_input = table.deal_inputs()
     _game, setup_chance = dealt(table)
     steps: list[dict[str, Any]] = [
         {"number": 0, "move": {"kind": "setup"}, "client": setup_input, "chance": setup_chance},

@@ -38,8 +38,8 @@ def _used(chance: Chance) -> list[dict[str, Any]]:
 
 def dealt(table: Table, seed: str | None = None) -> tuple[TableGame, list[dict[str, Any]]]:
     """The game as dealt at the start (step 0), before any move, and what chance produced in it."""
-    names = list(table.seats.order_by("number").values_list("name", flat=True))
-    chance = table.chance_for(0, table.setup_input(), seed)
+    names, setup_input = table.deal_inputs()
+    chance = table.chance_for(0, setup_input, seed)
     return table.engine.new(names, table.options, chance), _used(chance)
 
 

@@ -186,7 +186,7 @@ def offline_totals(table: Table) -> list[int]:
     generator from the seed, the totals added up from the boxes by RULES §3."""
     names = list(table.seats.values_list("name", flat=True))
     game = KismetTable.new(names, real_seats=table.options.get("real_seats", []))
-    setup = dice.ChanceStream(table.seed, table.code, 0, table.setup_input())
+    setup = dice.ChanceStream(table.seed, table.code, 0, table.deal_inputs()[1])
     assert game.to_dict() == table.engine.new(names, table.options, setup).to_dict()
     for recorded in table.moves.order_by("number"):
         game = game.apply(recorded.seat, recorded.move,

@@ -205,7 +205,7 @@ def test_the_deal_at_the_start_is_made_from_the_seed_and_the_seats_parts() -> No
         Client().post(url("claim", table), {"seat": "0", "contribution": part})
         actions.start_table(table=table)
         table.refresh_from_db()
-        assert table.setup_input() == f"{part},"
+        assert table.deal_inputs() == (["Ada", "Bea"], f"{part},")
         dealt.append(table.state["state"]["hands"])
     assert dealt[0] != dealt[1]
 
