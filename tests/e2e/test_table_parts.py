@@ -44,7 +44,7 @@ def test_each_phone_brings_its_part_to_the_deal_and_to_every_move_and_the_record
             phone.get_by_role("button", name="Deal the next round").click()
         else:
             phone.locator("#hand button:not([disabled])").first.click()
-        recorded_past(table, made)
+        recorded_past(phone, table, made)
     table = Table.objects.get(pk=table.pk)
     assert table.is_over
     clients = list(table.moves.filter(by_bot=False).values_list("client", flat=True))

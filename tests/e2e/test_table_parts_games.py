@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +30,7 @@ from games.table.models import Table, TableSeat
 from games.table.record import record_json
 from tests.builders import NAMES, make_table
 from tests.conftest import ServerProcess
-from tests.e2e.pages import join_table, table_move, turn_comes_to
+from tests.e2e.pages import join_table, table_move, turn_comes_to, wait_until
 from tests.e2e.test_game_table import phone_choice
 
 # A long proof (`make proof`, and CI): the same parts, pages and check as Ninety-Nine or Bust's in
@@ -43,13 +42,10 @@ PEOPLE = NAMES[:3]
 MOST_MOVES = 3000  # far beyond any game here: a loop that never ends is a failure, not a hang
 
 
-def recorded_past(table: Table, made: int) -> None:
-    """Until the table has recorded more than `made` moves (the phone's move is on its way)."""
-    for _ in range(600):
-        if Table.objects.filter(pk=table.pk, moves_made__gt=made).exists():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the move after {made} was not recorded within a minute")
+def recorded_past(phone: Page, table: Table, made: int) -> None:
+    """Until the table has recorded more than `made` moves (the move `phone` sent is on its way)."""
+    wait_until(phone, lambda: Table.objects.filter(pk=table.pk, moves_made__gt=made).exists(),
+               f"the move after {made} was never recorded")
 
 
 def seated_with_parts(new_phone: Callable[[], Page], url: str, table: Table) -> list[Page]:
@@ -89,7 +85,7 @@ def play_to_the_end(table: Table, phones: list[Page], move: Callable[[Page, Any,
         seat = game.to_move()[0]
         phone, _waiting = turn_comes_to(phones, seat, number)
         move(phone, game, seat)
-        recorded_past(table, number)
+        recorded_past(phone, table, number)
     raise AssertionError(f"the game did not end within {MOST_MOVES} moves")
 
 
