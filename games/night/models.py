@@ -19,6 +19,7 @@ from games.rules import bunco, dice, prizes
 # --- A Bunco night ----------------------------------------------------------------------------
 
 TITLE_MAX = 80  # a night's title, as its host types it: the column, the form and start_night read it
+NIGHT_CHANNEL = "night:{}"  # a night's event channel by its id (`Night.channel`; a tap formats it by itself)
 
 
 def max_tables() -> int:
@@ -98,7 +99,7 @@ class Night(models.Model):
 
     @property
     def channel(self) -> str:
-        return f"night:{self.pk}"
+        return NIGHT_CHANNEL.format(self.pk)
 
     def bunco_rules(self) -> bunco.Rules:
         return bunco.Rules(**self.rules)
@@ -428,30 +429,11 @@ class TableRound(models.Model):
         return self.number == 1
 
     def tally_refusal(self, *, by_host: bool = False) -> str | None:
-        """Why this table does not take a tally now; None if it does. The one rule for both the
-        action that records a tally and the phone page that offers the buttons.
-
-        A phone scores while the round plays, and after the bell while its table finishes the
-        turn under way or rolls off a tie; the head table stops at the bell. The host corrects
-        any table of a round that has started. Uses `self.round` (select it with the table).
-        """
+        """Why this table does not take a tally now; None if it does: the engine's `tally_refusal`,
+        the one rule for the tap and the phone page that offers the buttons. Uses `self.round`
+        (select it with the table)."""
         round_ = self.round
-        if round_.status == Round.Status.READY:
-            if by_host:
-                return f"Round {round_.number} has not started yet."
-            return f"Round {round_.number} hasn't started: the head table starts it."
-        if by_host:
-            return None
-        if round_.status == Round.Status.PLAYING and self.status == TableRound.Status.PLAYING:
-            return None
-        if round_.status == Round.Status.BELL and self.status in (
-            TableRound.Status.FINISHING, TableRound.Status.ROLL_OFF
-        ):
-            return None
-        if self.is_head and round_.status == Round.Status.BELL:
-            return "The bell has rung: the head table stops at once. That tally was not added."
-        return (f"Round {round_.number} is over at table {self.number}: that tally was not added. "
-                "If it should count, ask the host to correct the score.")
+        return bunco.tally_refusal(round_.number, self.number, round_.status, self.status, by_host=by_host)
 
     def undo_refusal(self) -> str | None:
         """Why a phone cannot undo its entry at this table now; None if it can: the moments a

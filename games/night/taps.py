@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from django.db import connection
+from django.utils import timezone
 
 from games.night.models import (
-    TOTALS,
+    NIGHT_CHANNEL,
     Night,
     Player,
     Round,
@@ -27,8 +28,8 @@ from games.night.models import (
     TableRound,
     Tally,
     table_totals_sql,
-    tally_counts_sql,
 )
+from games.rules import bunco
 from live.models import Event
 
 # Table names come from the models, so a renamed table cannot leave a statement behind.
@@ -42,6 +43,9 @@ _EVENT = Event._meta.db_table
 
 _TABLE_COLUMNS = ("id", "round_id", "number", "status", "roll_off", "winner")
 _ROUND_COLUMNS = ("id", "night_id", "number", "status", "started_at", "bell_rung_at", "closed_at")
+_TALLY_COLUMNS = ("night_id", "table_round_id", "kind", "team", "points", "buncos", "bunco_player_id", "roll_off",
+                  "entered_by_id", "by_host", "undoes_id", "key", "created_at")
+_TOTALS_SELECT = table_totals_sql()  # a, b, ra, rb: the table's totals (games.night.models)
 
 
 # The night's columns a tap needs (no JSON or dates, which a raw cursor would hand back unparsed on
@@ -87,12 +91,67 @@ def phone_seat(player_id: int, code: str, phone: str) -> PhoneSeat | None:
     return PhoneSeat(night=night, player=player, table_number=row[-1])
 
 
-def lock_table(night_id: int, round_number: int, table_number: int) -> TableRound | None:
-    """The table of a round, its row locked until the transaction ends, with its round attached.
+@dataclass(frozen=True)
+class TapScene:
+    """What a tap finds at its table, read under the table's lock: the table (with its round), the
+    engine's view of it, the ids of the seated players, whether the tap may close the round, and
+    whether the tap's key is already taken in the night (a retried tap)."""
+
+    table: TableRound
+    at_tap: bunco.TableAtTap
+    player_ids: dict[str, int]  # by name, the table's seated players (ghosts too)
+    # Every other table of the round is decided and this one is not: a tally that decides it closes
+    # the round, and the engine needs the round read whole (its seating).
+    may_close_the_round: bool
+    key_taken: bool
+
+
+def read_tap(night_id: int, round_number: int, table_number: int, key: str | None) -> TapScene | None:
+    """The table a tap goes to, its row locked until the transaction ends, and all the engine needs
+    to judge the tap, in two statements; None when the round has no such table.
 
     PostgreSQL locks only the table's row (`FOR UPDATE OF`): taps at other tables don't wait.
-    SQLite has no row locks; its IMMEDIATE transactions already take turns.
+    SQLite has no row locks; its IMMEDIATE transactions already take turns. The rest is read by a
+    second statement, after the lock: under PostgreSQL's READ COMMITTED a statement sees what was
+    committed when it began, so a statement that waited for the lock would miss the tally of the
+    tap it waited for.
     """
+    table = _lock_table(night_id, round_number, table_number)
+    if table is None:
+        return None
+    in_roll_off = table.status == TableRound.Status.ROLL_OFF
+    sql = (
+        "SELECT s.position, s.team, p.id, p.name, p.is_ghost, totals.a, totals.b, totals.ra, totals.rb, "
+        f"(SELECT COUNT(*) FROM {_TABLE} o WHERE o.round_id = %(round_id)s AND o.id <> %(table_round_id)s "
+        "AND o.status <> %(done)s), "
+        f"n.rules, (SELECT COUNT(*) FROM {_TALLY} k WHERE k.night_id = n.id AND k.key = %(key)s) "
+        f"FROM {_NIGHT} n CROSS JOIN ({_TOTALS_SELECT}) totals "
+        f"LEFT JOIN {_SEAT} s ON s.table_round_id = %(table_round_id)s "
+        f"LEFT JOIN {_PLAYER} p ON p.id = s.player_id "
+        "WHERE n.id = %(night_id)s ORDER BY s.position"
+    )
+    params: dict[str, Any] = {"round_id": table.round_id, "table_round_id": table.pk, "done": TableRound.Status.DONE,
+              "key": key, "night_id": night_id, "roll_off": table.roll_off if in_roll_off else 0}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    first = rows[0]
+    _position, _team, _id, _name, _ghost, a, b, ra, rb, undecided, rules, taken = first
+    seated = [row for row in rows if row[2] is not None]
+    at_tap = bunco.TableAtTap(
+        number=table.number, round_number=table.round.number, round_phase=table.round.status, phase=table.status,
+        roll_off=table.roll_off, seats=[bunco.SeatAtTap(name, team, bool(ghost))
+                                        for _seat, team, _pk, name, ghost, *_rest in seated],
+        totals={"A": int(a), "B": int(b)}, roll_off_totals={"A": int(ra), "B": int(rb)},
+        rules=json.loads(rules) if isinstance(rules, str) else rules,
+    )
+    return TapScene(table=table, at_tap=at_tap, player_ids={name: pk for _s, _t, pk, name, *_rest in seated},
+                    may_close_the_round=not undecided and table.status != TableRound.Status.DONE,
+                    key_taken=bool(taken))
+
+
+def _lock_table(night_id: int, round_number: int, table_number: int) -> TableRound | None:
+    """The table of a round, its row locked until the transaction ends, with its round attached."""
     table_fields = ", ".join(f"t.{name}" for name in _TABLE_COLUMNS)
     round_fields = ", ".join(f"r.{name}" for name in _ROUND_COLUMNS)
     sql = (
@@ -124,118 +183,147 @@ def _round_from_row(values: tuple[Any, ...]) -> Round:
                                                      for name, value in zip(_ROUND_COLUMNS, values, strict=True)])
 
 
-def insert_tally(values: dict[str, Any]) -> int | None:
-    """Insert a tally; its id, or None when its key is already taken in the night (a retried tap)."""
-    columns = list(values)
-    placeholders = ", ".join(["%s"] * len(columns))
-    sql = (
-        f"INSERT INTO {_TALLY} ({', '.join(columns)}) VALUES ({placeholders}) "
-        "ON CONFLICT (night_id, key) DO NOTHING RETURNING id"
-    )
-    row = _fetch_one(sql, [_to_db(value) for value in values.values()])
-    return row[0] if row else None
-
-
-_TOTALS_SELECT = table_totals_sql()  # a, b, ra, rb: the table's totals (games.night.models)
-# On PostgreSQL the totals before the tap plus the new tally, where it counts toward each (the
-# same conditions as _TOTALS_SELECT: games.night.models.tally_counts_sql).
-_TOTALS_WITH_NEW = ", ".join(
-    f"before.{column} + CASE WHEN {tally_counts_sql(column, tally='new.')} THEN new.points ELSE 0 END AS {column}"
-    for column in TOTALS
-)
+KINDS: Final = {"points": Tally.Kind.POINTS, "bunco": Tally.Kind.BUNCO, "wipeout": Tally.Kind.WIPEOUT,
+                "correction": Tally.Kind.CORRECTION}
 
 
 @dataclass(frozen=True)
-class RecordedTally:
-    """A tally just inserted, the table's totals with it, and the event that tells the phones."""
+class WrittenTap:
+    """A tap written: its tally (with its table and totals attached) and the events to publish."""
 
-    tally_id: int
-    totals: dict[str, int]  # main play, {"A": …, "B": …}
-    roll_off_totals: dict[str, int] | None  # the roll-off under way, when the table is in one
-    event: Event
+    tally: Tally
+    events: list[Event]
+    closes_round: bool  # the tally decided the round's last table: the caller seats what follows
 
 
-def insert_tally_and_event(
-    values: dict[str, Any], *, channel: str, round_number: int, table_number: int, table_roll_off: int,
-    in_roll_off: bool,
-) -> RecordedTally | None:
-    """Insert a tally (under its table's lock), derive the table's totals and log the "tally"
-    event that carries them; None when the tally's key is already taken (a retried tap).
-
-    On PostgreSQL one statement does all three: a tap is then one round trip between the table's
-    lock and the commit, not three. (Its sub-statements share one snapshot, which does not hold
-    the new row: the totals add it. The lock was taken by an earlier statement, so the snapshot
-    holds every tally committed before it.) SQLite has no INSERT in a WITH: the tally, then the
-    totals and the event in one INSERT … SELECT.
-    """
-    created_at = values["created_at"]
-    roll_off = values["roll_off"]
-    data: dict[str, Any] = {"round": round_number, "table": table_number, "roll_off": table_roll_off}
-    if connection.vendor != "postgresql":
-        tally_id = insert_tally(values)
-        if tally_id is None:
-            return None
-        # The totals and the event in one statement, which now sees the new row: SQLite gives up
-        # the GIL in every statement, and under load the writer holding the database's lock waits
-        # for it again between statements while the other writers sleep.
-        row = _fetch_one(
-            f"INSERT INTO {_EVENT} (channel, kind, data, created_at) "
-            "SELECT %(channel)s, 'tally', json_patch(%(event_data)s, CASE WHEN %(in_roll_off)s "
-            "THEN json_object('a', a, 'b', b, 'ra', ra, 'rb', rb) ELSE json_object('a', a, 'b', b) END), "
-            f"%(created_at)s FROM ({_TOTALS_SELECT}) RETURNING id, data",
-            {"channel": channel, "event_data": json.dumps(data), "in_roll_off": in_roll_off,
-             "created_at": _to_db(created_at), "roll_off": roll_off, "table_round_id": values["table_round_id"]},
-        )
-        assert row is not None  # an INSERT … SELECT of an aggregate inserts its one row
-        event_id, stored = row
-        data = json.loads(stored)
-        totals = {"A": data["a"], "B": data["b"]}
-        roll_off_totals = {"A": data["ra"], "B": data["rb"]} if in_roll_off else None
-        event = Event(id=event_id, channel=channel, kind="tally", data=data, created_at=created_at)
-        return RecordedTally(tally_id, totals, roll_off_totals, event)
-
-    # Named parameters: the tally's own columns, then what the event needs.
-    sql = f"""
-        WITH new AS (
-            INSERT INTO {_TALLY} ({", ".join(values)}) VALUES ({", ".join(f"%({name})s" for name in values)})
-            ON CONFLICT (night_id, key) DO NOTHING
-            RETURNING id, team, points, roll_off
-        ), before AS (
-            {_TOTALS_SELECT}
-        ), after AS (
-            SELECT new.id, {_TOTALS_WITH_NEW}
-            FROM new, before
-        ), event AS (
-            INSERT INTO {_EVENT} (channel, kind, data, created_at)
-            SELECT %(channel)s, 'tally', CAST(%(event_data)s AS jsonb) || CASE WHEN %(in_roll_off)s
-                THEN jsonb_build_object('a', after.a, 'b', after.b, 'ra', after.ra, 'rb', after.rb)
-                ELSE jsonb_build_object('a', after.a, 'b', after.b) END, %(created_at)s
-            FROM after
-            RETURNING id
-        )
-        SELECT after.id, after.a, after.b, after.ra, after.rb, event.id FROM after, event
-    """
-    params = {
-        **{name: _to_db(value) for name, value in values.items()},
-        "channel": channel, "event_data": json.dumps(data), "in_roll_off": in_roll_off,
-    }
-    row = _fetch_one(sql, params)
-    if row is None:
+def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entered_by_id: int | None,
+              by_host: bool, key: str | None) -> WrittenTap | None:
+    """The tally the engine ruled (`ruling`), its events and what it leads to, written: the tally
+    with its "tally" event (and a Bunco's), then, when it rings the bell or decides the table, the
+    round's and tables' rows and their event. None, with nothing written, when the tally's key is
+    already taken (a copy of this tap recorded it first)."""
+    assert ruling.after is not None and ruling.totals is not None  # a ruling that records a tally
+    table, round_ = scene.table, scene.table.round
+    channel, now = NIGHT_CHANNEL.format(night_id), timezone.now()
+    totals = {"a": ruling.totals["A"], "b": ruling.totals["B"]}
+    if ruling.roll_off_totals is not None:
+        totals.update(ra=ruling.roll_off_totals["A"], rb=ruling.roll_off_totals["B"])
+    said: list[tuple[str, dict[str, Any]]] = [
+        ("tally", {"round": round_.number, "table": table.number, "roll_off": table.roll_off, **totals})
+    ]
+    if ruling.kind == "bunco":
+        said.append(("state", {"round": round_.number, "what": "bunco"}))
+    tally = Tally(
+        night_id=night_id, table_round=table, kind=KINDS[ruling.kind], team=ruling.team, points=ruling.points,
+        buncos=1 if ruling.kind == "bunco" else 0,
+        bunco_player_id=scene.player_ids[ruling.credited] if ruling.credited is not None else None,
+        roll_off=ruling.roll_off, entered_by_id=entered_by_id, by_host=by_host, key=key, created_at=now,
+    )
+    events = _insert_tally_and_events(tally, channel, said)
+    if events is None:
         return None
-    tally_id, a, b, ra, rb, event_id = row
-    totals = {"A": int(a), "B": int(b)}
-    roll_off_totals = {"A": int(ra), "B": int(rb)} if in_roll_off else None
-    data.update(_totals_data(totals, roll_off_totals))
-    event = Event(id=event_id, channel=channel, kind="tally", data=data, created_at=created_at)
-    return RecordedTally(tally_id, totals, roll_off_totals, event)
+    tally.table_totals = dict(ruling.totals)
+    after = ruling.after
+    if after.bell:
+        # One conditional update: only the first phone rings it (the head table's lock already
+        # makes its taps take turns).
+        if not Round.objects.filter(pk=round_.pk, status=Round.Status.PLAYING).update(
+            status=Round.Status.BELL, bell_rung_at=now
+        ):
+            return WrittenTap(tally, events, closes_round=False)
+        round_.status = Round.Status.BELL
+    elif after.winner is None:  # nothing decided: the bell rings or a table is won
+        return WrittenTap(tally, events, closes_round=False)
+    if after.bell:
+        # Every other table finishes the turn under way, then confirms.
+        TableRound.objects.filter(round_id=round_.pk, status=TableRound.Status.PLAYING).exclude(pk=table.pk).update(
+            status=TableRound.Status.FINISHING
+        )
+        said = [("bell", {"round": round_.number, "team": after.winner or "", "winners": list(after.bell_winners)})]
+    else:
+        said = [("state", {"round": round_.number, "table": table.number, "what": "roll_off"})]
+    decide_table(table, after.winner)
+    events += _insert_events(channel, said, now)
+    return WrittenTap(tally, events, closes_round=after.next_round is not None)
 
 
-def _totals_data(totals: dict[str, int], roll_off_totals: dict[str, int] | None) -> dict[str, int]:
-    """The totals as the "tally" event carries them (games.night.renderers renders them)."""
-    data = {"a": totals["A"], "b": totals["B"]}
-    if roll_off_totals is not None:
-        data.update(ra=roll_off_totals["A"], rb=roll_off_totals["B"])
-    return data
+def decide_table(table: TableRound, winner: bunco.Team | None) -> None:
+    """The table won by `winner`, or rolling off a tie (None): the one write of a table's decision
+    (a tap's, a turn finished, a roll-off ended)."""
+    if winner is not None:
+        table.winner = winner
+        table.status = TableRound.Status.DONE
+    else:
+        table.status = TableRound.Status.ROLL_OFF
+        table.roll_off += 1
+    table.save(update_fields=["winner", "status", "roll_off"])
+
+
+def _insert_tally_and_events(tally: Tally, channel: str, said: list[tuple[str, dict[str, Any]]]) -> list[Event] | None:
+    """Insert the tally and the events `said` ((kind, data) each, in order); the events as stored,
+    or None with nothing inserted when the tally's key is already taken in the night.
+
+    On PostgreSQL one statement inserts them all (a tap is then one round trip between its read
+    and the commit); SQLite has no INSERT in a WITH: the tally, then the events in one INSERT.
+    """
+    values = {name: _to_db(getattr(tally, name)) for name in _TALLY_COLUMNS}
+    now = tally.created_at
+    if connection.vendor != "postgresql":
+        row = _fetch_one(
+            f"INSERT INTO {_TALLY} ({', '.join(values)}) VALUES ({', '.join(['%s'] * len(values))}) "
+            "ON CONFLICT (night_id, key) DO NOTHING RETURNING id",
+            list(values.values()),
+        )
+        if row is None:
+            return None
+        tally.pk = row[0]
+        events = _insert_events(channel, said, now)
+    else:
+        rows = ", ".join(["(%s, %s, %s)"] * len(said))
+        sql = f"""
+            WITH new AS (
+                INSERT INTO {_TALLY} ({", ".join(values)}) VALUES ({", ".join(["%s"] * len(values))})
+                ON CONFLICT (night_id, key) DO NOTHING
+                RETURNING id
+            ), said AS (
+                INSERT INTO {_EVENT} (channel, kind, data, created_at)
+                SELECT said.channel, said.kind, CAST(said.data AS jsonb), %s
+                FROM new, (VALUES {rows}) AS said(channel, kind, data)
+                RETURNING id
+            )
+            SELECT new.id, said.id FROM new, said ORDER BY said.id
+        """
+        params = [*values.values(), _to_db(now)]
+        for kind, data in said:
+            params += [channel, kind, json.dumps(data)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            ids = cursor.fetchall()
+        if not ids:
+            return None
+        tally.pk = ids[0][0]
+        events = [Event(id=event_id, channel=channel, kind=kind, data=data, created_at=now)
+                  for (_tally, event_id), (kind, data) in zip(ids, said, strict=True)]
+    tally._state.adding = False
+    tally._state.db = "default"
+    return events
+
+
+def _insert_events(channel: str, said: list[tuple[str, dict[str, Any]]], now: datetime) -> list[Event]:
+    """The events `said` ((kind, data) each), inserted in order by one statement, as stored."""
+    json_value = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
+    params: list[Any] = []
+    for kind, data in said:
+        params += [channel, kind, json.dumps(data), _to_db(now)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_EVENT} (channel, kind, data, created_at) VALUES "
+            + ", ".join([f"(%s, %s, {json_value}, %s)"] * len(said)) + " RETURNING id",
+            params,
+        )
+        ids = sorted(event_id for (event_id,) in cursor.fetchall())
+    return [Event(id=event_id, channel=channel, kind=kind, data=data, created_at=now)
+            for event_id, (kind, data) in zip(ids, said, strict=True)]
 
 
 def _fetch_one(sql: str, params: list[Any] | dict[str, Any]) -> tuple[Any, ...] | None:

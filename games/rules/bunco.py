@@ -639,9 +639,157 @@ def after_round(round_: RoundInPlay) -> NextRound:
     )
 
 
+# --- A tap: what a tally at a table is, and what it leads to -------------------------------------
+
+
+class RoundPhase(StrEnum):
+    READY = "ready"  # seated; the head table has not started it
+    PLAYING = "playing"
+    BELL = "bell"  # the bell has rung: the other tables finish their turn, ties roll off
+    CLOSED = "closed"  # every table decided; the movement is made
+
+
+def tally_refusal(round_number: int, table_number: int, round_phase: str, table_phase: str, *,
+                  by_host: bool) -> str | None:
+    """Why a table does not take a tally now; None if it does. The one rule for the tap and for the
+    phone page that offers the buttons (`TableRound.tally_refusal`).
+
+    A phone scores while the round plays, and after the bell while its table finishes the turn
+    under way or rolls off a tie; the head table stops at the bell. The host corrects any table of
+    a round that has started."""
+    if round_phase == RoundPhase.READY:
+        if by_host:
+            return f"Round {round_number} has not started yet."
+        return f"Round {round_number} hasn't started: the head table starts it."
+    if by_host:
+        return None
+    if round_phase == RoundPhase.PLAYING and table_phase == Phase.PLAYING:
+        return None
+    if round_phase == RoundPhase.BELL and table_phase in (Phase.FINISHING, Phase.ROLL_OFF):
+        return None
+    if table_number == 1 and round_phase == RoundPhase.BELL:
+        return "The bell has rung: the head table stops at once. That tally was not added."
+    return (f"Round {round_number} is over at table {table_number}: that tally was not added. "
+            "If it should count, ask the host to correct the score.")
+
+
+def below_zero_refusal(table_number: int, team: str, roll_off: int, has: int, change: int, *,
+                       undo: bool = False) -> str | None:
+    """Why a host's correction (or an undo) of `change` is refused, when it would leave `team`
+    below 0 at the table (in main play, or in roll-off cycle `roll_off`), which has `has` points
+    now (`keeps_points_at_or_above_zero`); None when it is not."""
+    if keeps_points_at_or_above_zero(has, change):
+        return None
+    where = f"team {team} at table {table_number}" + (f" (roll-off {roll_off})" if roll_off else "")
+    points = f"{has} point{'s' if has != 1 else ''}"
+    if undo:
+        return (f"Undoing that entry would leave {where} below 0: it has only {points} now. "
+                "Nothing was changed; the host can correct the score.")
+    return (f"{where[0].upper()}{where[1:]} has only {points}: a correction can take off at most "
+            f"{has}, never below 0. Nothing was changed.")
+
+
+class SeatAtTap(NamedTuple):
+    name: str
+    team: Team
+    ghost: bool
+
+
+@dataclass(frozen=True)
+class TableAtTap:
+    """A table as a tap finds it, before its tally (plain data: the caller's one read)."""
+
+    number: int  # 1 = the head table
+    round_number: int
+    round_phase: str  # a RoundPhase
+    phase: str  # a Phase
+    roll_off: int  # roll-offs the table has had (it is in the last one when `phase` is ROLL_OFF)
+    seats: Sequence[SeatAtTap]  # in seat order
+    totals: Mapping[str, int]  # main play: {"A": …, "B": …}
+    roll_off_totals: Mapping[str, int]  # the roll-off under way (main play again when in none)
+    rules: Mapping[str, Any]  # the night's house rules by name (`Rules`' fields)
+
+
+@dataclass(frozen=True)
+class TapAsked:
+    """What a tap asks for: points for a team, a Bunco rolled by (or for) the seat `bunco_by`, a
+    wipeout, or the host's correction. The caller has checked its shape (a button, a team)."""
+
+    team: Team
+    points: int
+    bunco_by: str | None = None  # the name of the player whose Bunco it is
+    wipeout: bool = False
+    by_host: bool = False
+
+
+@dataclass(frozen=True)
+class TapRuling:
+    """The engine's one answer to a tap: refused (why, and whether the table's state or the tap
+    itself is to blame), or the tally to record and everything it leads to."""
+
+    refusal: str | None = None
+    refused_for: Literal["", "closed", "not_now", "bad"] = ""  # round over, not now, a bad tap
+    team: Team = "A"
+    kind: Literal["points", "bunco", "wipeout", "correction"] = "points"
+    points: int = 0
+    roll_off: int = 0  # the roll-off cycle the tally counts in (0: main play)
+    credited: str | None = None  # a Bunco's name, as credited (a ghost's goes to its partner)
+    totals: Mapping[str, int] | None = None  # main play, the tally counted
+    roll_off_totals: Mapping[str, int] | None = None  # the roll-off under way, the tally counted
+    after: AfterTally | None = None
+
+
+def _refused(why: str, refused_for: Literal["closed", "not_now", "bad"]) -> TapRuling:
+    return TapRuling(refusal=why, refused_for=refused_for)
+
+
+def rule_on_tap(table: TableAtTap, tap: TapAsked, closing: RoundInPlay | None) -> TapRuling:
+    """A tap at `table`, judged in one answer: whether the table takes it now (`tally_refusal`, the
+    wipeout's house rule and round, a correction never below 0, a Bunco by someone on the team),
+    the tally it records (its kind, points and roll-off; a ghost's Bunco credited to its partner),
+    the table's totals with it, and what it leads to (`after_tally`). `closing` is the round as the
+    caller read it when every other table of the round is decided (the tally may close it), else
+    None. IllegalSeating when the round closes and cannot be seated again."""
+    rules = Rules(**table.rules)
+    if tap.wipeout and not rules.wipeout:
+        return _refused("Tonight's house rules have no wipeout: three 1s score as usual.", "bad")
+    refusal = tally_refusal(table.round_number, table.number, table.round_phase, table.phase, by_host=tap.by_host)
+    if refusal is not None:
+        return _refused(refusal, "not_now" if tap.by_host else "closed")
+    if tap.wipeout and not wipeout_applies(rules, target_for_round(table.round_number)):
+        return _refused(f"1s are up in round {table.round_number}: three 1s are a Bunco, not a wipeout.", "not_now")
+    in_roll_off = table.phase == Phase.ROLL_OFF
+    roll_off = table.roll_off if in_roll_off else 0
+    counted = table.roll_off_totals if in_roll_off else table.totals
+    kind: Literal["points", "bunco", "wipeout", "correction"] = "correction" if tap.by_host else "points"
+    points, credited = tap.points, None
+    if tap.by_host and tap.bunco_by is None and points < 0:
+        below = below_zero_refusal(table.number, tap.team, roll_off, counted[tap.team], points)
+        if below is not None:
+            return _refused(below, "bad")
+    if tap.bunco_by is not None:
+        position = next((seat for seat, (name, team, _ghost) in enumerate(table.seats)
+                         if name == tap.bunco_by and team == tap.team), None)
+        if position is None:
+            return _refused(f"{tap.bunco_by} isn't on that team at table {table.number}.", "bad")
+        ghosts = {seat for seat, (_name, _team, ghost) in enumerate(table.seats) if ghost}
+        points, kind, credited = BUNCO_POINTS, "bunco", table.seats[bunco_credit_seat(position, ghosts)].name
+    elif tap.wipeout:
+        points, kind = -counted[tap.team], "wipeout"
+    # A tally counts in the roll-off under way, or else in main play (`table_totals_sql`'s rule).
+    totals, roll_off_totals = dict(table.totals), dict(table.roll_off_totals) if in_roll_off else None
+    (roll_off_totals if roll_off_totals is not None else totals)[tap.team] += points
+    at_table = TableAtTally(number=table.number, seats=[seat.name for seat in table.seats],
+                            bell_rung=table.round_phase != RoundPhase.PLAYING, roll_off=table.roll_off,
+                            totals=totals, roll_off_totals=roll_off_totals)
+    after = after_tally(at_table, tap.team, points, bunco=kind == "bunco", rules=rules, closing=closing)
+    return TapRuling(team=tap.team, kind=kind, points=points, roll_off=roll_off, credited=credited, totals=totals,
+                     roll_off_totals=roll_off_totals, after=after)
+
+
 @dataclass(frozen=True)
 class TableAtTally:
-    """A table just after a tally was counted at it (plain data: the caller's read)."""
+    """A table just after a tally was counted at it (plain data)."""
 
     number: int  # 1 = the head table
     seats: Sequence[str]  # its names in seat order
@@ -662,24 +810,16 @@ class AfterTally:
     next_round: NextRound | None = None  # the round closes (every table decided): what follows
 
 
-def may_end_something(table_number: int, bell_rung: bool, in_roll_off: bool) -> bool:
-    """Whether a tally at this table may end anything (`after_tally` needs the round then): at the
-    head table before the bell, or in a roll-off. Any other tally only adds points."""
-    return (table_number == 1 and not bell_rung) or in_roll_off
-
-
-def after_tally(table: TableAtTally, team: str, points: int, *, bunco: bool,
-                round_: RoundInPlay | None) -> AfterTally:
+def after_tally(table: TableAtTally, team: str, points: int, *, bunco: bool, rules: Rules,
+                closing: RoundInPlay | None) -> AfterTally:
     """What a tally of `points` for `team` (a Bunco when `bunco`) at `table` leads to, in one answer.
 
     At the head table before the bell, a Bunco or a team at 21 rings it (`rings_bell`): the table
     is decided by its points, or rolls off a tie. In a roll-off under sudden death, the first tally
     that puts a team ahead decides the table (`roll_off_winner`). A table decided when every other
-    table of the round is decided closes the round (`after_round`). `round_` is read when the
-    tally may end something (`may_end_something`); without it, nothing is decided.
+    table of the round is decided (`closing`: the round, read then; None while another table
+    plays on) closes the round (`after_round`).
     """
-    if round_ is None:
-        return AfterTally()
     if table.number == 1 and not table.bell_rung and points > 0 and rings_bell(table.totals[team], bunco):
         bell = True
         winner = table_winner(table.totals["A"], table.totals["B"])
@@ -687,18 +827,18 @@ def after_tally(table: TableAtTally, team: str, points: int, *, bunco: bool,
             return AfterTally(bell=True, roll_off=table.roll_off + 1)
     elif table.roll_off_totals is not None:
         bell = False
-        winner = roll_off_winner(round_.rules, table.roll_off_totals["A"], table.roll_off_totals["B"],
-                                 cycle_over=False)
+        winner = roll_off_winner(rules, table.roll_off_totals["A"], table.roll_off_totals["B"], cycle_over=False)
         if winner is None:
             return AfterTally()
     else:
         return AfterTally()
     bell_winners = tuple(name for position, name in enumerate(table.seats) if bell and TEAMS[position % 2] == winner)
-    winners = [winner if t == table.number - 1 else decided for t, decided in enumerate(round_.winners)]
-    if not all(winners):
+    if closing is None:
         return AfterTally(bell=bell, bell_winners=bell_winners, winner=winner)
-    next_round = after_round(replace(round_, winners=winners))
+    winners = [winner if t == table.number - 1 else decided for t, decided in enumerate(closing.winners)]
+    next_round = after_round(replace(closing, winners=winners))
     return AfterTally(bell=bell, bell_winners=bell_winners, winner=winner, next_round=next_round)
+
 
 @dataclass(frozen=True)
 class Place:

@@ -18,7 +18,6 @@ from games.rules.bunco import (
     TableAtTally,
     after_round,
     after_tally,
-    may_end_something,
     next_seating_with,
 )
 
@@ -41,49 +40,47 @@ def round_of(*winners: str, number: int = 3, rules: Rules = OFFICIAL, **more) ->
     return RoundInPlay(number=number, rules=rules, winners=list(winners), **more)
 
 
-def test_a_tally_that_cannot_end_anything_needs_no_round_and_leads_to_nothing():
-    assert not may_end_something(2, bell_rung=False, in_roll_off=False)
-    assert not may_end_something(1, bell_rung=True, in_roll_off=False)
-    assert after_tally(head(12, 4), "A", 2, bunco=False, round_=None) == AfterTally()
+def test_a_tally_away_from_the_head_table_and_out_of_a_roll_off_leads_to_nothing():
+    second = TableAtTally(number=2, seats=SECOND, bell_rung=False, roll_off=0, totals={"A": 30, "B": 4},
+                          roll_off_totals=None)
+    assert after_tally(second, "A", 5, bunco=True, rules=OFFICIAL, closing=None) == AfterTally()
+    assert after_tally(head(30, 4, bell_rung=True), "A", 5, bunco=True, rules=OFFICIAL, closing=None) == AfterTally()
 
 
 def test_the_head_table_at_21_rings_the_bell_and_is_won_while_the_other_tables_play_on():
-    assert may_end_something(1, bell_rung=False, in_roll_off=False)
-    outcome = after_tally(head(21, 8), "A", 1, bunco=False, round_=round_of("", ""))
+    outcome = after_tally(head(21, 8), "A", 1, bunco=False, rules=OFFICIAL, closing=None)
     assert outcome == AfterTally(bell=True, bell_winners=("Ann", "Cat"), winner="A")
 
 
 def test_a_bunco_at_the_head_table_rings_the_bell_even_below_21():
-    outcome = after_tally(head(3, 21), "B", 21, bunco=True, round_=round_of("", ""))
+    outcome = after_tally(head(3, 21), "B", 21, bunco=True, rules=OFFICIAL, closing=None)
     assert (outcome.bell, outcome.winner, outcome.bell_winners) == (True, "B", ("Bob", "Dee"))
 
 
 def test_a_bell_on_a_tie_sends_the_head_table_to_a_roll_off():
-    outcome = after_tally(head(21, 21), "A", 5, bunco=False, round_=round_of("", ""))
+    outcome = after_tally(head(21, 21), "A", 5, bunco=False, rules=OFFICIAL, closing=None)
     assert outcome == AfterTally(bell=True, roll_off=1)
 
 
 def test_a_correction_that_takes_points_off_rings_nothing():
-    assert after_tally(head(25, 3), "A", -2, bunco=False, round_=round_of("", "")) == AfterTally()
+    assert after_tally(head(25, 3), "A", -2, bunco=False, rules=OFFICIAL, closing=None) == AfterTally()
 
 
 def test_under_sudden_death_the_first_tally_that_breaks_a_roll_offs_tie_decides_the_table():
-    assert may_end_something(2, bell_rung=True, in_roll_off=True)
-    still_tied = after_tally(rolling_off(2, 0, 0), "A", 0, bunco=False, round_=round_of("A", "", rules=SUDDEN_DEATH))
+    still_tied = after_tally(rolling_off(2, 0, 0), "A", 0, bunco=False, rules=SUDDEN_DEATH, closing=None)
     assert still_tied == AfterTally()
-    ahead = after_tally(rolling_off(2, 0, 2), "B", 2, bunco=False, round_=round_of("A", "", "", rules=SUDDEN_DEATH))
+    ahead = after_tally(rolling_off(2, 0, 2), "B", 2, bunco=False, rules=SUDDEN_DEATH, closing=None)
     assert ahead == AfterTally(winner="B")
 
 
 def test_a_full_turn_roll_off_is_not_decided_by_a_tally():
-    assert after_tally(rolling_off(2, 0, 2), "B", 2, bunco=False, round_=round_of("A", "")) == AfterTally()
+    assert after_tally(rolling_off(2, 0, 2), "B", 2, bunco=False, rules=OFFICIAL, closing=None) == AfterTally()
 
 
 def test_the_last_table_to_decide_closes_the_round_and_the_next_one_is_seated_by_the_movement():
     seating = [HEAD, SECOND]
-    played = round_of("A", "", seating=seating)
-    outcome = after_tally(rolling_off(2, 5, 0), "A", 5, bunco=False, round_=RoundInPlay(
-        number=3, rules=SUDDEN_DEATH, winners=["A", ""], seating=seating))
+    played = round_of("A", "", seating=seating, rules=SUDDEN_DEATH)
+    outcome = after_tally(rolling_off(2, 5, 0), "A", 5, bunco=False, rules=SUDDEN_DEATH, closing=played)
     expected = next_seating_with(seating, ["A", "A"], SUDDEN_DEATH)
     assert outcome.winner == "A" and outcome.next_round is not None
     assert [[name for name, _team in seats] for seats in outcome.next_round.seating] == expected

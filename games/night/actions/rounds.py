@@ -15,6 +15,7 @@ from games.night.models import (
     Seat,
     TableRound,
 )
+from games.night.taps import decide_table
 from games.rules import bunco
 from live.log import log_event
 from live.models import Event
@@ -58,17 +59,6 @@ def start_round(night: Night, *, round_number: int | None = None) -> Round:
     round_.save(update_fields=["status", "started_at"])
     log_event(night.channel, "state", {"round": round_.number, "what": "round_started"})
     return round_
-
-def decide_table(table: TableRound, winner: bunco.Team | None) -> None:
-    """The table won by `winner`, or rolling off a tie (None)."""
-    if winner is not None:
-        table.winner = winner
-        table.status = TableRound.Status.DONE
-    else:
-        table.status = TableRound.Status.ROLL_OFF
-        table.roll_off += 1
-    table.save(update_fields=["winner", "status", "roll_off"])
-
 
 @transaction.atomic
 def finish_turn(*, night: Night, table_number: int, round_number: int | None = None) -> TableRound:
@@ -134,13 +124,18 @@ def locked_table(night: Night, table_number: int, *, with_round: bool = True) ->
     # the table while waiting for the round deadlocks against the bell, which holds the round
     # while it marks every other table "finishing".
     try:
-        return (
+        table = (
             TableRound.objects.select_for_update(of=() if with_round else ("self",))
             .select_related("round")
             .get(round__night=night, round__number=night.current_round, number=table_number)
         )
     except TableRound.DoesNotExist:
         raise BadTally(f"There is no table {table_number} this round.") from None
+    if not with_round and table.status != TableRound.Status.PLAYING and table.round.status == Round.Status.PLAYING:
+        # A stale round (as in games.night.taps.read_tap): the table's row came as the bell left
+        # it, after waiting for its lock, the round's as the statement first saw it. Read it again.
+        table.round.refresh_from_db()
+    return table
 
 
 def close_round_if_resolved(night: Night, round_: Round) -> None:

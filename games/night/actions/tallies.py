@@ -10,19 +10,13 @@ from django.utils import timezone
 
 from games.night import taps
 from games.night.actions.refusals import BadTally, KeyOfAnotherTable, RoundClosed, key_reused
-from games.night.actions.rounds import cannot_seat_again, decide_table, round_in_play, seat_next_round
-from games.night.models import (
-    Night,
-    Player,
-    Round,
-    TableRound,
-    Tally,
-)
+from games.night.actions.rounds import cannot_seat_again, round_in_play, seat_next_round
+from games.night.models import Night, Player, Round, TableRound, Tally
 from games.rules import bunco
-from live.log import log_event, publish_together
+from live.log import publish_together
 from live.models import Event
 from live.refusals import NotNow, Refusal
-from live.text import well_formed_key
+from live.text import WELL_FORMED_KEY
 
 POINT_BUTTONS = (1, 2, 5)  # +1, +2, +5 ("baby bunco"); a Bunco is its own button
 MAX_CORRECTION = 99
@@ -48,12 +42,14 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
                  round_number: int | None = None, wipeout: bool = False) -> Tally:
     """Add points (or a Bunco, or a wipeout) to a team at a table in the current round.
 
-    The table's row is locked for the few milliseconds of the insert, so tallies at one table are
-    applied one after another and the bell check always sees every point before it; tables don't
-    wait for each other. A key already recorded returns the tally it recorded (a retried tap).
-    What the tally leads to (the bell, a table decided, the round closed and the next one seated)
-    is the engine's one answer (`bunco.after_tally`), applied in this transaction; the tap's events
-    are published together once it commits.
+    A tap is a read, one judgement and one write: the table's row is locked and what the engine
+    needs is read (`taps.read_tap`); the engine rules on the tap in one answer (`bunco.rule_on_tap`:
+    refused, or the tally and everything it leads to: the bell, a table decided or rolling off, the
+    round closed and the next one's seating); the tally, its events and those decisions are
+    written (`taps.write_tap`) and the events published together once the transaction commits.
+    Tallies at one table are applied one after another, so the bell check always sees every point
+    before it; tables don't wait for each other. A key already recorded returns the tally it
+    recorded (a retried tap).
 
     A wipeout (house rule: three 1s when 1s are not up) records minus the team's points so far:
     in main play its points for the round, in a roll-off its points in the roll-off under way. An
@@ -61,27 +57,37 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
     decides the table.
     """
     tap = Tap(team, points, bunco_player, entered_by, by_host, key or None, round_number, wipeout)
-    _check_tap(night, tap)
+    _check_tap(tap)
     number = round_number or night.current_round
-    # Plain SQL for the statements every tap runs (games/night/taps.py says why). The table's row is
-    # locked alone: taps at other tables don't wait for this one.
-    table = taps.lock_table(night.pk, number, table_number)
-    if table is None:
+    scene = taps.read_tap(night.pk, number, table_number, tap.key)
+    if scene is None:
         raise BadTally(f"There is no table {table_number} in round {number}.")
-    refusal = _refusal_at(night, table, tap)
-    tally = _tally_at(night, table, tap) if refusal is None else None
-    channel = night.channel
-    recorded = _insert(channel, table, tally) if tally is not None else None
-    if tally is None or recorded is None:
-        # A retried tap whose first copy did arrive (before its table closed) gets that tally; a
-        # taken key is the only reason the insert skips.
-        return _retried(night, tap, table_number, refusal or BadTally("That tap could not be recorded: tap again."))
-    outcome = _ask_the_engine(night, table, tally, recorded)
-    publish_together([recorded.event, *_apply(night, channel, table, tally, outcome)])
-    return tally
+    if scene.key_taken:
+        return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
+    closing = round_in_play(night, scene.table.round_id, number, closing=True) if scene.may_close_the_round else None
+    asked = bunco.TapAsked(team="A" if team == "A" else "B", points=points, wipeout=wipeout, by_host=by_host,
+                           bunco_by=bunco_player.name if bunco_player else None)
+    try:
+        ruling = bunco.rule_on_tap(scene.at_tap, asked, closing)
+    except bunco.IllegalSeating as error:
+        raise cannot_seat_again(number, error) from error
+    if ruling.refusal is not None:
+        raise REFUSALS[ruling.refused_for](ruling.refusal)
+    written = taps.write_tap(scene, ruling, night_id=night.pk, entered_by_id=entered_by.pk if entered_by else None,
+                             by_host=by_host, key=tap.key)
+    if written is None:  # a copy of this tap, at another table's lock, took the key first
+        return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
+    closed = _close_round(night, scene.table.round, ruling) if written.closes_round else []
+    publish_together(written.events + closed)
+    return written.tally
 
 
-def _check_tap(night: Night, tap: Tap) -> None:
+# How the engine's refusal of a tap is told: the round over at a phone's table, not now (the
+# host's correction before the round, a wipeout when 1s are up), or a tap that is never right.
+REFUSALS: dict[str, type[Refusal]] = {"closed": RoundClosed, "not_now": NotNow, "bad": BadTally}
+
+
+def _check_tap(tap: Tap) -> None:
     """BadTally for a tally that is never right, whatever the table's state."""
     if tap.team not in ("A", "B"):
         raise BadTally("Choose team A or team B.")
@@ -91,26 +97,13 @@ def _check_tap(night: Night, tap: Tap) -> None:
     if tap.wipeout:
         if is_bunco or tap.by_host or tap.points != 0:
             raise BadTally("A wipeout is its own tap: no points or Bunco with it.")
-        if not night.bunco_rules().wipeout:
-            raise BadTally("Tonight's house rules have no wipeout: three 1s score as usual.")
     elif not tap.by_host and not is_bunco and tap.points not in POINT_BUTTONS:
         raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {tap.points!r}.")
-    if tap.by_host and not is_bunco:
-        check_correction_points(tap.points)
-    if tap.key is not None and not well_formed_key(tap.key):
+    if tap.by_host and not is_bunco and (tap.points == 0 or abs(tap.points) > MAX_CORRECTION):
+        raise BadTally(CORRECTION_RANGE)
+    # The pattern itself, not live.text's well_formed_key: this is the hot path of a night.
+    if tap.key is not None and WELL_FORMED_KEY.fullmatch(tap.key) is None:
         raise BadTally("The tap's key is malformed.")
-
-
-def _refusal_at(night: Night, table: TableRound, tap: Tap) -> Refusal | None:
-    """Why the table does not take this tally now (its round closed, a wipeout when 1s are up)."""
-    try:
-        check_open_for_play(table, by_host=tap.by_host)
-    except Refusal as refusal:
-        return refusal
-    number = table.round.number
-    if tap.wipeout and not bunco.wipeout_applies(night.bunco_rules(), bunco.target_for_round(number)):
-        return NotNow(f"1s are up in round {number}: three 1s are a Bunco, not a wipeout.")
-    return None
 
 
 def _retried(night: Night, tap: Tap, table_number: int, refusal: Refusal) -> Tally:
@@ -122,113 +115,16 @@ def _retried(night: Night, tap: Tap, table_number: int, refusal: Refusal) -> Tal
                      wipeout=tap.wipeout, round_number=tap.round_number)
 
 
-def _tally_at(night: Night, table: TableRound, tap: Tap) -> Tally:
-    """The tally to record (not saved yet), or BadTally (a correction below 0, a Bunco by
-    someone not on the team)."""
-    roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
-    points, kind = tap.points, Tally.Kind.CORRECTION if tap.by_host else Tally.Kind.POINTS
-    if tap.by_host and tap.bunco_player is None and points < 0:
-        refuse_below_zero(table, tap.team, roll_off, points)
-    if tap.bunco_player is not None:
-        _check_bunco_player(table, tap.team, tap.bunco_player)
-        points, kind = bunco.BUNCO_POINTS, Tally.Kind.BUNCO
-    elif tap.wipeout:
-        points, kind = -table.totals(roll_off)[tap.team], Tally.Kind.WIPEOUT
-    return Tally(
-        night=night, table_round=table, kind=kind, team=tap.team, points=points,
-        buncos=1 if tap.bunco_player is not None else 0,
-        bunco_player=_roller_for(table, tap.bunco_player) if tap.bunco_player is not None else None,
-        roll_off=roll_off, entered_by=tap.entered_by, by_host=tap.by_host, key=tap.key, created_at=timezone.now(),
-    )
-
-
-def _insert(channel: str, table: TableRound, tally: Tally) -> taps.RecordedTally | None:
-    """Insert the tally with its "tally" event (the table's new totals); None when its key is
-    already taken under the table's lock (a retry, or a copy of it that raced here first)."""
-    recorded = taps.insert_tally_and_event(
-        {
-            "night_id": tally.night_id, "table_round_id": table.pk, "kind": tally.kind, "team": tally.team,
-            "points": tally.points, "buncos": tally.buncos, "bunco_player_id": tally.bunco_player_id,
-            "roll_off": tally.roll_off, "entered_by_id": tally.entered_by_id, "by_host": tally.by_host,
-            "undoes_id": None, "key": tally.key, "created_at": tally.created_at,
-        },
-        channel=channel, round_number=table.round.number, table_number=table.number,
-        table_roll_off=table.roll_off, in_roll_off=table.status == TableRound.Status.ROLL_OFF,
-    )
-    if recorded is not None:
-        tally.pk = recorded.tally_id
-        tally._state.adding = False
-        tally._state.db = "default"
-        tally.table_totals = recorded.totals
-    return recorded
-
-
-def _ask_the_engine(night: Night, table: TableRound, tally: Tally, recorded: taps.RecordedTally) -> bunco.AfterTally:
-    """The engine's one answer to what the tally leads to, from the table as the insert left it and,
-    when the tally may end something, the round read in one go."""
-    round_ = table.round
-    in_roll_off = recorded.roll_off_totals is not None
-    seats: list[str] = []
-    played = None
-    if bunco.may_end_something(table.number, round_.status != Round.Status.PLAYING, in_roll_off):
-        if in_roll_off:
-            # The round's row too, as every action that decides a table takes it (see locked_table):
-            # the last table to decide then sees every other one decided, and closes the round.
-            table.round = round_ = Round.objects.select_for_update().get(pk=table.round_id)
-        seats = list(table.seats.order_by("position").values_list("player__name", flat=True))
-        played = round_in_play(night, round_.pk, round_.number, closing=True, decided_by=table.number)
-    at_table = bunco.TableAtTally(number=table.number, seats=seats, bell_rung=round_.status != Round.Status.PLAYING,
-                                  roll_off=table.roll_off, totals=recorded.totals,
-                                  roll_off_totals=recorded.roll_off_totals)
-    try:
-        return bunco.after_tally(at_table, tally.team, tally.points, bunco=tally.kind == Tally.Kind.BUNCO,
-                                 round_=played)
-    except bunco.IllegalSeating as error:
-        raise cannot_seat_again(round_.number, error) from error
-
-
-def _apply(night: Night, channel: str, table: TableRound, tally: Tally, outcome: bunco.AfterTally) -> list[Event]:
-    """What the tally leads to, written in the tap's transaction: the events to publish with it."""
-    round_ = table.round
-    events: list[Event] = []
-    if tally.buncos:
-        events.append(log_event(channel, "state", {"round": round_.number, "what": "bunco"}, publish=False))
-    if outcome.bell:
-        # One conditional update: only the first phone rings it (the head table's lock already
-        # makes its taps take turns).
-        rung = Round.objects.filter(pk=round_.pk, status=Round.Status.PLAYING).update(
-            status=Round.Status.BELL, bell_rung_at=timezone.now()
-        )
-        if not rung:
-            return events
-        round_.status = Round.Status.BELL
-    if not outcome.bell and outcome.winner is None:  # nothing decided: the bell rings or a table is won
-        return events
-    decide_table(table, outcome.winner)
-    if outcome.bell:
-        # Every other table finishes the turn under way, then confirms.
-        round_.tables.exclude(pk=table.pk).filter(status=TableRound.Status.PLAYING).update(
-            status=TableRound.Status.FINISHING
-        )
-        events.append(log_event(channel, "bell", {"round": round_.number, "team": outcome.winner or "",
-                                                        "winners": list(outcome.bell_winners)}, publish=False))
-    else:
-        events.append(log_event(channel, "state", {"round": round_.number, "table": table.number,
-                                                         "what": "roll_off"}, publish=False))
-    return events + _close_round(night, round_, outcome)
-
-
-def _close_round(night: Night, round_: Round, outcome: bunco.AfterTally) -> list[Event]:
+def _close_round(night: Night, round_: Round, ruling: bunco.TapRuling) -> list[Event]:
     """The round closed by the tally's table (every table decided): the night over, or the next
-    round seated. Its event, to publish with the tap's."""
-    if outcome.next_round is None:
-        return []
+    round seated (the engine's answer). Its event, to publish with the tap's."""
+    assert ruling.after is not None and ruling.after.next_round is not None
     closed = Round.objects.filter(pk=round_.pk).exclude(status=Round.Status.CLOSED).update(
         status=Round.Status.CLOSED, closed_at=timezone.now()
     )
     if not closed:
         return []
-    _next, event = seat_next_round(night, round_.number, outcome.next_round, publish=False)
+    _next, event = seat_next_round(night, round_.number, ruling.after.next_round, publish=False)
     return [event]
 
 
@@ -282,30 +178,15 @@ def check_open_for_play(table: TableRound, *, by_host: bool = False) -> None:
 
 def refuse_below_zero(table: TableRound, team: str, roll_off: int, change: int, *, undo: bool = False) -> None:
     """BadTally when `change` would leave `team` below 0 at `table` (in main play, or in the
-    roll-off cycle `roll_off`): the engine's `keeps_points_at_or_above_zero`."""
-    has = table.totals(roll_off)[team]
-    if bunco.keeps_points_at_or_above_zero(has, change):
-        return
-    where = f"team {team} at table {table.number}" + (f" (roll-off {roll_off})" if roll_off else "")
-    points = f"{has} point{'s' if has != 1 else ''}"
-    if undo:
-        raise BadTally(f"Undoing that entry would leave {where} below 0: it has only {points} now. "
-                       "Nothing was changed; the host can correct the score.")
-    raise BadTally(f"{where[0].upper()}{where[1:]} has only {points}: a correction can take off at most "
-                   f"{has}, never below 0. Nothing was changed.")
+    roll-off cycle `roll_off`): the engine's `below_zero_refusal`."""
+    refusal = bunco.below_zero_refusal(table.number, team, roll_off, table.totals(roll_off)[team], change, undo=undo)
+    if refusal is not None:
+        raise BadTally(refusal)
 
 
-def _check_bunco_player(table: TableRound, team: str, player: Player) -> None:
-    if not table.seats.filter(player=player, team=team).exists():
-        raise BadTally(f"{player.name} isn't on that team at table {table.number}.")
-
-
-def _roller_for(table: TableRound, player: Player) -> Player:
-    """A ghost's Bunco goes to the partner who rolled for it (RULES.md §4.5)."""
-    # A real player's own Bunco needs no look at the table (a tap's hot path).
-    return player if not player.is_ghost else table.bunco_credit(player)
+CORRECTION_RANGE = f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0."
 
 
 def check_correction_points(points: int) -> None:
     if type(points) is not int or points == 0 or abs(points) > MAX_CORRECTION:
-        raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
+        raise BadTally(CORRECTION_RANGE)

@@ -20,6 +20,7 @@ import pytest
 from django.db import connection
 
 from games.night import actions
+from games.night import taps as tap_statements
 from games.night.actions import RoundClosed
 from games.night.models import Night, Player, Round, TableRound, Tally
 from games.rules import bunco
@@ -180,12 +181,13 @@ def test_two_head_teams_crossing_21_at_the_same_instant_ring_the_bell_exactly_on
 
 
 def held_for_a_moment(monkeypatch, step: str) -> threading.Event:
-    """The night's `step` (a function of games/night/actions/, wherever a module calls it) made to
-    signal when it starts and then hold its transaction 0.3 s before going on, so a racing request
-    is really in flight meanwhile (a wider window, never a deadline)."""
+    """The night's `step` (a function of games/night/actions/ or of the tap's statements,
+    games/night/taps.py, wherever a module calls it) made to signal when it starts and then hold
+    its transaction 0.3 s before going on, so a racing request is really in flight meanwhile (a
+    wider window, never a deadline)."""
     started = threading.Event()
-    modules = [module for module in vars(actions).values()
-               if isinstance(module, types.ModuleType) and module.__name__.startswith(actions.__name__)]
+    modules = [tap_statements] + [module for module in vars(actions).values()
+                        if isinstance(module, types.ModuleType) and module.__name__.startswith(actions.__name__)]
     calling = [module for module in modules if hasattr(module, step)]
     assert calling, f"no module of the night's actions has {step}"
     original = getattr(calling[0], step)
@@ -270,9 +272,10 @@ def test_the_last_two_tables_finishing_at_the_same_moment_close_the_round_once(s
 @pytest.fixture
 def slow_bell(monkeypatch) -> threading.Event:
     """Holds the bell's transaction for a moment after it has moved the other tables to finishing
-    (their rows locked until it commits), and signals when it gets there: a tap at one of those
-    tables then waits for its table's lock and is handed the row the bell left."""
-    return held_for_a_moment(monkeypatch, "_close_round")
+    (their rows locked until it commits), as it decides the head table, and signals when it gets
+    there: a tap at one of those tables then waits for its table's lock and is handed the row the
+    bell left."""
+    return held_for_a_moment(monkeypatch, "decide_table")
 
 
 def test_a_tap_that_waited_for_its_table_while_the_bell_rang_is_taken_at_the_finishing_table(slow_bell):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
 from games.night import taps
-from games.night.models import Night, Player, Seat, TableRound, Tally
+from games.night.models import Night, Player, Round, Seat, TableRound, Tally
+from games.rules import bunco
 from live.models import Event
 from tests import builders
 
@@ -65,19 +65,13 @@ def test_a_player_not_seated_in_the_current_round_has_no_table():
     assert phone is not None and phone.table_number is None
 
 
-def tally_values(night: Night, table, team: str, points: int, key: str | None, roll_off: int = 0) -> dict:
-    return {
-        "night_id": night.pk, "table_round_id": table.pk, "kind": "points", "team": team, "points": points,
-        "buncos": 0, "bunco_player_id": None, "roll_off": roll_off, "entered_by_id": None, "by_host": False,
-        "undoes_id": None, "key": key, "created_at": timezone.now(),
-    }
-
-
-def record(night: Night, table, team: str, points: int, key: str | None, *, roll_off: int = 0):
-    return taps.insert_tally_and_event(
-        tally_values(night, table, team, points, key, roll_off), channel=night.channel, round_number=1,
-        table_number=table.number, table_roll_off=roll_off, in_roll_off=roll_off > 0,
-    )
+def record(night: Night, table: TableRound, team: bunco.Team, points: int, key: str | None) -> taps.WrittenTap | None:
+    """A tap through the statements alone: read, the engine's ruling, write."""
+    scene = taps.read_tap(night.pk, 1, table.number, key)
+    assert scene is not None
+    ruling = bunco.rule_on_tap(scene.at_tap, bunco.TapAsked(team=team, points=points), None)
+    assert ruling.refusal is None, ruling.refusal
+    return taps.write_tap(scene, ruling, night_id=night.pk, entered_by_id=None, by_host=False, key=key)
 
 
 def test_a_tally_comes_back_with_the_tables_totals_and_its_event_as_stored():
@@ -85,14 +79,29 @@ def test_a_tally_comes_back_with_the_tables_totals_and_its_event_as_stored():
     table = TableRound.objects.get(round__night=night, round__number=1, number=2)
     record(night, table, "A", 5, "k1")
     record(night, table, "B", 2, "k2")
-    recorded = record(night, table, "A", 1, "k3")
-    assert recorded is not None
-    assert recorded.totals == {"A": 6, "B": 2} == table.totals()
-    assert recorded.roll_off_totals is None
-    assert Tally.objects.get(pk=recorded.tally_id).key == "k3"
-    stored = Event.objects.get(pk=recorded.event.pk)
-    assert (stored.channel, stored.kind, stored.data) == (night.channel, "tally", recorded.event.data)
-    assert recorded.event.data == {"round": 1, "table": 2, "roll_off": 0, "a": 6, "b": 2}
+    written = record(night, table, "A", 1, "k3")
+    assert written is not None
+    assert written.tally.table_totals == {"A": 6, "B": 2} == table.totals()
+    assert Tally.objects.get(pk=written.tally.pk).key == "k3"
+    [event] = written.events
+    stored = Event.objects.get(pk=event.pk)
+    assert (stored.channel, stored.kind, stored.data) == (night.channel, "tally", event.data)
+    assert event.data == {"round": 1, "table": 2, "roll_off": 0, "a": 6, "b": 2}
+
+
+def test_what_a_tap_reads_agrees_with_the_orm():
+    night = started_night()
+    table = TableRound.objects.get(round__night=night, round__number=1, number=2)
+    record(night, table, "B", 5, "k1")
+    scene = taps.read_tap(night.pk, 1, 2, "k1")
+    assert scene is not None and scene.key_taken and not scene.may_close_the_round
+    assert scene.at_tap.totals == table.totals() == {"A": 0, "B": 5}
+    seated = list(table.seats.order_by("position").select_related("player"))
+    assert [(seat.name, seat.team, seat.ghost) for seat in scene.at_tap.seats] == [
+        (seat.player.name, seat.team, seat.player.is_ghost) for seat in seated]
+    assert scene.player_ids == {seat.player.name: seat.player_id for seat in seated}
+    assert scene.at_tap.rules == night.rules
+    assert taps.read_tap(night.pk, 1, 9, None) is None  # no table 9
 
 
 def test_a_roll_off_tally_counts_apart_from_the_main_play():
@@ -100,18 +109,24 @@ def test_a_roll_off_tally_counts_apart_from_the_main_play():
     table = TableRound.objects.get(round__night=night, round__number=1, number=3)
     record(night, table, "A", 5, "k1")
     record(night, table, "B", 5, "k2")
-    recorded = record(night, table, "B", 2, "k3", roll_off=1)
-    assert recorded is not None
-    assert recorded.totals == {"A": 5, "B": 5}
-    assert recorded.roll_off_totals == {"A": 0, "B": 2} == table.totals(1)
-    assert recorded.event.data == {"round": 1, "table": 3, "roll_off": 1, "a": 5, "b": 5, "ra": 0, "rb": 2}
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.BELL)
+    TableRound.objects.filter(pk=table.pk).update(status=TableRound.Status.ROLL_OFF, roll_off=1)
+    written = record(night, table, "B", 2, "k3")
+    assert written is not None
+    assert written.tally.roll_off == 1
+    assert written.tally.table_totals == {"A": 5, "B": 5}
+    assert table.totals(1) == {"A": 0, "B": 2}
+    assert written.events[0].data == {"round": 1, "table": 3, "roll_off": 1, "a": 5, "b": 5, "ra": 0, "rb": 2}
 
 
-def test_a_taken_key_inserts_nothing_and_logs_no_event():
+def test_a_key_taken_between_the_read_and_the_write_inserts_nothing_and_logs_no_event():
     night = started_night()
     table = TableRound.objects.get(round__night=night, round__number=1, number=2)
-    assert record(night, table, "A", 2, "same") is not None
+    scene = taps.read_tap(night.pk, 1, 2, "same")
+    assert scene is not None and not scene.key_taken
+    assert record(night, table, "A", 2, "same") is not None  # a copy of the tap, first
     events = Event.objects.count()
-    assert record(night, table, "A", 2, "same") is None
+    ruling = bunco.rule_on_tap(scene.at_tap, bunco.TapAsked(team="A", points=2), None)
+    assert taps.write_tap(scene, ruling, night_id=night.pk, entered_by_id=None, by_host=False, key="same") is None
     assert Tally.objects.filter(night=night).count() == 1
     assert Event.objects.count() == events
