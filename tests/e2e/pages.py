@@ -13,6 +13,7 @@ from typing import Any
 from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from games.links import join_path
 from tests.builders import PASSWORD
@@ -139,6 +140,20 @@ def wait_until(page: Page, condition: Callable[[], bool], failure: str, *, patie
 
 
 # --- A game table ------------------------------------------------------------------------------
+
+
+def evaluate_between_loads(page: Page, script: str, *, attempts: int = 5) -> Any:
+    """`page.evaluate(script)`, on the page as it is once it has loaded: a live page may reload by
+    itself (a round that closed, a play-off that began), and a script evaluated while it navigates
+    finds its context gone. It is then evaluated again on the new page, a few times at most."""
+    for attempt in range(attempts):
+        try:
+            page.wait_for_load_state()
+            return page.evaluate(script)
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error) or attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def open_table_screen(browser: Browser, url: str, table: Any) -> Page:

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.builders import groups_of, make_tournament, make_user
 from tests.conftest import ServerProcess
-from tests.e2e.pages import desk, enter_turn, log_in, serious_violations
+from tests.e2e.pages import desk, enter_turn, evaluate_between_loads, log_in, serious_violations
 from tournaments import actions
 from tournaments.links import group_path
 from tournaments.models import Group, Tournament, TournamentRound
@@ -137,11 +137,11 @@ def test_a_timed_round_ends_by_itself_while_the_projector_follows_live(
     # its page came between the pause and the resume). "Time is up" shows for the grace seconds.
     said = ["One minute left.", "Ten seconds left!", "Time is up: finish the turn under way. No new turn starts."]
     for each in phones:
-        recorded = each.evaluate("() => JSON.parse(sessionStorage.getItem('warnings') || '[]')")
+        recorded = evaluate_between_loads(each, "() => JSON.parse(sessionStorage.getItem('warnings') || '[]')")
         warnings = [text for text in recorded if text != "The clock is paused."]
         assert warnings[:2] == said[:2] and set(warnings[2:]) <= {said[2]}, warnings
         # ...and each warning rang once: a vibration, and a bell (every phone has been tapped: sound is on).
-        felt = each.evaluate("() => [sessionStorage.getItem('vibrations'), sessionStorage.getItem('bells')]")
+        felt = evaluate_between_loads(each, "() => [sessionStorage.getItem('vibrations'), sessionStorage.getItem('bells')]")
         assert felt == [str(len(warnings))] * 2, (felt, warnings)
     round_.refresh_from_db()
     # Group 3 scored nothing (one Bust): its players are tied at the line, so the round plays off.
