@@ -45,9 +45,10 @@ run: venv
 # one at a time, longest first, so that no worker ends with a long night alone. A pass that
 # PYTEST_ARGS leaves without tests (exit 5) is not a failure. The long proofs (the `proof` marker:
 # the later parts of the 200-game fairness proofs, a 24-player double-elimination tournament played
-# at digital tables, the two whole nights on phones) are left out: `make test` keeps a short case of
-# each (the first 10 games; a 5-player tournament; a dozen phones' night of a few rounds) and
-# `make proof` runs them.
+# at digital tables, the two whole nights on phones, whole games of Fill or Bust and Kismet and
+# their phones' parts on phones) are left out: `make test` keeps a short case of each (the first 10
+# games; a 5-player tournament; a dozen phones' night of a few rounds; a whole game of Ninety-Nine
+# or Bust with its parts) and `make proof` runs them.
 TEST_WORKERS ?= 2
 # The browser tests `make test-services` runs: every one, unless given (.ci/run names those whose
 # pages depend on PostgreSQL, Redis or the scaled layout).
@@ -62,7 +63,7 @@ test: venv
 
 # The long proofs `make test` leaves out (the `proof` marker: hundreds of bot games played through
 # the actions, each verified from its revealed seed; a 24-player tournament's every table; two
-# whole 24-round nights on phones in a browser), on the embedded default (SQLite), in the same two passes as `make test`: the games on
+# whole 24-round nights and whole table games on phones in a browser), on the embedded default (SQLite), in the same two passes as `make test`: the games on
 # $(TEST_WORKERS) workers that share their parts, then the nights on $(PROOF_BROWSER_WORKERS) (a
 # night of 14 pages and a server keeps about one core busy). CI runs them after `make test`.
 PROOF_BROWSER_WORKERS ?= 2

@@ -114,6 +114,9 @@ WITHOUT_PARTS = """(() => {
 })();"""
 
 
+# A whole game to the goal through three phones is a long proof: `make proof` (and CI) plays it;
+# `make test` keeps this file's start roll and the seats' tests of every game.
+@pytest.mark.proof
 def test_three_phones_and_a_bot_play_fill_or_bust_to_the_goal(table_site: ServerProcess, new_phone, browser) -> None:
     seed = f"{SEED:064x}"
     # A seed (searched offline once) under which a phone busts, a phone fills and a Vengeance hits.

@@ -19,7 +19,9 @@ from tests.builders import make_table
 from tests.conftest import ServerProcess
 from tests.e2e.pages import join_table, moved_past, open_table_screen, shoot, turn_comes_to
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+# A whole 15-turn game through three phones is a long proof: `make proof` (and CI) plays it; `make
+# test` keeps Kismet's seats, pages and themes (tests/e2e/test_table_seats.py, test_table_themes.py).
+pytestmark = [pytest.mark.e2e, pytest.mark.proof, pytest.mark.django_db(transaction=True)]
 
 EXPECT_TIMEOUT_MS = 15_000
 NAMES = ["Ada", "Bea", "Cal", "Dot"]
