@@ -42,19 +42,12 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
                  round_number: int | None = None, wipeout: bool = False) -> Tally:
     """Add points (or a Bunco, or a wipeout) to a team at a table in the current round.
 
-    A tap is a read, one judgement and one write: the table's row is locked and what the engine
-    needs is read (`taps.read_tap`); the engine rules on the tap in one answer (`bunco.rule_on_tap`:
-    refused, or the tally and everything it leads to: the bell, a table decided or rolling off, the
-    round closed and the next one's seating); the tally, its events and those decisions are
-    written (`taps.write_tap`) and the events published together once the transaction commits.
-    Tallies at one table are applied one after another, so the bell check always sees every point
-    before it; tables don't wait for each other. A key already recorded returns the tally it
-    recorded (a retried tap).
-
-    A wipeout (house rule: three 1s when 1s are not up) records minus the team's points so far:
-    in main play its points for the round, in a roll-off its points in the roll-off under way. An
-    undo of it gives them back. Under sudden death the first tally that breaks a roll-off's tie
-    decides the table.
+    A read, one judgement, one write: `taps.read_tap` locks the table (taps at one table take
+    turns, so the bell sees every point before it; tables don't wait for each other) and reads
+    what the engine needs; `bunco.rule_on_tap` answers once (refused, or the tally and what it
+    leads to: the bell, the table decided, the round closed and the next seating; a wipeout takes
+    the team back to 0); `taps.write_tap` writes it all; the events go out together at commit. A
+    key already recorded returns the tally it recorded (a retried tap).
     """
     tap = Tap(team, points, bunco_player, entered_by, by_host, key or None, round_number, wipeout)
     _check_tap(tap)
@@ -99,8 +92,8 @@ def _check_tap(tap: Tap) -> None:
             raise BadTally("A wipeout is its own tap: no points or Bunco with it.")
     elif not tap.by_host and not is_bunco and tap.points not in POINT_BUTTONS:
         raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {tap.points!r}.")
-    if tap.by_host and not is_bunco and (tap.points == 0 or abs(tap.points) > MAX_CORRECTION):
-        raise BadTally(CORRECTION_RANGE)
+    if tap.by_host and not is_bunco:
+        check_correction_points(tap.points)
     # The pattern itself, not live.text's well_formed_key: this is the hot path of a night.
     if tap.key is not None and WELL_FORMED_KEY.fullmatch(tap.key) is None:
         raise BadTally("The tap's key is malformed.")
@@ -184,9 +177,6 @@ def refuse_below_zero(table: TableRound, team: str, roll_off: int, change: int, 
         raise BadTally(refusal)
 
 
-CORRECTION_RANGE = f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0."
-
-
 def check_correction_points(points: int) -> None:
     if type(points) is not int or points == 0 or abs(points) > MAX_CORRECTION:
-        raise BadTally(CORRECTION_RANGE)
+        raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")

@@ -84,7 +84,7 @@
     TableLive.redraw(box, function (box) {
       var priv = state.private || {};
       var hand = priv.hand || [];
-      var makes = priv.makes || [];
+      var makes = priv.makes;  // null: not reckoned on the count shown yet (see moved)
       var legal = priv.legal || [];
       var playing = canMove() && legalKinds().indexOf("play") !== -1;
       if (!hand.length) {
@@ -95,14 +95,15 @@
         var node = el("button", "playing-card" + (isSpecial(card) ? " special" : ""));
         node.type = "button";
         node.appendChild(el("span", "card-face", cardText(card)));
-        var past = makes[index] === null || makes[index] === undefined;
-        node.appendChild(el("span", "makes", past ? "past 99" : "→ " + makes[index]));
+        var known = Array.isArray(makes);
+        var past = known && (makes[index] === null || makes[index] === undefined);
+        node.appendChild(el("span", "makes", !known ? "" : past ? "past 99" : "→ " + makes[index]));
         node.classList.toggle("is-past-99", past);
         var playable = playing && legal.indexOf(card) !== -1;
         node.classList.toggle("is-playable", playable);
         node.disabled = busy || !playable;
         node.setAttribute("data-card", String(card));
-        node.setAttribute("aria-label", cardSpoken(card) + (past ? ", would pass 99" : ", makes " + makes[index]));
+        node.setAttribute("aria-label", cardSpoken(card) + (!known ? "" : past ? ", would pass 99" : ", makes " + makes[index]));
         box.appendChild(node);
       });
     });
@@ -153,8 +154,13 @@
   }
 
   function moved(old, data) {
+    // What each card makes was worked out on the count before this move: until this seat's hand
+    // comes for the new count (its "hand" event follows the move's), it is not known, and no card
+    // is shown as passing 99 or playable on a count it was never reckoned on.
+    var priv = old["private"] ? Object.assign({}, old["private"], { makes: null, legal: [] }) : old["private"];
     return Object.assign({}, old, {
-      public: data.view, moves_made: data.move.number, said: data.said, on_turn: onTurn(old, data.view), legal_moves: [],
+      "private": priv, public: data.view, moves_made: data.move.number, said: data.said,
+      on_turn: onTurn(old, data.view), legal_moves: [],
     });
   }
 
