@@ -130,8 +130,17 @@
     var response = event.detail.ctx && event.detail.ctx.response;
     var status = response ? response.status : 0;
     if (status && status < 500) form._key = null; // answered: whatever comes next is a new entry
-    sendNote(status ? "" : "That entry may not have reached the site (no answer): check the scoresheet, " +
-      "then send it again if it is missing. The same entry sent again is counted once.");
+    // A refusal comes back inside the live region, which the next turn entered at another table
+    // redraws a moment later: its message moves to the note above the region, and stays there
+    // until this phone sends its next entry.
+    var refusal = status >= 400 && status < 500 ? document.querySelector("#group-state [role=alert]") : null;
+    if (refusal) {
+      sendNote(refusal.textContent.trim());
+      refusal.remove();
+    } else {
+      sendNote(status ? "" : "That entry may not have reached the site (no answer): check the scoresheet, " +
+        "then send it again if it is missing. The same entry sent again is counted once.");
+    }
     if (status >= 200 && status < 300 && form.hasAttribute("data-reset-after")) form.reset();
     lock(form, false);
   });

@@ -92,6 +92,30 @@ def test_a_bust_with_vengeance_ticked_is_refused_on_the_phone_with_a_message(nig
     assert list(group.live_turns().values_list("points", "vengeance")) == [(3000, False), (0, False)]
 
 
+def test_a_refusals_message_stays_while_another_tables_turn_redraws_the_phone_until_its_next_entry(
+    night_site: ServerProcess, new_phone
+):
+    """Found by four phones entering turns 0.3 s apart: the refusal came inside the live region,
+    and another table's turn a moment later redrew it, message gone before anyone could read it."""
+    tournament = make_tournament(make_user("director"), 8)
+    actions.start_round(tournament)
+    first, second = groups_of(tournament)[:2]
+    refused, other = open_group(new_phone, night_site.url, first), open_group(new_phone, night_site.url, second)
+    enter_turn(refused, first.players()[0].name, None, vengeance=True)
+    message = refused.get_by_role("alert").filter(has_text=BUST_VENGEANCE_REFUSED)
+    expect(message).to_be_visible()
+    # A mark on the live region, which its next redraw (morphed from the server's copy) removes.
+    refused.evaluate("document.getElementById('group-state').setAttribute('data-before-redraw', '')")
+    enter_turn(other, second.players()[0].name, 700)
+    expect(refused.locator("#group-state[data-before-redraw]")).to_have_count(0)  # redrawn since
+    expect(message).to_be_visible()
+    # The next entry of this phone clears it.
+    refused.get_by_label(VENGEANCE, exact=False).uncheck()
+    refused.get_by_role("button", name="Bust (0)").click()
+    expect(refused.get_by_role("button", name=f"Undo the last entry ({first.players()[0].name} 0)")).to_be_visible()
+    expect(message).to_have_count(0)
+
+
 # --- T3: a new turn is never taken for a retry ----------------------------------------------------
 
 
