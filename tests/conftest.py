@@ -474,6 +474,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
+# A page-level wait returns as soon as the page shows what it waits for: its bound only decides how
+# long a broken page takes to fail, so it is far beyond an honest wait. A correct test never fails
+# for being slow: with the machine busy (loads of 15 to 20 on its 2 cores, other suites beside this
+# one) every process waits for a core many times over, and a page's second becomes ten. The same
+# bound for an action (a click waits for its button to be enabled): Playwright's own is 30 s, which
+# a phone's hand, waiting for its turn's cards with `make test` run twice at once, once overran.
+PATIENT_MS = 60_000
+
+
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 3,
@@ -494,6 +503,7 @@ def new_phone(browser, request: pytest.FixtureRequest):
 
     def make(**overrides: Any):
         context = browser.new_context(**{**PHONE, **overrides})
+        context.set_default_timeout(PATIENT_MS)
         contexts.append(context)
         page = context.new_page()
         phone = f"phone {len(contexts)}"

@@ -7,13 +7,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import ServerPool, ServerProcess, shared_server
+from tests.conftest import PATIENT_MS, ServerPool, ServerProcess, shared_server
 
-# A page-level wait returns as soon as the page shows what it waits for: its bound only decides how
-# long a broken page takes to fail, so it is far beyond an honest wait. A correct test never fails
-# for being slow: with the machine busy (loads of 15 to 20 on its 2 cores, other suites beside this
-# one) every process waits for a core many times over, and a page's second becomes ten.
-PATIENT_MS = 60_000
+__all__ = ["PATIENT_MS"]  # the pages' helpers read it from here
 
 
 @pytest.fixture(autouse=True)

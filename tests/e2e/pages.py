@@ -37,7 +37,9 @@ def log_in(page: Page, url: str, *, username: str = "host", password: str = PASS
 
 def desk(browser: Browser) -> Page:
     """A new page in a desktop-sized browser of its own (a host's or a director's laptop)."""
-    return browser.new_context(viewport=DESKTOP).new_page()
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(PATIENT_MS)
+    return context.new_page()
 
 
 def join_night(phone: Page, url: str, code: str, name: str, *, table: int | None = None) -> Page:
