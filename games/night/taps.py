@@ -108,7 +108,8 @@ class TapScene:
 
 def read_tap(night_id: int, round_number: int, table_number: int, key: str | None) -> TapScene | None:
     """The table a tap goes to, its row locked until the transaction ends, and all the engine needs
-    to judge the tap, in two statements; None when the round has no such table.
+    to judge the tap, in two statements (three in a roll-off, which locks the round's row too);
+    None when the round has no such table.
 
     PostgreSQL locks only the table's row (`FOR UPDATE OF`): taps at other tables don't wait.
     SQLite has no row locks; its IMMEDIATE transactions already take turns. The rest is read by a
@@ -120,6 +121,11 @@ def read_tap(night_id: int, round_number: int, table_number: int, key: str | Non
     if table is None:
         return None
     in_roll_off = table.status == TableRound.Status.ROLL_OFF
+    if in_roll_off and connection.features.has_select_for_update:
+        # A roll-off's tally may decide its table: the round's row too, as every action that decides
+        # a table takes it (actions/rounds.py locked_table), so that of two tables deciding at once
+        # the later sees the other decided below, and closes the round.
+        _fetch_one(f"SELECT id FROM {_ROUND} WHERE id = %s FOR UPDATE", [table.round_id])
     sql = (
         "SELECT s.position, s.team, p.id, p.name, p.is_ghost, totals.a, totals.b, totals.ra, totals.rb, "
         f"(SELECT COUNT(*) FROM {_TABLE} o WHERE o.round_id = %(round_id)s AND o.id <> %(table_round_id)s "
@@ -131,12 +137,11 @@ def read_tap(night_id: int, round_number: int, table_number: int, key: str | Non
         "WHERE n.id = %(night_id)s ORDER BY s.position"
     )
     params: dict[str, Any] = {"round_id": table.round_id, "table_round_id": table.pk, "done": TableRound.Status.DONE,
-              "key": key, "night_id": night_id, "roll_off": table.roll_off if in_roll_off else 0}
+                              "key": key, "night_id": night_id, "roll_off": table.roll_off if in_roll_off else 0}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    first = rows[0]
-    _position, _team, _id, _name, _ghost, a, b, ra, rb, undecided, rules, taken = first
+    *_seat, a, b, ra, rb, undecided, rules, taken = rows[0]  # the night's columns repeat on every row
     seated = [row for row in rows if row[2] is not None]
     at_tap = bunco.TableAtTap(
         number=table.number, round_number=table.round.number, round_phase=table.round.status, phase=table.status,

@@ -295,3 +295,27 @@ def test_a_tap_that_waited_for_its_table_while_the_bell_rang_is_taken_at_the_fin
     assert table(night, 2).totals() == {"A": 0, "B": 2}
     assert table(night, 2).status == TableRound.Status.FINISHING
     assert Event.objects.on(night.channel).filter(kind="bell").count() == 1
+
+
+def test_the_last_two_sudden_death_roll_offs_decided_at_the_same_moment_close_the_round_once(slow_decisions):
+    """Each roll-off tap locks the round's row before it looks at the other tables (as a finished
+    turn does): without it, each of two taps deciding at once saw the other table still rolling off,
+    and neither closed the round."""
+    night = started_night(12, seed=6, rules=bunco.Rules(tie_break="sudden_death"))
+    for number in (2, 3):
+        actions.record_tally(night=night, table_number=number, team="A", points=2)
+        actions.record_tally(night=night, table_number=number, team="B", points=2)
+    for points in (5, 5, 5, 5, 1):
+        actions.record_tally(night=night, table_number=1, team="A", points=points)  # the bell
+    for number in (2, 3):
+        assert actions.finish_turn(night=night, table_number=number).status == TableRound.Status.ROLL_OFF
+
+    def break_the_tie(number: int) -> Callable[[], Tally]:
+        return lambda: actions.record_tally(night=Night.objects.get(pk=night.pk), table_number=number, team="B",
+                                            points=1)
+
+    no_errors(in_parallel([break_the_tie(2), break_the_tie(3)]))
+    assert [table(night, n).winner for n in (1, 2, 3)] == ["A", "B", "B"]
+    assert Round.objects.get(night=night, number=1).status == Round.Status.CLOSED
+    assert Event.objects.on(night.channel).filter(kind="state", data__what="moved").count() == 1
+    assert Night.objects.get(pk=night.pk).current_round == 2
