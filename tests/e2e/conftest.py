@@ -9,8 +9,6 @@ from playwright.sync_api import expect
 
 from tests.conftest import PATIENT_MS, ServerPool, ServerProcess, shared_server
 
-__all__ = ["PATIENT_MS"]  # the pages' helpers read it from here
-
 
 @pytest.fixture(autouse=True)
 def patient_expect(request: pytest.FixtureRequest) -> Iterator[None]:

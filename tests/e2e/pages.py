@@ -17,7 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from games.links import join_path
 from tests.builders import PASSWORD
-from tests.e2e.conftest import PATIENT_MS
+from tests.conftest import PATIENT_MS
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 # A folder (docs/screenshots when making the README's pictures): the game tables' tests shoot there.
