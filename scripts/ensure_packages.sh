@@ -1,6 +1,7 @@
 #!/bin/sh
 # Makes sure the machine has what the test suite drives: Debian's Chromium for the browser tests
-# (never a browser downloaded by Playwright), and nginx for the scaled layout's tests.
+# (its headless shell, package chromium-headless-shell: tests/conftest.py says why; never a browser
+# downloaded by Playwright), and nginx for the scaled layout's tests.
 # Usage: scripts/ensure_packages.sh chromium [nginx] [wrk]
 # As root a missing package is installed with apt-get; otherwise it stops at once with the one
 # command to run. CHROMIUM_PATH names another Chromium: it is checked, never installed over.
@@ -13,11 +14,11 @@ for need in "$@"; do
             if [ -n "${CHROMIUM_PATH:-}" ]; then
                 if [ ! -x "$CHROMIUM_PATH" ]; then
                     echo "The browser tests need Chromium, and CHROMIUM_PATH=$CHROMIUM_PATH is not an executable." >&2
-                    echo "Point CHROMIUM_PATH at Chromium, or unset it and run: apt-get install -y chromium" >&2
+                    echo "Point CHROMIUM_PATH at Chromium, or unset it and run: apt-get install -y chromium-headless-shell" >&2
                     exit 1
                 fi
-            elif [ ! -x /usr/bin/chromium ]; then
-                missing="$missing chromium"
+            elif [ ! -x /usr/bin/chromium-headless-shell ]; then
+                missing="$missing chromium-headless-shell"
             fi ;;
         nginx) command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx-light" ;;
         wrk) command -v wrk >/dev/null 2>&1 || missing="$missing wrk" ;;

@@ -18,7 +18,7 @@ def test_the_package_check_names_the_command_when_chromium_is_not_where_it_is_sa
     done = run(["scripts/ensure_packages.sh", "chromium"], CHROMIUM_PATH="/nowhere/chromium")
 
     assert done.returncode == 1
-    assert "apt-get install -y chromium" in done.stderr
+    assert "apt-get install -y chromium-headless-shell" in done.stderr
 
 
 def test_the_browser_tests_without_chromium_stop_before_the_first_test_with_the_command():
@@ -26,7 +26,7 @@ def test_the_browser_tests_without_chromium_stop_before_the_first_test_with_the_
                CHROMIUM_PATH="/nowhere/chromium", DATABASE_URL="", REDIS_URL="")
 
     assert done.returncode == 4  # pytest's usage error: no test ran, nothing half-failed
-    assert "apt-get install -y chromium" in done.stderr
+    assert "apt-get install -y chromium-headless-shell" in done.stderr
     assert "passed" not in done.stdout and "error" not in done.stdout.lower()
 
 
