@@ -5,13 +5,19 @@
                  └─ the rest ─→ gunicorn × WORKERS  (WSGI: pages and POSTs)
     Celery worker + one celery beat, PostgreSQL (DATABASE_URL), Redis (REDIS_URL) between them.
 
-Every process is a child of this one; Ctrl-C (or SIGTERM) stops them all, and so does any one of
-them dying.
+Every process is a child of this one, which watches them: one that dies is started again, after a
+pause that doubles while it keeps dying at once (1 s, 2 s, ... up to 30 s), and the log says so. A
+party's night goes on through a crashed process; production does the same with its service
+manager (docs/OPERATIONS.md, "Processes that die come back"). Ctrl-C (or SIGTERM) stops them all.
+The start waits for every server to answer as long as the machine needs (READY_WITHIN_SECONDS,
+600), saying every 10 s what it still waits for; only a process that exits while starting, a
+mistake no wait mends, fails it at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -22,6 +28,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +43,15 @@ REQUEST_BODY_MAX_BYTES = 1024 * 1024
 # backends would.
 UPSTREAM_IDLE_SECONDS = 60
 BACKEND_KEEP_ALIVE_SECONDS = 75
+# A dead child is started again after FIRST_RESTART_SECONDS, doubled for each death in a row that
+# came before the child had run STEADY_SECONDS, up to LAST_RESTART_SECONDS: a process that cannot
+# start (its database gone) is not started in a tight loop, one that crashed once is back at once.
+FIRST_RESTART_SECONDS = 1.0
+LAST_RESTART_SECONDS = 30.0
+STEADY_SECONDS = 60.0
+# How long the start waits for the servers to answer: a bound for a start that hangs, far beyond a
+# busy machine's slowest (56 s was seen).
+READY_WITHIN_SECONDS = float(os.environ.get("READY_WITHIN_SECONDS") or 600)
 
 
 
@@ -123,6 +139,94 @@ def backend_commands(python: str, web_port: int, stream_ports: list[int], web_wo
     ]
 
 
+def celery_commands(celery: str, workdir: Path) -> dict[str, list[str]]:
+    """The layout's Celery worker (two processes) and its one beat."""
+    return {
+        "celery worker": [celery, "-A", "bunco_club.site", "worker", "--loglevel", "warning", "--concurrency", "2"],
+        "celery beat": [celery, "-A", "bunco_club.site", "beat", "--loglevel", "warning",
+                        "--schedule", str(workdir / "celerybeat-schedule")],
+    }
+
+
+def say(text: str) -> None:
+    print(f"[run_scaled {time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
+@dataclass
+class Child:
+    """One process of the layout, started again whenever it dies (`watch`)."""
+
+    name: str
+    command: list[str]
+    env: dict[str, str]
+    cwd: Path = ROOT
+    process: subprocess.Popen[bytes] = field(init=False)
+    started_at: float = 0.0
+    quick_deaths: int = 0  # deaths in a row, each before the child had run STEADY_SECONDS
+    restart_at: float | None = None  # when it is started again, once found dead
+
+    def start(self) -> None:
+        # A process group of its own: a dead child's own children (gunicorn's and Celery's workers,
+        # nginx's) would otherwise live on as orphans, holding its port or its tasks.
+        self.process = subprocess.Popen(self.command, cwd=self.cwd, env=self.env, process_group=0)
+        self.started_at, self.restart_at = time.monotonic(), None
+        say(f"{self.name} started (pid {self.process.pid})")
+
+    def watch(self) -> None:
+        """Notices a death and schedules the restart, or makes the restart that is due."""
+        if self.process.poll() is None:
+            return
+        now = time.monotonic()
+        if self.restart_at is None:
+            self.end_orphans()
+            self.quick_deaths = self.quick_deaths + 1 if now - self.started_at < STEADY_SECONDS else 1
+            pause = min(LAST_RESTART_SECONDS, FIRST_RESTART_SECONDS * 2 ** (self.quick_deaths - 1))
+            say(f"{self.name} (pid {self.process.pid}) exited with {exit_reason(self.process.returncode)}; "
+                f"starting it again in {pause:g} s")
+            self.restart_at = now + pause
+        elif now >= self.restart_at:
+            self.start()
+
+
+    def end_orphans(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def exit_reason(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"signal {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"status {returncode}"
+
+
+def wait_until_ready(urls: dict[str, str], children: list[Child], within: float = READY_WITHIN_SECONDS) -> None:
+    """Waits until every URL answers 200 (each a server's /health/, named by its child), saying every
+    10 s which it still waits for. Fails when a child exits meanwhile, or after `within` seconds."""
+    started = last_said = time.monotonic()
+    waiting = dict(urls)
+    while waiting:
+        for child in children:
+            if child.process.poll() is not None:
+                raise RuntimeError(f"{child.name} exited with {exit_reason(child.process.returncode)} while starting")
+        for name, url in list(waiting.items()):
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if response.status == 200:
+                        del waiting[name]
+            except OSError:
+                pass
+        now = time.monotonic()
+        if waiting and now - started > within:
+            raise RuntimeError(f"{', '.join(waiting)} did not answer within {within:.0f} s")
+        if waiting and now - last_said >= 10:
+            say(f"still waiting for {', '.join(waiting)} to answer ({now - started:.0f} s so far)")
+            last_said = now
+        time.sleep(0.2)
+
+
 def stop_all(processes: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
     """Ask every process still running to stop, wait for each, kill the stubborn ones."""
     for process in processes:
@@ -187,21 +291,25 @@ def main() -> None:
     (workdir / "nginx.conf").write_text(nginx_config(
         workdir, args.port, web_port, stream_ports, int(env["REQUEST_BODY_MAX_BYTES"])))
 
-    commands = backend_commands(python, web_port, stream_ports, args.web_workers)
+    web, *streams = backend_commands(python, web_port, stream_ports, args.web_workers)
+    children = [Child(f"gunicorn :{web_port}", web, env)]
+    children += [Child(f"uvicorn :{port}", command, env) for port, command in zip(stream_ports, streams, strict=True)]
     if not args.no_celery:
-        celery = str(VENV_BIN / "celery")
-        commands.append([celery, "-A", "bunco_club.site", "worker", "--loglevel", "warning", "--concurrency", "2"])
-        commands.append([celery, "-A", "bunco_club.site", "beat", "--loglevel", "warning",
-                         "--schedule", str(workdir / "celerybeat-schedule")])
-
-    processes = [subprocess.Popen(command, cwd=ROOT, env=env) for command in commands]
+        children += [Child(name, command, env)
+                     for name, command in celery_commands(str(VENV_BIN / "celery"), workdir).items()]
+    for child in children:
+        child.start()
     try:
-        for port in [web_port, *stream_ports]:
-            wait_for(f"http://127.0.0.1:{port}/health/", processes)
-        processes.append(subprocess.Popen([find_nginx(), "-c", str(workdir / "nginx.conf")], cwd=workdir))
-        wait_for(f"http://127.0.0.1:{args.port}/health/", processes)
+        wait_until_ready({child.name: f"http://127.0.0.1:{port}/health/"
+                          for child, port in zip(children, [web_port, *stream_ports], strict=False)}, children)
+        nginx = Child(f"nginx :{args.port}", [find_nginx(), "-c", str(workdir / "nginx.conf")], env, cwd=workdir)
+        nginx.start()
+        children.append(nginx)
+        wait_until_ready({nginx.name: f"http://127.0.0.1:{args.port}/health/"}, children)
     except RuntimeError as error:
-        stop_all(processes)
+        stop_all([child.process for child in children])
+        for child in children:
+            child.end_orphans()
         sys.exit(f"The scaled layout did not start: {error}")
     print(
         f"Scaled layout up: http://127.0.0.1:{args.port}/ (pages on gunicorn :{web_port}, "
@@ -218,11 +326,15 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        while not stopping and all(process.poll() is None for process in processes):
+        while not stopping:
+            for child in children:
+                child.watch()
             time.sleep(0.2)
     finally:
-        stop_all(list(reversed(processes)))  # nginx first: no new requests reach a stopping server
-
+        # nginx first: no new requests reach a stopping server
+        stop_all([child.process for child in reversed(children)])
+        for child in children:
+            child.end_orphans()
 
 if __name__ == "__main__":
     main()

@@ -242,8 +242,16 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
+# The worker outlives its broker (issue 33): a Redis that is away (restarted, the hall's router
+# rebooted) is tried again for ever, at start and after a loss, Celery's pause growing up to 30 s,
+# instead of the 100 tries after which a worker gives up and exits; a channel error is retried as
+# a lost connection is (tests/reliability/test_fault_broker_outage.py: three 8-s outages mid-game).
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CHANNEL_ERROR_RETRY = True
+# A dead connection is noticed within seconds (redis-py's health check), not at the next timeout.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "health_check_interval": 10}
 # The clock's task lives with the clock (a wiring module, not an app's tasks.py).
 CELERY_IMPORTS = ["bunco_club.site.clock"]
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -14,10 +15,13 @@ from typing import Any
 
 import pytest
 import redis
+from django.conf import settings
 
+from games.night.models import Night, Player
+from live.models import Event
 from scripts.run_scaled import free_ports
-from tests.conftest import SERVERS, ServerProcess, start_server
-from tests.reliability.phones import wait_for
+from tests.conftest import ROOT, SERVERS, ServerProcess, database_env, start_server
+from tests.reliability.phones import Phone, Stream, wait_for
 
 
 @pytest.fixture
@@ -84,6 +88,49 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
     server.start()
     yield server
     server.kill()
+
+
+class CeleryProcesses:
+    """The Celery processes a test starts (worker, beat) on the test database, each logging to its
+    own file; all stopped at the end. Their broker is the suite's Redis database for this worker
+    (tests/conftest.py) unless the test gives its own (`broker`: a private Redis it stops)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def start(self, name: str, *args: str, broker: str = "", **extra_env: str) -> tuple[subprocess.Popen[bytes], Path]:
+        env = {**os.environ, **database_env(), "REDIS_URL": broker or settings.REDIS_URL,
+               "SECRET_KEY": settings.SECRET_KEY, "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings",
+               "PYTHONUNBUFFERED": "1", **extra_env}
+        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        log = self.folder / f"{name}.log"
+        process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club.site", *args, "--loglevel=info"],
+                                   cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        return process, log
+
+    def worker(self, name: str, *options: str, broker: str = "", **extra_env: str) -> tuple[subprocess.Popen[bytes], Path]:
+        """A worker, ready: one process (solo pool) unless `options` say otherwise."""
+        process, log = self.start(name, "worker", *(options or ("--pool=solo", "--concurrency=1")),
+                                  "--without-gossip", "--without-mingle", broker=broker, **extra_env)
+        wait_for(f"{name} to be ready", lambda: process.poll() is None and "ready." in log.read_text(errors="replace"))
+        return process, log
+
+    def stop_all(self) -> None:
+        """Killed: the test is over, and a worker's warm shutdown takes seconds."""
+        for process in self.processes:  # only the processes this test started, by their own handles
+            if process.poll() is None:
+                process.kill()
+        for process in self.processes:
+            process.wait(timeout=10)
+
+
+@pytest.fixture
+def celery(tmp_path: Path) -> Iterator[CeleryProcesses]:
+    processes = CeleryProcesses(tmp_path)
+    yield processes
+    processes.stop_all()
 
 
 def postgres_bin(name: str) -> str:
@@ -166,3 +213,17 @@ def private_postgres() -> Iterator[PrivatePostgres]:
             subprocess.run([*cluster.as_owner, postgres_bin("pg_ctl"), "-D", str(cluster.data), "-m", "immediate",
                             "-w", "stop"], capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- What a phone's stream owes it ----------------------------------------------------------
+
+
+def missed_ids(phone: Phone, after: int) -> list[int]:
+    """The ids a phone's stream owes it after `after`: its night's channel and its own, in order."""
+    night = Night.objects.get(code=phone.code)
+    player = Player.objects.get(pk=phone.player_id)
+    return list(Event.objects.on(night.channel, player.private_channel).after(after).values_list("id", flat=True))
+
+
+def received_all(stream: Stream, phone: Phone, after: int) -> bool:
+    return stream.ids[-1:] == missed_ids(phone, after)[-1:] and set(missed_ids(phone, after)) <= set(stream.ids)

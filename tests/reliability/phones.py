@@ -199,14 +199,15 @@ class TapLog:
 
 
 class TappingPhone(threading.Thread):
-    """A phone tapping +1 for Us as fast as it can, each tap with a new key, and each sent again with
+    """A phone tapping +1 for Us as fast as it can (or at a player's pace), each tap with a new key, and each sent again with
     its key until it is answered, as tally.js does after a lost answer or a 5xx (tally.js gives up
     after five tries and tells the player; this one keeps trying, as the player would tap again).
     Once told to stop it finishes the tap under way: every key ends acknowledged or refused."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Phone, *, pause: float = 0.0) -> None:
         super().__init__(daemon=True)
         self.phone = phone
+        self.pause = pause  # between one answered tap and the next: a player's pace
         self.log = TapLog()
         self.stopping = threading.Event()
         self._lock = threading.Lock()  # the test reads the log while this thread writes it
@@ -223,6 +224,7 @@ class TappingPhone(threading.Thread):
     def run(self) -> None:
         while not self.stopping.is_set():
             self.send_until_answered(new_key())
+            self.stopping.wait(self.pause)
 
     def send_until_answered(self, key: str) -> None:
         tries = 0

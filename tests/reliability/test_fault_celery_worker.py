@@ -16,22 +16,18 @@ this pytest-xdist worker (tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from bunco_club import actions as club_actions
 from bunco_club import tasks as club_tasks
 from bunco_club.models import SentReminder, SubInvitation
 from games.table.models import Move
 from tests.builders import email, fill_roster, make_club, make_table, make_user, soon
-from tests.conftest import ROOT, database_env, services_enabled
+from tests.conftest import services_enabled
+from tests.reliability.conftest import CeleryProcesses
 from tests.reliability.phones import wait_for
 
 pytestmark = [
@@ -40,45 +36,6 @@ pytestmark = [
 ]
 
 BOT_MOVES = 3  # moves a worker must be seen making
-
-
-class Celery:
-    """The Celery processes a test starts, each logging to its own file; all stopped at the end."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def start(self, name: str, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
-        env = {**os.environ, **database_env(), "REDIS_URL": settings.REDIS_URL, "SECRET_KEY": settings.SECRET_KEY,
-               "DJANGO_SETTINGS_MODULE": "bunco_club.site.settings", "PYTHONUNBUFFERED": "1"}
-        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        log = self.folder / f"{name}.log"
-        process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "bunco_club.site", *args, "--loglevel=info"],
-                                   cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-        self.processes.append(process)
-        return process, log
-
-    def worker(self, name: str) -> tuple[subprocess.Popen[bytes], Path]:
-        process, log = self.start(name, "worker", "--pool=solo", "--concurrency=1", "--without-gossip",
-                                  "--without-mingle")
-        wait_for(f"{name} to be ready", lambda: process.poll() is None and "ready." in log.read_text(errors="replace"))
-        return process, log
-
-    def stop_all(self) -> None:
-        """Killed: the test is over, and a worker's warm shutdown takes seconds."""
-        for process in self.processes:  # only the processes this test started, by their own handles
-            if process.poll() is None:
-                process.kill()
-        for process in self.processes:
-            process.wait(timeout=10)
-
-
-@pytest.fixture
-def celery(tmp_path: Path) -> Iterator[Celery]:
-    processes = Celery(tmp_path)
-    yield processes
-    processes.stop_all()
 
 
 def succeeded(log: Path, task: str) -> int:
@@ -91,7 +48,7 @@ def moves_made(table_pk: int) -> int:
     return Move.objects.filter(table_id=table_pk).count()
 
 
-def test_bots_keep_moving_and_reminders_go_once_when_the_worker_is_killed_and_replaced(celery):
+def test_bots_keep_moving_and_reminders_go_once_when_the_worker_is_killed_and_replaced(celery: CeleryProcesses):
     club = make_club(hosts=[make_user("host")])
     fill_roster(club)
     party = club_actions.add_party(club, starts_at=soon(days=2))  # within the nudges' days: they are due

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from games.night.models import Night, Player, Tally
-from live.models import Event
+from games.night.models import Tally
 from live.streams import REPLAY_OVERLAP_IDS
 from tests.builders import NAMES
 from tests.conftest import SERVERS, ServerProcess, start_server
-from tests.reliability.conftest import PrivateRedis
+from tests.reliability.conftest import PrivateRedis, missed_ids, received_all
 from tests.reliability.phones import Phone, Stream, claim_phones, new_key, start_night, wait_for
 
 HEARTBEAT_SECONDS = 2  # an open stream's look in the log (15 s on a real site)
@@ -38,17 +37,6 @@ def site_on_private_redis(transactional_db: None, tmp_path: Path, private_redis:
     request.node.stash.setdefault(SERVERS, []).append(server)
     yield server
     server.stop()
-
-
-def missed_ids(phone: Phone, after: int) -> list[int]:
-    """The ids a phone's stream owes it after `after`: its night's channel and its own, in order."""
-    night = Night.objects.get(code=phone.code)
-    player = Player.objects.get(pk=phone.player_id)
-    return list(Event.objects.on(night.channel, player.private_channel).after(after).values_list("id", flat=True))
-
-
-def received_all(stream: Stream, phone: Phone, after: int) -> bool:
-    return stream.ids[-1:] == missed_ids(phone, after)[-1:] and set(missed_ids(phone, after)) <= set(stream.ids)
 
 
 def shown_points(phone: Phone, team: str) -> int:
