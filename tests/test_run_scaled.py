@@ -4,8 +4,13 @@ closing (answered 502 by nginx, which does not send a POST twice: seen twice in 
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from scripts.run_scaled import backend_commands, nginx_config
 
@@ -26,3 +31,42 @@ def test_nginx_lets_go_of_an_idle_backend_connection_before_the_backend_does(tmp
     assert len(streams) == 2
     for stream in streams:
         assert "uvicorn" in stream and max(idle) < option(stream, "--timeout-keep-alive")
+
+
+def test_the_start_names_the_server_it_still_waits_for_when_its_bound_is_over(capsys):
+    from scripts.run_scaled import free_ports, wait_until_ready
+
+    nobody = f"http://127.0.0.1:{free_ports()}/health/"  # no server there: it never answers
+    with pytest.raises(RuntimeError, match=r"uvicorn :\d+ did not answer within 0 s"):
+        wait_until_ready({f"uvicorn :{nobody.split(':')[2].split('/')[0]}": nobody}, [], within=0.0)
+
+
+def test_a_child_that_exits_while_starting_fails_the_start_at_once_with_its_name_and_status(tmp_path: Path):
+    from scripts.run_scaled import Child, free_ports, wait_until_ready
+
+    child = Child("celery worker", [sys.executable, "-c", "raise SystemExit(3)"], dict(os.environ), cwd=tmp_path)
+    child.start()
+    child.process.wait()
+    with pytest.raises(RuntimeError, match="celery worker exited with status 3 while starting"):
+        wait_until_ready({"gunicorn": f"http://127.0.0.1:{free_ports()}/health/"}, [child])
+
+
+def test_a_dead_child_is_started_again_after_a_pause_that_doubles_while_it_keeps_dying(tmp_path: Path, capsys):
+    from scripts.run_scaled import Child
+
+    child = Child("celery beat", [sys.executable, "-c", "raise SystemExit(1)"], dict(os.environ), cwd=tmp_path)
+    child.start()
+    pauses = []
+    for _ in range(3):
+        first = child.process.pid
+        child.process.wait()
+        child.watch()  # notices the death: schedules the start
+        assert child.restart_at is not None
+        pauses.append(round(child.restart_at - time.monotonic()))
+        child.restart_at = time.monotonic()  # the pause is over
+        child.watch()
+        assert child.process.pid != first
+    child.process.wait()
+    said = capsys.readouterr().out
+    assert pauses == [1, 2, 4]
+    assert "celery beat (pid" in said and "exited with status 1; starting it again in 2 s" in said
