@@ -16,7 +16,7 @@ refusals every app shares (live.refusals: NotNow, SeatTaken, KeyReused), and cha
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +28,7 @@ from games.rules.table import IllegalMove, NotYourTurn, TableGame
 from games.table import bots as bot_levels
 from games.table import statements
 from games.table.engines import engine
-from games.table.models import Move, Table, TableSeat, new_seed, well_formed_contribution
+from games.table.models import PATIENCE, Move, Table, TableSeat, new_seed, well_formed_contribution
 from games.table.replay import TIME_UP, UNDO, deal, replayed_state
 from live.log import log_event, publish_together
 from live.models import Event
@@ -95,6 +95,7 @@ def open_table(
     code: str | None = None,
     simulated: bool = False,
     home: tuple[str, str] | None = None,
+    patience_seconds: int = 0,
 ) -> Table:
     """A table for `game` with a seat per name (in playing order as dealt: the engine may roll for
     who starts), each played by a person's phone or, where `bots[n]` names a level, by a bot.
@@ -103,7 +104,8 @@ def open_table(
     simulations, which derive theirs from their own (and, `simulated`, move their own bots: the
     clock leaves them alone), and `code` for tests that replay a deal (the code names every step's
     chance). `home`: (path, words) of the page the players go back to once the
-    game is over. A table of bots only starts at once.
+    game is over. A table of bots only starts at once. `patience_seconds`: how long a seat's phone
+    may go quiet mid-game before a bot covers the seat (one of models.PATIENCE; 0: never).
 
     The game is dealt as the lobby stands (no phone has brought anything yet), so that the options
     are checked now; the start deals it again with the phones' contributions (`_start`)."""
@@ -116,6 +118,7 @@ def open_table(
         opener_token=opener_token, host_user=host_user, party=party, simulated=simulated,
         bot_seats=[number for number, (_, level) in enumerate(seats) if level],
         home_path=home[0] if home else "", home_label=home[1] if home else "",
+        patience_seconds=_checked_patience(patience_seconds),
     )
     try:
         state = rules.new([name for name, _ in seats], options, table.chance_for(0, ",".join([""] * len(seats))))
@@ -144,6 +147,7 @@ def _start(table: Table) -> None:
     if table.engine.private_hands:  # the hands show from now on: each phone has seen its seat's
         table.hands_seen = {seat.claimed_by: seat.number for seat in table.seats.exclude(claimed_by="")}
     table.save(update_fields=["state", "status", "started_at", "bot_due_at", "hands_seen"])
+    table.seats.exclude(claimed_by="").update(quiet_at=_quiet_at(table))  # every phone's patience starts
     log_event(table.channel, "table_state", {"what": "started", "view": table.loaded().view(None).public})
 
 
@@ -210,6 +214,8 @@ def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "")
     seat.claimed_by, seat.held_since = phone, claimed.id
     if in_lobby:
         seat.contribution = contribution
+    else:
+        hear_from_phone(table=table, phone=phone)
     return seat
 
 
@@ -242,8 +248,9 @@ def release_seat(*, table: Table, number: int) -> bool:
 
 
 @transaction.atomic
-def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
-    """A seat whose phone has gone quiet is played by a bot (at `level`) until it is taken back."""
+def hand_seat_to_bot(*, table: Table, number: int, level: str, quiet: bool = False) -> TableSeat:
+    """A seat whose phone has gone quiet is played by a bot (at `level`) until it is taken back:
+    by the opener's choice, or (`quiet`) the table's patience with the phone being over."""
     table = _locked(table)
     if table.is_over:
         raise NotNow("The game is over.")
@@ -251,15 +258,16 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str) -> TableSeat:
     seat = _seat(table, number)
     if seat.claimed_by:
         seat.held_before_bot = seat.claimed_by
-    seat.bot_level, seat.claimed_by = level, ""
+    seat.bot_level, seat.claimed_by, seat.quiet_at = level, "", None
     if table.status == Table.Status.SEATING:
         seat.contribution = ""  # a bot brings nothing to the deal (FAIRNESS.md)
-    seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot", "contribution"])
+    seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot", "contribution", "quiet_at"])
     table.bot_seats = sorted({*table.bot_seats, seat.number})
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
     log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
-    log_event(table.channel, "table_state", {"what": "seat_to_bot", "seat": seat.number, "level": level})
+    log_event(table.channel, "table_state", {"what": "seat_to_bot", "seat": seat.number, "level": level,
+                                             **({"quiet": True} if quiet else {})})
     return seat
 
 
@@ -278,11 +286,75 @@ def take_seat_back(*, table: Table, number: int) -> TableSeat:
     seat.bot_level, seat.held_before_bot, seat.claimed_by = "", "", back_to
     if back_to:
         seat.held_since = back.id
-    seat.save(update_fields=["bot_level", "held_before_bot", "claimed_by", "held_since"])
+        seat.quiet_at = _quiet_at(table) if table.status == Table.Status.PLAYING else None
+    seat.save(update_fields=["bot_level", "held_before_bot", "claimed_by", "held_since", "quiet_at"])
     table.bot_seats = [number for number in table.bot_seats if number != seat.number]
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
     return seat
+
+
+@transaction.atomic
+def take_my_seat_back(*, table: Table, phone: str) -> TableSeat:
+    """The phone a bot covers for (it went quiet, or the opener handed its seat to a bot) is back:
+    one tap and it plays its seat again, its hand as the bot left it."""
+    table = _locked(table)
+    if table.is_over:
+        raise NotNow("The game is over.")
+    seat = table.seats.exclude(bot_level="").filter(held_before_bot=phone).first() if phone else None
+    if seat is None:
+        playing = table.seats.filter(claimed_by=phone, bot_level="").values_list("name", flat=True).first()
+        if phone and playing:
+            raise NotNow(f"This phone plays {playing} already: no bot is playing for it.")
+        raise NotYourSeat("No seat here is kept for this phone: tap your name under Seats.")
+    return take_seat_back(table=table, number=seat.number)
+
+
+# --- Patience with quiet phones -------------------------------------------------------------------
+
+# The bot that covers a quiet phone's seat: it plays sensibly, as a player would want.
+QUIET_SEAT_BOT = "threshold"
+
+
+def _checked_patience(seconds: int) -> int:
+    if seconds not in dict(PATIENCE):
+        raise BadMove("Choose how long a quiet phone keeps its seat from the list.")
+    return seconds
+
+
+def _quiet_at(table: Table) -> datetime | None:
+    """When a phone heard from now counts as gone quiet at `table` (None: the game waits for it)."""
+    if not table.patience_seconds or table.simulated:
+        return None
+    return timezone.now() + timedelta(seconds=table.patience_seconds)
+
+
+def hear_from_phone(*, table: Table, phone: str) -> bool:
+    """`phone` is here (its page, a move, the "still here" its page sends while it is shown): the
+    seat it holds in a game under way keeps it for another whole patience. One UPDATE; a seat a
+    bot covers by now is left alone. False when there was nothing to note."""
+    quiet_at = _quiet_at(table)
+    if quiet_at is None or not phone or table.status != Table.Status.PLAYING:
+        return False
+    return bool(TableSeat.objects.filter(table=table, claimed_by=phone, bot_level="").update(quiet_at=quiet_at))
+
+
+def cover_quiet_seats(now: datetime | None = None) -> int:
+    """A bot plays every seat whose phone has gone quiet for longer than its table's patience,
+    until the phone is back (`take_my_seat_back`); how many seats it took. Run by the bots' clock
+    (games/table/tasks.py) every second: one indexed query when no phone is quiet."""
+    now = now or timezone.now()
+    return sum(_cover_if_still_quiet(seat.table_id, seat.number, now)
+               for seat in TableSeat.objects.gone_quiet(now).only("table_id", "number"))
+
+
+@transaction.atomic
+def _cover_if_still_quiet(table_pk: int, number: int, now: datetime) -> bool:
+    table = Table.objects.select_for_update().get(pk=table_pk)
+    if not TableSeat.objects.gone_quiet(now).filter(table=table, number=number).exists():
+        return False  # heard from (or the game ended) since the sweep read it
+    hand_seat_to_bot(table=table, number=number, level=QUIET_SEAT_BOT, quiet=True)
+    return True
 
 
 # --- Moves ----------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.http import QueryDict
 from games.rules.registry import GAMES, game_rules
 from games.rules.table import GameRules, OptionField
 from games.table import actions, bots
+from games.table.models import DEFAULT_PATIENCE, PATIENCE
 from live.http import BadNumber, parse_int
 from live.text import well_formed_key
 
@@ -47,6 +48,11 @@ class NewTableForm(forms.Form):
     here), a name per seat and who plays it (a person's phone or a bot at a level)."""
 
     game = forms.ChoiceField(choices=game_choices)
+    # Not required: a form posted without it (an older page) takes the default.
+    patience = forms.TypedChoiceField(
+        choices=PATIENCE, coerce=int, initial=DEFAULT_PATIENCE, required=False, empty_value=None,
+        label="A phone that goes quiet keeps its seat for",
+        help_text="After that a bot plays the seat until the phone is back, which takes it back with one tap.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -106,6 +112,8 @@ class NewTableForm(forms.Form):
         if len(names) < rules.min_seats:
             raise forms.ValidationError(f"Name at least {rules.min_seats} seats.")
         data["names"], data["bots"] = names, bots
+        if data.get("patience") is None:
+            data["patience"] = DEFAULT_PATIENCE
         data.update(ticked)
         return data
 

@@ -65,6 +65,11 @@ class TableQuerySet(models.QuerySet["Table"]):
         return self.filter(status=Table.Status.PLAYING, bot_due_at__lte=now, simulated=False)
 
 
+# How long a quiet phone keeps its seat before a bot covers it, as the opener may choose.
+PATIENCE = [(0, "Never: the game waits for the phone"), (60, "1 minute"), (120, "2 minutes"), (300, "5 minutes")]
+DEFAULT_PATIENCE = 120
+
+
 class Table(models.Model):
     """One game at one table, from its deal to its end."""
 
@@ -106,6 +111,9 @@ class Table(models.Model):
     home_label = models.CharField(max_length=80, blank=True)
     # A table of `simulate_table` (or a simulated tournament): it moves its own bots, never the clock.
     simulated = models.BooleanField(default=False)
+    # How long a seat's phone may go quiet mid-game (asleep, out of the room, off the Wi-Fi) before
+    # a bot plays the seat until the phone is back (0: never), as the opener chose (PATIENCE).
+    patience_seconds = models.PositiveIntegerField(default=0, choices=PATIENCE)
     # Which seat each phone (its games.phones token) has held since the game started, at a game
     # whose seats hold hidden hands: a phone that saw one hand never takes another seat's.
     hands_seen = models.JSONField(default=dict, blank=True)
@@ -164,6 +172,13 @@ class Table(models.Model):
         return self.seed if self.is_over else None
 
 
+class TableSeatQuerySet(models.QuerySet["TableSeat"]):
+    def gone_quiet(self, now: datetime) -> TableSeatQuerySet:
+        """Seats of games under way whose phone has not been heard from within the table's patience."""
+        return (self.filter(quiet_at__lte=now, bot_level="", table__status=Table.Status.PLAYING)
+                .exclude(claimed_by=""))
+
+
 class TableSeat(models.Model):
     """One seat at a table, in the game's seat order: a person's phone or a bot."""
 
@@ -179,9 +194,15 @@ class TableSeat(models.Model):
     # The phone that held the seat when a bot took it over: it gets the seat back when the bot
     # hands it back to a person.
     held_before_bot = models.CharField(max_length=64, blank=True)
+    # When the phone holding the seat counts as gone quiet, unless it is heard from before (its
+    # page, a move, its "still here" every few seconds): then a bot covers the seat
+    # (actions.cover_quiet_seats). None when nobody holds it or the table has no patience.
+    quiet_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # What the phone that claimed the seat in the lobby brought to the deal (FAIRNESS.md: 32 hex
     # characters from its crypto.getRandomValues; "" for a bot or nobody), frozen at the start.
     contribution = models.CharField(max_length=32, blank=True)
+
+    objects = TableSeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["number"]

@@ -43,8 +43,11 @@ def play_bot_move(table: Table, *, now: datetime | None = None, waiting: bool = 
 
 
 def move_due_bots(now: datetime | None = None) -> int:
-    """One move at every table whose bot is due; how many moves were made."""
+    """One move at every table whose bot is due; how many moves were made. First a bot takes every
+    seat whose phone has gone quiet past its table's patience (actions.cover_quiet_seats), so that
+    a seat on turn whose phone is asleep is played on the same beat."""
     now = now or timezone.now()
+    actions.cover_quiet_seats(now)
     made = 0
     for table in Table.objects.bots_due(now).only("pk"):
         if play_bot_move(table, now=now) is not None:

@@ -11,6 +11,7 @@
   var TRY_TIMEOUT_MS = 6000;
   var TRIES = 4;
   var POLL_MS = 10000;    // the page's data-poll-seconds (settings.PHONE_POLL_SECONDS) when it has one
+  var STILL_HERE_MS = 20000;  // well inside the shortest patience a table may have (1 minute)
   var RELOAD_ON = ["over", "started"];  // the table_state events that change every game's page
 
   function $(id) { return document.getElementById(id); }
@@ -210,6 +211,20 @@
 
     function show() { game.render(state, busy); sayUnheld(state); markTurn(state); }
 
+    // "Still here": while this page is shown, the phone holding a seat tells the server so every
+    // 20 s (and as soon as it is shown again), which keeps its seat. A phone asleep, its page
+    // hidden, says nothing: past the table's patience a bot plays the seat until it is back
+    // (games/table/actions.py cover_quiet_seats). urls.here is given only where patience can run out.
+    function stillHere() {
+      if (!urls.here || document.visibilityState !== "visible") return;
+      fetch(urls.here, { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf() } })
+        .catch(function () { /* the next one, or a move, is heard */ });
+    }
+    if (urls.here) {
+      setInterval(stillHere, STILL_HERE_MS);
+      document.addEventListener("visibilitychange", stillHere);
+    }
+
     function set(next) {
       state = next;
       show();
@@ -373,5 +388,13 @@
   }
   partsInTheLobby();
 
-  window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start, partsInTheLobby: partsInTheLobby };
+  // What a score line says after a seat's name when a bot plays it (the payload's seats[n]): a
+  // bot of the table's, or one that keeps the seat for a phone gone quiet (games/table/actions.py).
+  function botTag(seat) {
+    if (!seat || !seat.bot) return "";
+    return seat.kept ? " · a bot until the phone is back" : " · bot";
+  }
+
+  window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start,
+                       partsInTheLobby: partsInTheLobby, botTag: botTag };
 })();

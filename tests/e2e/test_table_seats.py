@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, Route, expect
 
 from games.phones import PHONE_TOKEN_KEY
@@ -360,3 +362,40 @@ def test_every_page_says_when_the_game_waits_on_a_seat_nobody_plays_until_a_bot_
     actions.hand_seat_to_bot(table=table, number=on_turn, level="threshold")
     expect(notice).to_be_hidden()
     moved_past(other, 0)  # the bot plays the seat
+
+
+def test_a_phone_offline_past_the_patience_has_a_bot_play_its_turn_and_takes_its_seat_back_with_one_tap(
+    table_site: ServerProcess, new_phone
+) -> None:
+    """Issue 33: the phone on turn goes off the Wi-Fi; once the table's patience (1 minute, as the
+    opener chose) has passed, a bot plays the seat and every page says so; back online, the phone
+    offers its seat back and one tap takes it, the game carrying on from where the bot left it."""
+    table = make_table(2, names=NAMES[:2], seed=3, started=False, patience_seconds=60)
+    phones = [take_seat(lobby(new_phone(), table_site.url, table), name) for name in NAMES[:2]]
+    expect(phones[0].locator("#patience")).to_have_text(
+        "A phone that goes quiet for 1 minute mid-game has a bot play its seat until it's back.")
+    table = actions.start_table(table=table)
+    for phone in phones:
+        expect(phone.locator("#play")).to_have_attribute("data-moves", "0")
+        expect(phone.locator("[data-live-badge]")).to_have_text("Live")
+    on_turn = table.loaded().to_move()[0]
+    asleep, awake, name = phones[on_turn], phones[1 - on_turn], NAMES[on_turn]
+    asleep.context.set_offline(True)
+    # As if the minute had passed with the phone silent (the other phone's page says "still here"
+    # every 20 s, so its seat stays its own): the bots' clock gives the seat to a bot, which plays.
+    TableSeat.objects.filter(table=table, number=on_turn).update(quiet_at=timezone.now() - timedelta(seconds=1))
+    expect(seat_line(awake, name)).to_contain_text(f"a bot (threshold) plays until {name}'s phone is back")
+    moved_past(awake, 0)
+    expect(awake.locator("#scores")).to_contain_text(f"{name} · a bot until the phone is back")
+    assert TableSeat.objects.get(table=table, number=on_turn).is_bot
+    assert not TableSeat.objects.get(table=table, number=1 - on_turn).is_bot
+
+    asleep.context.set_offline(False)  # back on the Wi-Fi: its stream reconnects and the page is told
+    back = asleep.get_by_role("button", name=f"I'm back: play {name}")
+    expect(asleep.locator("#kept-seat")).to_contain_text(f"a bot has been playing {name} for you")
+    back.click()
+    expect(asleep.locator(".phone-topline")).to_contain_text(f"You play {name}")
+    expect(asleep.locator("[data-live-badge]")).to_have_text("Live")
+    seat = TableSeat.objects.get(table=table, number=on_turn)
+    assert not seat.is_bot and seat.claimed_by and seat.quiet_at is not None
+    expect(seat_line(awake, name)).to_contain_text("on a phone")

@@ -646,6 +646,8 @@ REGISTRY: dict[str, Entry] = {
     "tables:not_me": Entry(fob(code=lambda t: t.code), POST),
     "tables:move": Entry(per_game(code=lambda t: t.code), POST, ("kind", "dice", "card", "box", "keep", "key", "seat"),
                          free=("key",), valid=_a_move),
+    "tables:here": Entry(fob(code=lambda t: t.code), POST),
+    "tables:back": Entry(fob(code=lambda t: t.code), POST),
     "tables:state": Entry(_state),
     "tables:start": Entry(fob(code=lambda t: t.code), POST),
     "tables:to_bot": Entry(fob(code=lambda t: t.code, number=2), POST, ("level",), valid=valid(level="easy")),

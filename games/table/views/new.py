@@ -38,6 +38,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     bots=form.cleaned_data["bots"], options=form.options(),
                     opener_token=phones.phone_token(request, create=True),
                     host_user=request.user if party is not None else None, party=party,
+                    patience_seconds=form.cleaned_data["patience"],
                 )
                 too_many(request, door, key=key)
                 return redirect("tables:table", code=table.code)

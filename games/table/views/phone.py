@@ -36,6 +36,9 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     the game as this phone plays it (or watches it, holding no seat), then the result."""
     table = table_or_404(code)
     mine = seat_of_phone(request, table)
+    token = phones.phone_token(request)
+    if mine is not None:
+        actions.hear_from_phone(table=table, phone=token)
     if not table.is_over:
         # The phone's token (and so its session cookie) comes with the page, before any claim: a
         # claim's answer can be lost (the page reloading on the claim's own live event cancels
@@ -56,10 +59,16 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         "join_qr": qr_svg(join_url, scale=5),
         "payload": payload,
         "now": timezone.now(),
+        # The seat a bot covers for this phone (it went quiet): one tap takes it back.
+        "kept_for_me": (table.seats.exclude(bot_level="").filter(held_before_bot=token).first()
+                        if token and mine is None and not table.is_over else None),
         "urls": {
             "move": reverse("tables:move", args=[table.code]),
             "state": reverse("tables:state", args=[table.code]),
             "events": reverse("tables:events", args=[table.code]),
+            # "Still here", while the page is shown: only where the table's patience can run out.
+            **({"here": reverse("tables:here", args=[table.code])}
+               if mine is not None and table.patience_seconds and table.status == Table.Status.PLAYING else {}),
         },
     })
 
@@ -100,6 +109,26 @@ def not_me(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @refused(as_json=True)
+def here(request: HttpRequest, code: str) -> HttpResponse:
+    """"Still here": the page of the phone holding a seat is shown, so the seat stays this phone's
+    for another whole patience (actions.hear_from_phone). Answered 204 either way."""
+    table = table_or_404(code)
+    actions.hear_from_phone(table=table, phone=phones.phone_token(request))
+    return HttpResponse(status=204)
+
+
+@require_POST
+@refused()
+def back(request: HttpRequest, code: str) -> HttpResponse:
+    """"I'm back": the phone a bot covered for plays its seat again, with one tap."""
+    table = table_or_404(code)
+    seat = actions.take_my_seat_back(table=table, phone=phones.phone_token(request))
+    SEATS.remember(request, table.code, seat.pk)
+    return redirect("tables:table", code=table.code)
+
+
+@require_POST
+@refused(as_json=True)
 def move(request: HttpRequest, code: str) -> HttpResponse:
     """A move of the seat this phone holds: {"kind": ...} (and its dice, for a keep), with its
     idempotency key and the phone's part of its chance (`client`, FAIRNESS.md). Answered with the
@@ -113,6 +142,7 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
         raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
     made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key,
                              client=request.POST.get("client", ""))
+    actions.hear_from_phone(table=table, phone=mine.claimed_by)
     now = made.table  # the table as the action left it (for a retry: as it stands now)
     return JsonResponse(seat_payload(now, mine.number, last=made if made.number == now.moves_made else None))
 

@@ -87,7 +87,9 @@ def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], C
 
 def seats_data(table: Table) -> list[dict[str, Any]]:
     """Who plays each seat, as every phone may see it (whether a phone holds it, never its token)."""
-    return [{"number": seat.number, "name": seat.name, "bot": seat.bot_level, "taken": bool(seat.claimed_by)}
+    return [{"number": seat.number, "name": seat.name, "bot": seat.bot_level, "taken": bool(seat.claimed_by),
+             # A bot that keeps the seat for a phone gone quiet (it takes the seat back when it is back).
+             "kept": bool(seat.bot_level and seat.held_before_bot)}
             for seat in table.seats.all()]
 
 

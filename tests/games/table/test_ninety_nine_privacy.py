@@ -37,8 +37,8 @@ EVENT = {"kind", "seat", "card", "count", "size"}
 PRIVATE = {"seat", "hand", "makes", "legal"}
 MOVED = {"id", "move", "view", "said"}
 MOVE = {"number", "seat", "move", "chance", "scores", "by_bot", "client"}
-TABLE_STATE = {"what", "view", "seat", "level", "seed", "commitment", "winners", "stopped"}
-SEAT = {"number", "name", "bot", "taken"}
+TABLE_STATE = {"what", "view", "seat", "level", "quiet", "seed", "commitment", "winners", "stopped"}
+SEAT = {"number", "name", "bot", "taken", "kept"}
 
 
 @dataclass

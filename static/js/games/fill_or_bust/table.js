@@ -205,8 +205,8 @@
       var who = el("th", "", name);
       who.scope = "row";
       if (seat === state.seat) who.appendChild(el("span", "muted", " (you)"));
-      var bot = (state.seats || [])[seat];
-      if (bot && bot.bot) who.appendChild(el("span", "muted", " · bot"));
+      var tag = TableLive.botTag((state.seats || [])[seat]);
+      if (tag) who.appendChild(el("span", "muted", tag));
       row.appendChild(who);
       row.appendChild(el("td", "score", (pub.scores[seat] || 0).toLocaleString("en")));
       body.appendChild(row);

@@ -264,8 +264,8 @@
       var th = el("th", "", name);
       th.scope = "row";
       if (seat === state.seat) th.appendChild(el("span", "muted", " (you)"));
-      var who = (state.seats || [])[seat];
-      if (who && who.bot) th.appendChild(el("span", "muted", " · bot"));
+      var tag = TableLive.botTag((state.seats || [])[seat]);
+      if (tag) th.appendChild(el("span", "muted", tag));
       tr.appendChild(th);
       tr.appendChild(el("td", "score", String(pub.scores[seat]) + " · " + pub.sheets[seat].filled + "/15"));
       body.appendChild(tr);

@@ -121,8 +121,8 @@
       who.scope = "row";
       if (seat === state.seat) who.appendChild(el("span", "muted", " (you)"));
       if (seat === pub.dealer) who.appendChild(el("span", "muted", " · dealer"));
-      var bot = (state.seats || [])[seat];
-      if (bot && bot.bot) who.appendChild(el("span", "muted", " · bot"));
+      var tag = TableLive.botTag((state.seats || [])[seat]);
+      if (tag) who.appendChild(el("span", "muted", tag));
       row.appendChild(who);
       var markers = el("td", "markers", out ? "out" : "●".repeat(pub.markers[seat]));
       markers.setAttribute("aria-label", pub.markers[seat] + " markers");
