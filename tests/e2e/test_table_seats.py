@@ -393,6 +393,7 @@ def test_a_phone_offline_past_the_patience_has_a_bot_play_its_turn_and_takes_its
     asleep.context.set_offline(False)  # back on the Wi-Fi: its stream reconnects and the page is told
     back = asleep.get_by_role("button", name=f"I'm back: play {name}")
     expect(asleep.locator("#kept-seat")).to_contain_text(f"a bot has been playing {name} for you")
+    shoot(asleep, "table-seat-kept.png")
     back.click()
     expect(asleep.locator(".phone-topline")).to_contain_text(f"You play {name}")
     expect(asleep.locator("[data-live-badge]")).to_have_text("Live")
