@@ -301,11 +301,11 @@ def take_my_seat_back(*, table: Table, phone: str) -> TableSeat:
     table = _locked(table)
     if table.is_over:
         raise NotNow("The game is over.")
+    playing = table.seats.filter(claimed_by=phone, bot_level="").values_list("name", flat=True).first() if phone else None
+    if playing:
+        raise NotNow(f"This phone plays {playing} already: no bot is playing for it.")
     seat = table.seats.exclude(bot_level="").filter(held_before_bot=phone).first() if phone else None
     if seat is None:
-        playing = table.seats.filter(claimed_by=phone, bot_level="").values_list("name", flat=True).first()
-        if phone and playing:
-            raise NotNow(f"This phone plays {playing} already: no bot is playing for it.")
         raise NotYourSeat("No seat here is kept for this phone: tap your name under Seats.")
     return take_seat_back(table=table, number=seat.number)
 
