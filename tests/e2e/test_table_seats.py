@@ -380,6 +380,14 @@ def test_a_phone_offline_past_the_patience_has_a_bot_play_its_turn_and_takes_its
         expect(phone.locator("[data-live-badge]")).to_have_text("Live")
     on_turn = table.loaded().to_move()[0]
     asleep, awake, name = phones[on_turn], phones[1 - on_turn], NAMES[on_turn]
+    # A shown page says "still here" every 20 s, and at once when it is shown again: the seat's
+    # patience starts anew.
+    before = TableSeat.objects.get(table=table, number=1 - on_turn).quiet_at
+    with awake.expect_response(lambda answer: answer.url.endswith("/here/")) as heard:
+        awake.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    assert heard.value.status == 204
+    after = TableSeat.objects.get(table=table, number=1 - on_turn).quiet_at
+    assert before is not None and after is not None and after > before
     asleep.context.set_offline(True)
     # As if the minute had passed with the phone silent (the other phone's page says "still here"
     # every 20 s, so its seat stays its own): the bots' clock gives the seat to a bot, which plays.
