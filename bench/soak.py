@@ -38,6 +38,11 @@ rang; the server's resident memory (the sum over its processes) flat after warm-
 5 minutes or more (bench/soak_checks.py says how). Reported, not failed on: whether every stream
 carried every event of the night (docs/RELIABILITY.md, "The soak", says why not).
 
+SOAK_KILLS=1 (issue 33): on the scaled layout each process (nginx, gunicorn, both uvicorn) is killed
+(SIGKILL) once during the play, scripts/run_scaled.py starting it again; the checks are the same,
+but for the 5xx given while a killed process was down (its kill to its next answer, and a few
+seconds more), which are counted apart.
+
 Client and server share the machine's cores: the phones are lean (asyncio; the raw-socket SSE
 client of bench/common.py; one shared httpx pool for the POSTs and panels).
 """
@@ -56,6 +61,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import AbstractContextManager
@@ -118,6 +124,14 @@ CLAIMERS = 4  # phones claiming their seats at once (each its own sequence of pa
 SENDS = (("once", 0.94), ("again", 0.02), ("racing", 0.02), ("cut", 0.02))
 BUNCO_CHANCE = 0.01
 TRIES = 5  # static/js/tally.js: tries of one tap before the phone says it was not saved
+# SOAK_KILLS=1 (the scaled layout, issue 33): each process of the layout (nginx, gunicorn, both
+# uvicorn) is killed (SIGKILL) once, the kills spread over the play; scripts/run_scaled.py starts
+# it again. The 5xx check then leaves out the answers given while a process was down: from its
+# kill until it answers /health/ again, and RESTART_GRACE_SECONDS more (nginx's connections to a
+# backend that has just come back).
+KILLS = os.environ.get("SOAK_KILLS", "") == "1"
+RESTART_GRACE_SECONDS = 5.0
+STARTED = re.compile(r"\] (.+ :(\d+)) started \(pid (\d+)\)")  # scripts/run_scaled.py's log
 
 
 # --- Reading what the server sends ---------------------------------------------------------------
@@ -256,12 +270,16 @@ class Tally:
     tap_latencies: list[float] = field(default_factory=list)
     outcomes: dict[str, TapOutcome] = field(default_factory=dict)
     refusals: Counter[str] = field(default_factory=Counter)  # a tap's 4xx message -> count
+    server_error_times: list[float] = field(default_factory=list)  # when each 5xx came (monotonic)
 
     def answered(self, what: str, response: httpx.Response) -> None:
         self.statuses[(what, response.status_code)] += 1
         if response.status_code >= 500:
-            self.server_errors.append(f"{what} {response.request.url.path} {response.status_code}: "
-                                      f"{response.text[:200]!r}")
+            self.server_error(f"{what} {response.request.url.path} {response.status_code}: {response.text[:200]!r}")
+
+    def server_error(self, text: str) -> None:
+        self.server_errors.append(text)
+        self.server_error_times.append(time.monotonic())
 
 
 class SimPhone:
@@ -308,7 +326,7 @@ class SimPhone:
             self.soak.tally.statuses[("stream", status)] += 1
             if status != 200:
                 if status >= 500:
-                    self.soak.tally.server_errors.append(f"stream {path} {status}")
+                    self.soak.tally.server_error(f"stream {path} {status}")
                 self.stream.close()
                 await asyncio.sleep(1.0)
                 continue
@@ -589,8 +607,12 @@ class Host:
         for _ in range(2):  # after the break: "Resume the night", then "Start round N"
             if self.soak.winding_down:
                 return
-            page = await asyncio.to_thread(self.client.get, f"/n/{self.soak.code}/host/",
-                                           headers={"HX-Request": "true"})
+            try:
+                page = await asyncio.to_thread(self.client.get, f"/n/{self.soak.code}/host/",
+                                               headers={"HX-Request": "true"})
+            except httpx.TransportError as error:  # nginx down (SOAK_KILLS): the host tries again
+                self.soak.tally.failures[f"host page: {type(error).__name__}"] += 1
+                return
             self.soak.tally.statuses[("host page", page.status_code)] += 1
             step = HOST_STEP.search(page.text)
             if step is None:
@@ -599,11 +621,14 @@ class Host:
             try:
                 await asyncio.to_thread(host_post, self.client, f"/n/{self.soak.code}/host/{what}/", round=number)
                 self.soak.tally.statuses[(f"host {what}", 200)] += 1
+            except httpx.TransportError as error:
+                self.soak.tally.failures[f"host {what}: {type(error).__name__}"] += 1
+                return
             except httpx.HTTPStatusError as error:
                 status = error.response.status_code
                 self.soak.tally.statuses[(f"host {what}", status)] += 1
                 if status >= 500:
-                    self.soak.tally.server_errors.append(f"host {what} {status}: {error.response.text[:200]!r}")
+                    self.soak.tally.server_error(f"host {what} {status}: {error.response.text[:200]!r}")
                 return
             if what == "start":
                 self.started.append((number, time.time()))
@@ -622,6 +647,28 @@ class Result:
     ok: bool
 
 
+@dataclass
+class Kill:
+    """One process of the layout killed during the play (SOAK_KILLS)."""
+
+    name: str
+    killed_at: float  # monotonic
+    back_at: float | None = None  # when it answered /health/ again
+
+    def covers(self, moment: float) -> bool:
+        """Whether an answer at `moment` came while this process was down (or just back)."""
+        back = self.back_at if self.back_at is not None else float("inf")
+        return self.killed_at <= moment <= back + RESTART_GRACE_SECONDS
+
+
+def answers_health(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
 class Soak:
     def __init__(self, site: Site, layout: str, seconds: float, seed: int = 21) -> None:
         self.site = site
@@ -635,6 +682,8 @@ class Soak:
         self.closing = False  # the streams are closed
         self.tasks: set[asyncio.Task[object]] = set()
         self.memory: list[tuple[float, int]] = []
+        self.kills: list[Kill] = []
+        self.started_at = 0.0  # when the play began (monotonic)
         # Seconds of play on a core and waiting for one: the server's processes, the phones' process.
         self.cpu = (0.0, 0.0, 0.0, 0.0)
         limits = httpx.Limits(max_connections=128, max_keepalive_connections=128)
@@ -661,6 +710,28 @@ class Soak:
             self.memory.append((time.monotonic(), rss_kib(self.site.pid)))
             await asyncio.sleep(MEMORY_EVERY)
 
+    async def kill_each_process(self, started: float) -> None:
+        """SOAK_KILLS: each process scripts/run_scaled.py started, killed once, the kills spread
+        over the play; each time, waits until it answers again (run_scaled starts it again)."""
+        log = self.site.workdir / "layout.log"
+        names = list(dict.fromkeys(name for name, _, _ in STARTED.findall(log.read_text(errors="replace"))))
+        every = self.seconds / (len(names) + 1)
+        for index, name in enumerate(names, 1):
+            await asyncio.sleep(max(0.0, started + index * every - time.monotonic()))
+            if self.winding_down:
+                return
+            found = [(int(port), int(pid)) for started_name, port, pid in STARTED.findall(log.read_text(errors="replace"))
+                     if started_name == name]
+            port, pid = found[-1]
+            os.kill(pid, signal.SIGKILL)
+            kill = Kill(name, time.monotonic())
+            self.kills.append(kill)
+            say(f"{self.layout}: killed {name} (pid {pid})")
+            while not await asyncio.to_thread(answers_health, port):
+                await asyncio.sleep(0.2)
+            kill.back_at = time.monotonic()
+            say(f"{self.layout}: {name} answers again {kill.back_at - kill.killed_at:.1f} s after its kill")
+
     async def drop_some(self, phones: list[SimPhone]) -> None:
         while not self.stopping:
             await asyncio.sleep(DROP_EVERY)
@@ -680,12 +751,14 @@ class Soak:
         host = Host(self, host_client)
         host_stream = asyncio.create_task(host.follow())
         sampler = asyncio.create_task(self.sample_memory())
-        started = time.monotonic()
+        started = self.started_at = time.monotonic()
         server_at_start, phones_at_start = cpu_seconds(server_pids(self.site.pid)), cpu_seconds([os.getpid()])
         say(f"{self.layout}: streams open; playing for {self.seconds:.0f} s")
         workers = [asyncio.create_task(work) for phone in phones
                    for work in (phone.watch_panel(), phone.tap_now_and_then())]
         workers += [asyncio.create_task(host.run()), asyncio.create_task(self.drop_some(phones))]
+        if KILLS and self.layout == "scaled":
+            workers.append(asyncio.create_task(self.kill_each_process(started)))
         deadline = started + self.seconds
         while time.monotonic() < deadline and not host.over:
             await asyncio.sleep(1.0)
@@ -753,12 +826,16 @@ class Soak:
             if seats.get((phone.session.player, number)) != table
         )
         server_errors = sum(count for (_, status), count in tally.statuses.items() if status >= 500)
+        # With SOAK_KILLS, a 5xx while a process was down is what a killed process gives (nginx's
+        # 502 for a backend that is gone): only the others count.
+        counted_errors = len([moment for moment in tally.server_error_times
+                              if not any(kill.covers(moment) for kill in self.kills)]) if self.kills else server_errors
         rounds_closed = record["rounds_closed"]
         checks = {
             "every acknowledged tap in the database once, no refused one": taps.ok,
             "every phone saw every bell": bell_verdict.ok,
             "every phone followed the movement (its panel's table is its seat's)": wrong_place == 0,
-            "no 5xx": server_errors == 0,
+            ("no 5xx outside the seconds a killed process was down" if self.kills else "no 5xx"): counted_errors == 0,
             ("memory flat after warm-up" if played >= MEMORY_JUDGED_AFTER else
              "memory flat after warm-up (not judged: too short a run)"): memory.ok or played < MEMORY_JUDGED_AFTER,
             "at least one bell rang": bool(bells),
@@ -802,8 +879,13 @@ class Soak:
                f"; not judged: under {MEMORY_JUDGED_AFTER:.0f} s of play the warm-up is not over"),
             f"- memory over time (MiB): {' '.join(f'{kib / mib:.0f}' for _, kib in self.memory)}",
             f"- answers: {', '.join(f'{what} {status}: {count}' for (what, status), count in sorted(tally.statuses.items()))}",
-            f"- 5xx: {server_errors}" + "".join(f"\n  - {error}" for error in tally.server_errors[:10]),
+            f"- 5xx: {server_errors}" + (f" ({counted_errors} outside the kills' windows)" if self.kills else "")
+            + "".join(f"\n  - {error}" for error in tally.server_errors[:10]),
         ]
+        if self.kills:
+            lines.append("- processes killed (SIGKILL) and started again by scripts/run_scaled.py: " + "; ".join(
+                f"{kill.name} at {kill.killed_at - self.started_at:.0f} s, answering again after "
+                + (f"{kill.back_at - kill.killed_at:.1f} s" if kill.back_at is not None else "never") for kill in self.kills))
         if tally.failures:
             lines.append(f"- client-side failures: {dict(tally.failures)}")
         if tally.refusals:
