@@ -297,9 +297,17 @@ def main() -> None:
     if not args.no_celery:
         children += [Child(name, command, env)
                      for name, command in celery_commands(str(VENV_BIN / "celery"), workdir).items()]
-    for child in children:
-        child.start()
+
+    def stop_while_starting(signum: int, _frame: object) -> None:
+        # The children have process groups of their own: a signal to this one's group reaches
+        # none of them, so this process stops them (below) before it exits.
+        raise RuntimeError(f"stopped by {signal.Signals(signum).name} while starting")
+
+    signal.signal(signal.SIGTERM, stop_while_starting)
+    signal.signal(signal.SIGINT, stop_while_starting)
     try:
+        for child in children:
+            child.start()
         wait_until_ready({child.name: f"http://127.0.0.1:{port}/health/"
                           for child, port in zip(children, [web_port, *stream_ports], strict=False)}, children)
         nginx = Child(f"nginx :{args.port}", [find_nginx(), "-c", str(workdir / "nginx.conf")], env, cwd=workdir)
@@ -307,8 +315,9 @@ def main() -> None:
         children.append(nginx)
         wait_until_ready({nginx.name: f"http://127.0.0.1:{args.port}/health/"}, children)
     except RuntimeError as error:
-        stop_all([child.process for child in children])
-        for child in children:
+        started = [child for child in children if hasattr(child, "process")]
+        stop_all([child.process for child in started])
+        for child in started:
             child.end_orphans()
         sys.exit(f"The scaled layout did not start: {error}")
     print(
