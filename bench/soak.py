@@ -720,17 +720,22 @@ class Soak:
             await asyncio.sleep(max(0.0, started + index * every - time.monotonic()))
             if self.winding_down:
                 return
-            found = [(int(port), int(pid)) for started_name, port, pid in STARTED.findall(log.read_text(errors="replace"))
-                     if started_name == name]
-            port, pid = found[-1]
+            port, pid = int(name.rsplit(":", 1)[1]), self.started_pid(log, name)
             os.kill(pid, signal.SIGKILL)
             kill = Kill(name, time.monotonic())
             self.kills.append(kill)
             say(f"{self.layout}: killed {name} (pid {pid})")
-            while not await asyncio.to_thread(answers_health, port):
+            # Back once its new process answers: the old one's workers may answer for a moment
+            # after their parent's death, until run_scaled ends them and starts it again.
+            while self.started_pid(log, name) == pid or not await asyncio.to_thread(answers_health, port):
                 await asyncio.sleep(0.2)
             kill.back_at = time.monotonic()
             say(f"{self.layout}: {name} answers again {kill.back_at - kill.killed_at:.1f} s after its kill")
+
+    @staticmethod
+    def started_pid(log: Path, name: str) -> int:
+        """The pid of `name`'s latest start, as scripts/run_scaled.py's log tells it."""
+        return [int(pid) for started, _, pid in STARTED.findall(log.read_text(errors="replace")) if started == name][-1]
 
     async def drop_some(self, phones: list[SimPhone]) -> None:
         while not self.stopping:

@@ -72,7 +72,11 @@ def free_ports(count: int = 1) -> int:
 
 def nginx_config(workdir: Path, port: int, web_port: int, stream_ports: list[int],
                  body_max_bytes: int = REQUEST_BODY_MAX_BYTES) -> str:
-    streams = "\n".join(f"    server 127.0.0.1:{stream_port};" for stream_port in stream_ports)
+    # max_fails=0: nginx never takes a backend for dead. Its default (one failure, then none for
+    # 10 s) turned a stream process's restart into "no live upstreams" for every phone: 400 phones
+    # reconnecting at once through the one left marked it failed too (SOAK_KILLS, bench/soak.py).
+    # A backend that is down refuses at once, and nginx tries the next.
+    streams = "\n".join(f"    server 127.0.0.1:{stream_port} max_fails=0;" for stream_port in stream_ports)
     temp = {name: workdir / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
     for path in temp.values():
         path.mkdir(exist_ok=True)
@@ -91,7 +95,7 @@ http {{
   uwsgi_temp_path {temp["uwsgi"]};
   scgi_temp_path {temp["scgi"]};
   upstream web {{
-    server 127.0.0.1:{web_port};
+    server 127.0.0.1:{web_port} max_fails=0;
     keepalive 32;
     keepalive_timeout {UPSTREAM_IDLE_SECONDS}s;
   }}
