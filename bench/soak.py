@@ -97,6 +97,7 @@ from bench.soak_checks import (  # noqa: E402
     check_memory,
     check_taps,
 )
+from scripts.run_scaled import started_pids  # noqa: E402
 
 PLAYERS = 400
 TAPS_PER_SECOND = float(os.environ.get("SOAK_TAPS_PER_SECOND", "35"))
@@ -131,7 +132,6 @@ TRIES = 5  # static/js/tally.js: tries of one tap before the phone says it was n
 # backend that has just come back).
 KILLS = os.environ.get("SOAK_KILLS", "") == "1"
 RESTART_GRACE_SECONDS = 5.0
-STARTED = re.compile(r"\] (.+ :(\d+)) started \(pid (\d+)\)")  # scripts/run_scaled.py's log
 
 
 # --- Reading what the server sends ---------------------------------------------------------------
@@ -714,28 +714,27 @@ class Soak:
         """SOAK_KILLS: each process scripts/run_scaled.py started, killed once, the kills spread
         over the play; each time, waits until it answers again (run_scaled starts it again)."""
         log = self.site.workdir / "layout.log"
-        names = list(dict.fromkeys(name for name, _, _ in STARTED.findall(log.read_text(errors="replace"))))
+        names = list(self.started_pids(log))  # each is "<program> :<port>"
         every = self.seconds / (len(names) + 1)
         for index, name in enumerate(names, 1):
             await asyncio.sleep(max(0.0, started + index * every - time.monotonic()))
             if self.winding_down:
                 return
-            port, pid = int(name.rsplit(":", 1)[1]), self.started_pid(log, name)
+            port, pid = int(name.rsplit(":", 1)[1]), self.started_pids(log)[name]
             os.kill(pid, signal.SIGKILL)
             kill = Kill(name, time.monotonic())
             self.kills.append(kill)
             say(f"{self.layout}: killed {name} (pid {pid})")
             # Back once its new process answers: the old one's workers may answer for a moment
             # after their parent's death, until run_scaled ends them and starts it again.
-            while self.started_pid(log, name) == pid or not await asyncio.to_thread(answers_health, port):
+            while self.started_pids(log)[name] == pid or not await asyncio.to_thread(answers_health, port):
                 await asyncio.sleep(0.2)
             kill.back_at = time.monotonic()
             say(f"{self.layout}: {name} answers again {kill.back_at - kill.killed_at:.1f} s after its kill")
 
     @staticmethod
-    def started_pid(log: Path, name: str) -> int:
-        """The pid of `name`'s latest start, as scripts/run_scaled.py's log tells it."""
-        return [int(pid) for started, _, pid in STARTED.findall(log.read_text(errors="replace")) if started == name][-1]
+    def started_pids(log: Path) -> dict[str, int]:
+        return started_pids(log.read_text(errors="replace"))
 
     async def drop_some(self, phones: list[SimPhone]) -> None:
         while not self.stopping:

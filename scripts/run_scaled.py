@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -174,7 +175,7 @@ class Child:
         # nginx's) would otherwise live on as orphans, holding its port or its tasks.
         self.process = subprocess.Popen(self.command, cwd=self.cwd, env=self.env, process_group=0)
         self.started_at, self.restart_at = time.monotonic(), None
-        say(f"{self.name} started (pid {self.process.pid})")
+        say(f"{self.name} started (pid {self.process.pid})")  # read back by `started_pids`
 
     def watch(self) -> None:
         """Notices a death and schedules the restart, or makes the restart that is due."""
@@ -191,10 +192,29 @@ class Child:
         elif now >= self.restart_at:
             self.start()
 
-
     def end_orphans(self) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
+
+
+STARTED = re.compile(r"\] (.+) started \(pid (\d+)\)$", flags=re.M)
+
+
+def started_pids(log: str) -> dict[str, int]:
+    """What this script's log (`log`, its text) says of its children: each one's name, in the order
+    they first started, and the pid of its latest start (a fault test or the soak kills it)."""
+    pids: dict[str, int] = {}
+    for name, pid in STARTED.findall(log):
+        pids[name] = int(pid)
+    return pids
+
+
+def stop_children(children: list[Child]) -> None:
+    """nginx (the last started) first: no new request reaches a stopping server; then whatever
+    their own workers left."""
+    stop_all([child.process for child in reversed(children)])
+    for child in children:
+        child.end_orphans()
 
 
 def exit_reason(returncode: int) -> str:
@@ -206,15 +226,17 @@ def exit_reason(returncode: int) -> str:
     return f"status {returncode}"
 
 
-def wait_until_ready(urls: dict[str, str], children: list[Child], within: float = READY_WITHIN_SECONDS) -> None:
-    """Waits until every URL answers 200 (each a server's /health/, named by its child), saying every
-    10 s which it still waits for. Fails when a child exits meanwhile, or after `within` seconds."""
+def wait_until_ready(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]],
+                     within: float = READY_WITHIN_SECONDS) -> None:
+    """Waits until every URL answers 200 (each a server's /health/, by the name of its process),
+    saying every 10 s which it still waits for. Fails when one of `processes` (by name) exits
+    meanwhile, or after `within` seconds."""
     started = last_said = time.monotonic()
     waiting = dict(urls)
     while waiting:
-        for child in children:
-            if child.process.poll() is not None:
-                raise RuntimeError(f"{child.name} exited with {exit_reason(child.process.returncode)} while starting")
+        for name, process in processes.items():
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited with {exit_reason(process.returncode)} while starting")
         for name, url in list(waiting.items()):
             try:
                 with urllib.request.urlopen(url, timeout=2) as response:
@@ -251,18 +273,8 @@ def find_nginx() -> str:
 
 
 def wait_for(url: str, processes: list[subprocess.Popen[bytes]], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if any(process.poll() is not None for process in processes):
-            raise RuntimeError(f"a process exited while starting (waiting for {url})")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer within {timeout:.0f} s")
+    """`wait_until_ready` for one URL and processes known by their pids (the benchmarks' servers)."""
+    wait_until_ready({url: url}, {f"pid {process.pid}": process for process in processes}, within=timeout)
 
 
 def main() -> None:
@@ -313,16 +325,15 @@ def main() -> None:
         for child in children:
             child.start()
         wait_until_ready({child.name: f"http://127.0.0.1:{port}/health/"
-                          for child, port in zip(children, [web_port, *stream_ports], strict=False)}, children)
+                          for child, port in zip(children, [web_port, *stream_ports], strict=False)},
+                         {child.name: child.process for child in children})
         nginx = Child(f"nginx :{args.port}", [find_nginx(), "-c", str(workdir / "nginx.conf")], env, cwd=workdir)
         nginx.start()
         children.append(nginx)
-        wait_until_ready({nginx.name: f"http://127.0.0.1:{args.port}/health/"}, children)
+        wait_until_ready({nginx.name: f"http://127.0.0.1:{args.port}/health/"},
+                         {child.name: child.process for child in children})
     except RuntimeError as error:
-        started = [child for child in children if hasattr(child, "process")]
-        stop_all([child.process for child in started])
-        for child in started:
-            child.end_orphans()
+        stop_children([child for child in children if hasattr(child, "process")])  # those started
         sys.exit(f"The scaled layout did not start: {error}")
     print(
         f"Scaled layout up: http://127.0.0.1:{args.port}/ (pages on gunicorn :{web_port}, "
@@ -344,10 +355,8 @@ def main() -> None:
                 child.watch()
             time.sleep(0.2)
     finally:
-        # nginx first: no new requests reach a stopping server
-        stop_all([child.process for child in reversed(children)])
-        for child in children:
-            child.end_orphans()
+        stop_children(children)
+
 
 if __name__ == "__main__":
     main()

@@ -38,7 +38,7 @@ def test_the_start_names_the_server_it_still_waits_for_when_its_bound_is_over(ca
 
     nobody = f"http://127.0.0.1:{free_ports()}/health/"  # no server there: it never answers
     with pytest.raises(RuntimeError, match=r"uvicorn :\d+ did not answer within 0 s"):
-        wait_until_ready({f"uvicorn :{nobody.split(':')[2].split('/')[0]}": nobody}, [], within=0.0)
+        wait_until_ready({f"uvicorn :{nobody.split(':')[2].split('/')[0]}": nobody}, {}, within=0.0)
 
 
 def test_a_child_that_exits_while_starting_fails_the_start_at_once_with_its_name_and_status(tmp_path: Path):
@@ -48,7 +48,7 @@ def test_a_child_that_exits_while_starting_fails_the_start_at_once_with_its_name
     child.start()
     child.process.wait()
     with pytest.raises(RuntimeError, match="celery worker exited with status 3 while starting"):
-        wait_until_ready({"gunicorn": f"http://127.0.0.1:{free_ports()}/health/"}, [child])
+        wait_until_ready({"gunicorn": f"http://127.0.0.1:{free_ports()}/health/"}, {child.name: child.process})
 
 
 def test_a_dead_child_is_started_again_after_a_pause_that_doubles_while_it_keeps_dying(tmp_path: Path, capsys):
@@ -78,3 +78,13 @@ def test_nginx_never_takes_a_backend_for_dead_so_a_restarted_one_is_used_at_once
     config = nginx_config(tmp_path, 8000, 8001, [8002, 8003], body_max_bytes=1024)
     servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+([^;]*);", config, flags=re.M)
     assert len(servers) == 3 and all("max_fails=0" in options for options in servers)
+
+
+def test_the_log_tells_each_process_in_the_order_it_first_started_with_its_latest_pid():
+    from scripts.run_scaled import started_pids
+
+    log = ("[run_scaled 14:02:10] gunicorn :8001 started (pid 4121)\n"
+           "[run_scaled 14:02:10] uvicorn :8002 started (pid 4122)\n"
+           "[run_scaled 14:02:11] gunicorn :8001 (pid 4121) exited with signal SIGKILL; starting it again in 1 s\n"
+           "[run_scaled 14:02:12] gunicorn :8001 started (pid 4188)\n")
+    assert list(started_pids(log).items()) == [("gunicorn :8001", 4188), ("uvicorn :8002", 4122)]

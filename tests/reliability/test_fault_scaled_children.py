@@ -10,7 +10,6 @@ Runs in `make test-services` (PostgreSQL, Redis, nginx), on the suite's own data
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import pytest
 from django.conf import settings
 
 from games.night.models import Tally
-from scripts.run_scaled import free_ports
+from scripts.run_scaled import free_ports, started_pids
 from tests.builders import NAMES
 from tests.conftest import ROOT, database_env, is_sqlite, services_enabled
 from tests.reliability.conftest import missed_ids, received_all
@@ -45,7 +44,6 @@ pytestmark = [
 
 TAPS_AFTER_EACH_RESTART = 20
 TAP_PAUSE_SECONDS = 0.25
-STARTED = re.compile(r"\] (.+) started \(pid (\d+)\)")
 
 
 class ScaledLayout:
@@ -68,12 +66,12 @@ class ScaledLayout:
         assert self.process.poll() is None, self.log_path.read_text(errors="replace")[-3000:]
         return self.log_path.read_text(errors="replace")
 
-    def starts(self) -> list[tuple[str, int]]:
-        """Each start its log tells of, in order: the process's name and pid."""
-        return [(name, int(pid)) for name, pid in STARTED.findall(self.log())]
+    def pids(self) -> dict[str, int]:
+        """Each process the log tells of, in the order they started, and its latest pid."""
+        return started_pids(self.log())
 
     def pid(self, name: str) -> int:
-        return [pid for started, pid in self.starts() if started == name][-1]
+        return self.pids()[name]
 
     def restarted(self, name: str, killed: int) -> Callable[[], bool]:
         """Whether the log tells of a start of `name` after the one with pid `killed`."""
@@ -94,7 +92,8 @@ def scaled_layout(transactional_db: None, tmp_path: Path) -> Iterator[ScaledLayo
 
 def test_each_process_of_the_scaled_layout_killed_once_comes_back_and_the_night_goes_on(scaled_layout):
     layout = scaled_layout
-    children = [name for name, _ in layout.starts()]
+    first_pids = layout.pids()
+    children = list(first_pids)
     assert len(children) == 6 and {"celery worker", "celery beat"} <= set(children)
     night = start_night(layout.url, NAMES[:12])
     assert night.start_round(1).status_code == 200
@@ -136,7 +135,7 @@ def test_each_process_of_the_scaled_layout_killed_once_comes_back_and_the_night_
     assert not log.refused and 500 not in log.statuses, log.statuses
     said = layout.log()
     for name in children:
-        assert f"{name} (pid {[pid for started, pid in layout.starts() if started == name][0]}) exited with signal SIGKILL" in said
+        assert f"{name} (pid {first_pids[name]}) exited with signal SIGKILL" in said
     assert "Internal Server Error" not in said  # Django logs each 500 so
     assert replayed >= len(listeners)  # each listener's stream ended at least once (nginx's death ends all)
     for phone in listeners:  # and each has every event of its channels
