@@ -304,7 +304,7 @@ def take_my_seat_back(*, table: Table, phone: str) -> TableSeat:
     playing = table.seats.filter(claimed_by=phone, bot_level="").values_list("name", flat=True).first() if phone else None
     if playing:
         raise NotNow(f"This phone plays {playing} already: no bot is playing for it.")
-    seat = table.seats.exclude(bot_level="").filter(held_before_bot=phone).first() if phone else None
+    seat = table.seats.kept_for(phone).first()
     if seat is None:
         raise NotYourSeat("No seat here is kept for this phone: tap your name under Seats.")
     return take_seat_back(table=table, number=seat.number)

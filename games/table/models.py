@@ -178,6 +178,11 @@ class TableSeatQuerySet(models.QuerySet["TableSeat"]):
         return (self.filter(quiet_at__lte=now, bot_level="", table__status=Table.Status.PLAYING)
                 .exclude(claimed_by=""))
 
+    def kept_for(self, phone: str) -> TableSeatQuerySet:
+        """The seat a bot plays for `phone` (its phone went quiet, or the opener handed it to a
+        bot), which that phone takes back with one tap; none without a phone."""
+        return self.exclude(bot_level="").filter(held_before_bot=phone) if phone else self.none()
+
 
 class TableSeat(models.Model):
     """One seat at a table, in the game's seat order: a person's phone or a bot."""

@@ -60,8 +60,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         "payload": payload,
         "now": timezone.now(),
         # The seat a bot covers for this phone (it went quiet): one tap takes it back.
-        "kept_for_me": (table.seats.exclude(bot_level="").filter(held_before_bot=token).first()
-                        if token and mine is None and not table.is_over else None),
+        "kept_for_me": table.seats.kept_for(token).first() if mine is None and not table.is_over else None,
         "urls": {
             "move": reverse("tables:move", args=[table.code]),
             "state": reverse("tables:state", args=[table.code]),
