@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -492,7 +493,7 @@ def seated_phone(table: Any, seat: int) -> Client:
 
 def is_sqlite() -> bool:
     """Whether the suite runs on the embedded default (`make test`) rather than PostgreSQL."""
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    return connection.vendor == "sqlite"
 
 
 FAIRNESS_GAMES = 200

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -215,7 +216,7 @@ def free_port() -> int:
 def database_env() -> dict[str, str]:
     """Environment that points a server process at the test database this process uses."""
     db = settings.DATABASES["default"]
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         return {"SQLITE_PATH": str(db["NAME"]), "DATABASE_URL": ""}
     user = db.get("USER") or "postgres"
     host = db.get("HOST") or "127.0.0.1"

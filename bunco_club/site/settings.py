@@ -170,7 +170,8 @@ else:
         raise ImproperlyConfigured(f"SQLITE_SYNCHRONOUS must be NORMAL or FULL, not {SQLITE_SYNCHRONOUS!r}.")
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's SQLite, its transactions queued for the write lock (bunco_club/site/sqlite/).
+            "ENGINE": "bunco_club.site.sqlite",
             "NAME": SQLITE_PATH,
             "OPTIONS": {
                 # IMMEDIATE takes the write lock at BEGIN, so two phones writing at once queue
