@@ -8,6 +8,7 @@ stream following its channel. A rolled-back action leaves neither a row nor a me
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -50,14 +51,31 @@ def publish_together(events: list[Event]) -> None:
 
 
 
+def log_events(said: Sequence[tuple[str, str, dict[str, Any]]]) -> list[Event]:
+    """Append the events `said` ((channel, kind, data) each, in order) with one statement, for the
+    caller to publish together (`publish_together`), as `log_event(..., publish=False)` each would."""
+    return insert_events(said, timezone.now()) if said else []
+
+
 def insert_event(channel: str, kind: str, data: dict[str, Any], created_at: datetime) -> Event:
     """Append to the event log with one plain statement; the returned Event is the row as stored."""
+    return insert_events([(channel, kind, data)], created_at)[0]
+
+
+def insert_events(said: Sequence[tuple[str, str, dict[str, Any]]], created_at: datetime) -> list[Event]:
+    """Append the events `said` ((channel, kind, data) each) with one plain statement, in order
+    (their ids ascending); the Events as stored."""
     json_value = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
+    when = connection.ops.adapt_datetimefield_value(created_at)
+    params: list[Any] = []
+    for channel, kind, data in said:
+        params += [channel, kind, json.dumps(data), when]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {Event._meta.db_table} (channel, kind, data, created_at) "
-            f"VALUES (%s, %s, {json_value}, %s) RETURNING id",
-            [channel, kind, json.dumps(data), connection.ops.adapt_datetimefield_value(created_at)],
+            f"INSERT INTO {Event._meta.db_table} (channel, kind, data, created_at) VALUES "
+            + ", ".join([f"(%s, %s, {json_value}, %s)"] * len(said)) + " RETURNING id",
+            params,
         )
-        (event_id,) = cursor.fetchone()
-    return Event(id=event_id, channel=channel, kind=kind, data=data, created_at=created_at)
+        ids = sorted(event_id for (event_id,) in cursor.fetchall())
+    return [Event(id=event_id, channel=channel, kind=kind, data=data, created_at=created_at)
+            for event_id, (channel, kind, data) in zip(ids, said, strict=True)]

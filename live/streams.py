@@ -263,6 +263,10 @@ class _Guard:
     def __init__(self, private: Sequence[PrivateChannel]) -> None:
         self._private = {channel.name: channel for channel in private}
 
+    def guards(self, message: Message) -> bool:
+        """Whether `message` is of a private channel (checked before it is sent)."""
+        return message["channel"] in self._private
+
     async def allowed(self, messages: list[Message], sent: _SentIds) -> list[Message]:
         """`messages` less those of a private channel older than the phone's claim (counted as
         sent, so that no catch-up reads them again); _SeatLost when one is of a channel whose seat
@@ -330,10 +334,18 @@ async def _stream(
                 unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
                 for missed_message in await guard.allowed(unsent, sent):
                     yield sent.frame(missed_message)
-            to_send = await guard.allowed([queued for queued in messages if queued["id"] not in sent], sent)
-            chunk = b"".join(sent.frame(queued) for queued in to_send)
-            if chunk:
-                yield chunk
+            fresh = [queued for queued in messages if queued["id"] not in sent]
+            # What everyone may see goes out at once; a private event waits for its seat's check
+            # (a read of the log's database), so a move reaches every phone without waiting for
+            # the hands it dealt (a Ninety-Nine move's four) to be checked.
+            public = [queued for queued in fresh if not guard.guards(queued)]
+            if public:
+                yield b"".join(sent.frame(queued) for queued in public)
+            if len(public) < len(fresh):
+                to_send = await guard.allowed([queued for queued in fresh if guard.guards(queued)], sent)
+                chunk = b"".join(sent.frame(queued) for queued in to_send)
+                if chunk:
+                    yield chunk
     except _SeatLost:
         return  # the page reconnects, following the channels its phone may follow now
     except (OperationalError, InterfaceError) as error:

@@ -30,8 +30,7 @@ from games.table import statements
 from games.table.engines import engine
 from games.table.models import PATIENCE, Move, Table, TableSeat, new_seed, well_formed_contribution
 from games.table.replay import TIME_UP, UNDO, deal, replayed_state
-from live.log import log_event, publish_together
-from live.models import Event
+from live.log import log_event, log_events, publish_together
 from live.refusals import KeyReused, NotNow, Refusal, SeatTaken
 from live.text import well_formed_key
 
@@ -336,7 +335,7 @@ def hear_from_phone(*, table: Table, phone: str) -> bool:
     quiet_at = _quiet_at(table)
     if quiet_at is None or not phone or table.status != Table.Status.PLAYING:
         return False
-    return bool(TableSeat.objects.filter(table=table, claimed_by=phone, bot_level="").update(quiet_at=quiet_at))
+    return statements.note_phone_heard(table, phone, quiet_at)
 
 
 def cover_quiet_seats(now: datetime | None = None) -> int:
@@ -361,7 +360,7 @@ def _cover_if_still_quiet(table_pk: int, number: int, now: datetime) -> bool:
 
 
 def _locked(table: Table) -> Table:
-    return Table.objects.select_for_update().get(pk=table.pk)
+    return statements.lock_table(table.pk)
 
 
 def _check_key(key: str | None) -> None:
@@ -380,7 +379,7 @@ def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, 
     with another contribution: never taken for a retry."""
     if key is None:
         return None
-    done = table.moves.filter(key=key).first()
+    done = statements.move_with_key(table, key)
     if done is None:
         return None
     if done.seat != seat or done.move != dict(move) or done.client != client:
@@ -405,7 +404,7 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
         table=table, number=number, seat=seat, move=move, chance=rules.chance(before, after),
         scores=rules.scores(after), by_bot=by_bot, key=key, client=client,
     ))
-    table.state = after.to_dict()
+    table.stands_at(after)
     table.moves_made = number
     if after.is_over:
         table.status, table.ended_at = Table.Status.OVER, timezone.now()
@@ -415,33 +414,35 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
     public_move = recorded.as_data()
     if rules.private_hands:
         public_move["chance"] = []  # the cards drawn or dealt: hidden, kept for the check at the end
-    events: list[Event] = [log_event(table.channel, "moved", {
-        "move": public_move, "view": after.view(None).public,
-    }, publish=False)]
+    said: list[tuple[str, str, dict[str, Any]]] = [
+        (table.channel, "moved", {"move": public_move, "view": after.view(None).public}),
+    ]
     for number_ in range(len(after.seats)) if rules.private_hands else ():
         private = after.view(number_).private
-        if private or before.view(number_).private:
-            events.append(log_event(table.seat_channel(number_), "hand", {"private": private}, publish=False))
+        if private != before.view(number_).private:  # a hand the move left as it was is not sent again
+            said.append((table.seat_channel(number_), "hand", {"private": private}))
     if after.is_over:
         result = after.result()
-        events.append(log_event(table.channel, "table_state", {
+        said.append((table.channel, "table_state", {
             "what": "over", "seed": table.seed, "commitment": table.commitment,
             "winners": [] if result is None else list(result.winners),
-        }, publish=False))
-    publish_together(events)
+        }))
+    publish_together(log_events(said))  # one statement for them all
     return recorded
 
 
 @transaction.atomic
 def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | None = None,
-              by_bot: bool = False, client: str = "") -> Move:
+              by_bot: bool = False, client: str = "", phone: str = "") -> Move:
     """Seat `seat` makes `move` (a mapping such as {"kind": "toss"}). The engine rolls and draws
     with this move's own chance, mixed with the `client` value its phone sent (FAIRNESS.md; "" for
     a bot); a key already recorded for the same move and value returns that move (a retry counts
-    once); out of turn, an illegal move or a move after the game: refused, nothing changed."""
+    once); out of turn, an illegal move or a move after the game: refused, nothing changed.
+    `phone`: the phone that sent it, heard from (`hear_from_phone`) in the move's transaction."""
     _check_key(key)
     _check_client(client)
     table = _locked(table)
+    hear_from_phone(table=table, phone=phone)
     move = dict(move)
     done = _done_with_key(table, key, seat, move, client)
     if done is not None:

@@ -122,6 +122,7 @@ class Table(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     objects = TableQuerySet.as_manager()
+    _stored_game: tuple[Any, TableGame]  # `stands_at`: the state last stored, and its game
 
 
     def __str__(self) -> str:
@@ -141,8 +142,18 @@ class Table(models.Model):
         return engine(self.game)
 
     def loaded(self) -> TableGame:
-        """The game as it stands (the server's copy)."""
+        """The game as it stands (the server's copy): the game an action just stored (`stands_at`),
+        or read from `state`."""
+        stored = self.__dict__.get("_stored_game")
+        if stored is not None and stored[0] is self.state:
+            return stored[1]
         return self.engine.load(self.state)
+
+    def stands_at(self, game: TableGame) -> None:
+        """The game now stands at `game` (what a move led to): kept as `state`, and given back by
+        `loaded()` as it is, not read again from `state` for the move's answer."""
+        self.state = game.to_dict()
+        self._stored_game = (self.state, game)
 
     def chance_for(self, step: int, contribution: str = "", seed: str | None = None) -> dice.Chance:
         """The chance of step `step` (0: the deal at the start, n: the n-th move), mixed with what

@@ -10,15 +10,28 @@ else stays in the ORM.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import connection, models
 
-from games.table.models import Move, Table
+from games.table.models import Move, Table, TableSeat
 
 _MOVE = Move._meta.db_table
 _TABLE = Table._meta.db_table
+_SEAT = TableSeat._meta.db_table
+
+_TABLE_FIELDS = tuple(Table._meta.concrete_fields)
+# A phone's first read of the table leaves the game out: the action reads it under the table's lock.
+_TABLE_FIELDS_BUT_GAME = tuple(field for field in _TABLE_FIELDS if field.attname != "state")
+# What a move's answer and its checks need of the seats (the others load on first use, as with `.only()`).
+_SEAT_FIELDS = tuple(field for field in TableSeat._meta.concrete_fields if field.attname in
+                     {"id", "table_id", "number", "name", "bot_level", "claimed_by", "held_since", "held_before_bot"})
+_MOVE_FIELDS = tuple(Move._meta.concrete_fields)
+
+Converter = Callable[[Any, Any, Any], Any]
 
 
 def _json() -> str:
@@ -27,6 +40,90 @@ def _json() -> str:
 
 def _when(value: datetime | None) -> Any:
     return None if value is None else connection.ops.adapt_datetimefield_value(value)
+
+
+def table_with_seats(code: str) -> Table | None:
+    """The table `code` without its game, and its seats, read in one statement; the seats are kept
+    as `table.seats.all()` (what `seats_data` lists). None when there is no such table."""
+    sql = (f"SELECT {_columns('t', _TABLE_FIELDS_BUT_GAME)}, {_columns('s', _SEAT_FIELDS)} FROM {_TABLE} t "
+           f"LEFT JOIN {_SEAT} s ON s.table_id = t.id WHERE t.code = %s ORDER BY s.number")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [code])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    width = len(_TABLE_FIELDS_BUT_GAME)
+    table = _from_row(Table, _TABLE_FIELDS_BUT_GAME, rows[0][:width])
+    seats = [_from_row(TableSeat, _SEAT_FIELDS, row[width:]) for row in rows if row[width] is not None]
+    for seat in seats:
+        seat.table = table
+    table._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]  # Django's prefetch cache
+    return table
+
+
+def lock_table(pk: int) -> Table:
+    """The table `pk`, all of it, its row locked until the transaction ends (PostgreSQL; SQLite's
+    IMMEDIATE transactions already take turns)."""
+    sql = f"SELECT {_columns('t', _TABLE_FIELDS)} FROM {_TABLE} t WHERE t.id = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise Table.DoesNotExist(f"No table {pk}.")
+    return _from_row(Table, _TABLE_FIELDS, row)
+
+
+def move_with_key(table: Table, key: str) -> Move | None:
+    """The move recorded at `table` with the idempotency key `key`, if any."""
+    key_column = connection.ops.quote_name("key")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_columns('m', _MOVE_FIELDS)} FROM {_MOVE} m WHERE m.table_id = %s AND m.{key_column} = %s",
+                       [table.pk, key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    move = _from_row(Move, _MOVE_FIELDS, row)
+    move.table = table
+    return move
+
+
+def note_phone_heard(table: Table, phone: str, quiet_at: datetime) -> bool:
+    """The seat `phone` holds at `table` (a person's, not a bot's) counts as gone quiet at `quiet_at`."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_SEAT} SET quiet_at = %s WHERE table_id = %s AND claimed_by = %s AND bot_level = %s",
+                       [_when(quiet_at), table.pk, phone, ""])
+        return bool(cursor.rowcount)
+
+
+def _columns(alias: str, fields: tuple[models.Field[Any, Any], ...]) -> str:
+    return _quoted_columns(connection.vendor, alias, fields)
+
+
+@cache
+def _quoted_columns(vendor: str, alias: str, fields: tuple[models.Field[Any, Any], ...]) -> str:
+    return ", ".join(f"{alias}.{connection.ops.quote_name(str(field.column))}" for field in fields)
+
+
+def _from_row[M: models.Model](model: type[M], fields: Sequence[models.Field[Any, Any]], values: Sequence[Any]) -> M:
+    """A model instance from a raw row of `fields`, each value converted as the ORM converts it
+    (SQLite hands back datetimes and JSON as text); the model's other fields load on first use."""
+    converted = []
+    for value, (column, converters) in zip(values, _converters(connection.vendor, tuple(fields)), strict=True):
+        for convert in converters:
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+
+
+@cache
+def _converters(vendor: str, fields: tuple[models.Field[Any, Any], ...]) -> list[tuple[Any, list[Converter]]]:
+    """Each field's column and its converters from the database's value, as the ORM's compiler
+    finds them (by `vendor`: they are the backend's, and don't use the connection they came from)."""
+    columns = [field.get_col(field.model._meta.db_table) for field in fields]
+    return [(column, connection.ops.get_db_converters(column) + column.get_db_converters(connection))
+            for column in columns]
 
 
 def insert_move(move: Move) -> Move:

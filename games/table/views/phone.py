@@ -140,10 +140,10 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
     if seat is not None and seat != mine.number:
         raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
     made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key,
-                             client=request.POST.get("client", ""))
-    actions.hear_from_phone(table=table, phone=mine.claimed_by)
+                             client=request.POST.get("client", ""), phone=mine.claimed_by)
     now = made.table  # the table as the action left it (for a retry: as it stands now)
-    return JsonResponse(seat_payload(now, mine.number, last=made if made.number == now.moves_made else None))
+    return JsonResponse(seat_payload(now, mine.number, last=made if made.number == now.moves_made else None,
+                                     seats=table.seats.all()))
 
 
 @require_GET

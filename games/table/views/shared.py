@@ -8,15 +8,15 @@ the end (`revealed_seed`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.crypto import constant_time_compare
 
 from games import phones
-from games.table import actions
+from games.table import actions, statements
 from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from live.refusals import Refusal, answers_refusals, json_refusal
@@ -36,16 +36,16 @@ def table_or_404(code: str) -> Table:
 
 
 def table_and_seat_of_phone(request: HttpRequest, code: str) -> tuple[Table, TableSeat | None]:
-    """The table (404 if there is none) and the seat this phone holds there, in one query when it
-    holds one: a move's hot path. The table comes without its game (the action locks and reads it)."""
+    """The table (404 if there is none), without its game (the action locks and reads it), with its
+    seats, and the seat this phone holds there, in one statement: a move's hot path."""
+    table = statements.table_with_seats(code)
+    if table is None:
+        raise Http404("No such table.")
     seat_id = SEATS.claimed(request, code)
     token = phones.phone_token(request)
-    if seat_id is not None and token:
-        seat = (TableSeat.objects.select_related("table").defer("table__state")
-                .filter(pk=seat_id, table__code=code, claimed_by=token, bot_level="").first())
-        if seat is not None:
-            return seat.table, seat
-    return get_object_or_404(Table.objects.defer("state"), code=code), None
+    mine = next((seat for seat in table.seats.all()
+                 if seat.pk == seat_id and token and seat.claimed_by == token and not seat.bot_level), None)
+    return table, mine
 
 
 def seat_of_phone(request: HttpRequest, table: Table) -> TableSeat | None:
@@ -85,19 +85,21 @@ def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], C
     return answers_refusals(answer)
 
 
-def seats_data(table: Table) -> list[dict[str, Any]]:
+def seats_data(seats: Iterable[TableSeat]) -> list[dict[str, Any]]:
     """Who plays each seat, as every phone may see it (whether a phone holds it, never its token)."""
     return [{"number": seat.number, "name": seat.name, "bot": seat.bot_level, "taken": bool(seat.claimed_by),
              # A bot that keeps the seat for a phone gone quiet (it takes the seat back when it is back).
              "kept": bool(seat.bot_level and seat.held_before_bot)}
-            for seat in table.seats.all()]
+            for seat in seats]
 
 
-def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) -> dict[str, Any]:
+def seat_payload(table: Table, seat: int | None, *, last: Move | None = None,
+                 seats: Iterable[TableSeat] | None = None) -> dict[str, Any]:
     """What one page may know of the game now: the public view, the seat's own (`seat` None: a
     spectator's or the screen's), and for the seat on turn only its legal moves, the keeps it may
     confirm with their points (the engine's list: the page never works a score out) and whether
-    it may undo. `last`: the table's last move, when the caller has it (the move just made)."""
+    it may undo. `last`: the table's last move, when the caller has it (the move just made);
+    `seats`: the table's seats, when the caller has read them."""
     game = table.loaded()
     view = game.view(seat)
     last = last if last is not None else table.last_move()
@@ -115,7 +117,7 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None) ->
         "commitment": table.commitment,
         "seed": table.revealed_seed,
         "seat": seat,
-        "seats": seats_data(table),
+        "seats": seats_data(table.seats.all() if seats is None else seats),
         "public": public,
         "private": private,
         "on_turn": False,
