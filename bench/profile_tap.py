@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -116,8 +117,10 @@ def profile(taps: int, top: int, explain: bool) -> None:
 
     def one_tap(number: int) -> None:
         phone, team, table, token = phones[number % len(phones)]
-        response = phone.post(url, {"team": team, "points": 1, "table": table, "key": f"p-{number}"},
-                              headers={"HX-Request": "true", "X-CSRFToken": token})
+        # As the phone's tally.js sends it: urlencoded, asking for JSON.
+        response = phone.post(url, urlencode({"team": team, "points": 1, "table": table, "key": f"p-{number}"}),
+                              content_type="application/x-www-form-urlencoded",
+                              headers={"Accept": "application/json", "X-CSRFToken": token})
         if response.status_code != 200:
             raise SystemExit(f"tap {number}: {response.status_code} {response.content[:200]!r}")
 

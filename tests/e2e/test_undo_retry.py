@@ -3,6 +3,8 @@ takes back one entry, not two (issue: a retried undo after a lost answer removed
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs
+
 import pytest
 from playwright.sync_api import Route, expect
 
@@ -50,10 +52,6 @@ def test_an_undo_whose_answer_is_lost_is_retried_and_takes_back_one_entry(
     assert len(keys) == 2 and keys[0] == keys[1] and keys[0], keys  # the retry was the same undo
 
 
-def _key_of(multipart: str) -> str:
-    """The `key` field of a multipart form body (FormData)."""
-    marker = 'name="key"'
-    at = multipart.find(marker)
-    if at < 0:
-        return ""
-    return multipart[at + len(marker):].strip().split("\r\n")[0].strip()
+def _key_of(body: str) -> str:
+    """The `key` field of a tap's or an undo's body, urlencoded as the page sends it (tally.js)."""
+    return parse_qs(body).get("key", [""])[0]
