@@ -21,6 +21,7 @@ import contextlib
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -53,6 +54,12 @@ STEADY_SECONDS = 60.0
 # How long the start waits for the servers to answer: a bound for a start that hangs, far beyond a
 # busy machine's slowest (56 s was seen).
 READY_WITHIN_SECONDS = float(os.environ.get("READY_WITHIN_SECONDS") or 600)
+# Each phone's stream is two connections in nginx (the phone's, and the one to its uvicorn): 5,000
+# phones on 4 stream workers (issue 34) need 10,000 and a descriptor each, beyond nginx's 1,024 by
+# default. A worker_rlimit_nofile above the hard limit of a non-root nginx is ignored, with a line
+# in its error log.
+NGINX_WORKER_CONNECTIONS = 16384
+NGINX_OPEN_FILES = 2 * NGINX_WORKER_CONNECTIONS
 
 
 
@@ -84,9 +91,10 @@ def nginx_config(workdir: Path, port: int, web_port: int, stream_ports: list[int
     return f"""
 worker_processes 1;
 daemon off;
+worker_rlimit_nofile {NGINX_OPEN_FILES};
 pid {workdir}/nginx.pid;
 error_log {workdir}/nginx-error.log warn;
-events {{ worker_connections 8192; }}
+events {{ worker_connections {NGINX_WORKER_CONNECTIONS}; }}
 http {{
   access_log off;
   client_max_body_size {body_max_bytes};
@@ -151,6 +159,14 @@ def celery_commands(celery: str, workdir: Path) -> dict[str, list[str]]:
         "celery beat": [celery, "-A", "bunco_club.site", "beat", "--loglevel", "warning",
                         "--schedule", str(workdir / "celerybeat-schedule")],
     }
+
+
+def raise_open_file_limit() -> None:
+    """This process's soft limit on open files up to its hard one: the servers it starts inherit
+    it, and a stream worker holds a descriptor a phone."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def say(text: str) -> None:
@@ -289,6 +305,7 @@ def main() -> None:
 
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("The scaled layout needs DATABASE_URL and REDIS_URL (see docs/OPERATIONS.md).")
+    raise_open_file_limit()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bunco-scaled-"))
     workdir.mkdir(parents=True, exist_ok=True)
     env = {
