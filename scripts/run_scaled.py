@@ -55,9 +55,9 @@ STEADY_SECONDS = 60.0
 # busy machine's slowest (56 s was seen).
 READY_WITHIN_SECONDS = float(os.environ.get("READY_WITHIN_SECONDS") or 600)
 # Each phone's stream is two connections in nginx (the phone's, and the one to its uvicorn): 5,000
-# phones on 4 stream workers (issue 34) need 10,000 and a descriptor each, beyond nginx's 1,024 by
-# default. A worker_rlimit_nofile above the hard limit of a non-root nginx is ignored, with a line
-# in its error log.
+# phones on 4 stream workers (issue 34) need 10,000, and a descriptor each: more than the 8,192
+# connections this layout gave nginx before and the usual 1,024 open files of a process. A
+# worker_rlimit_nofile above the hard limit of a non-root nginx is ignored, with a line in its log.
 NGINX_WORKER_CONNECTIONS = 16384
 NGINX_OPEN_FILES = 2 * NGINX_WORKER_CONNECTIONS
 
