@@ -625,7 +625,11 @@ class Tally(models.Model):
         CORRECTION = "correction", "Host correction"
         WIPEOUT = "wipeout", "Wipeout"  # three 1s (house rule): minus the team's points so far
 
-    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tallies")
+    # No index of its own: the key's (night, key) and the Buncos' (night, bunco_player) lead with it.
+    # With a third, PostgreSQL planned a tap's key lookup once per connection on the night alone,
+    # while the night was young, and every later tap then read all of the night's tallies (a
+    # 400-player bot night took 354 s, not 38: issue 34).
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tallies", db_index=False)
     table_round = models.ForeignKey(TableRound, on_delete=models.CASCADE, related_name="tallies")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     team = models.CharField(max_length=1, choices=Team.choices)

@@ -130,3 +130,17 @@ def test_a_key_taken_between_the_read_and_the_write_inserts_nothing_and_logs_no_
     assert taps.write_tap(scene, ruling, night_id=night.pk, entered_by_id=None, by_host=False, key="same") is None
     assert Tally.objects.filter(night=night).count() == 1
     assert Event.objects.count() == events
+
+
+def test_a_tallys_night_has_no_index_of_its_own_beside_those_that_lead_with_it():
+    """The key's lookup (night, key) must be planned on the key's index: with an index on the night
+    alone, PostgreSQL planned a tap's prepared read once per connection, while the night was young,
+    on the night's index, and every later tap read all of the night's tallies (a 400-player bot
+    night took 354 s instead of 38; docs/PERFORMANCE.md, issue 34)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Tally._meta.db_table)
+    indexes = [details["columns"] for details in constraints.values() if details["index"] or details["unique"]]
+    assert ["night_id"] not in indexes, indexes
+    assert ["night_id", "key"] in indexes, indexes
