@@ -247,7 +247,9 @@ class Move(models.Model):
     no part in. Replaying the moves in order, undos included, gives the game as it stands.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: (table, number) and (table, key) lead with it, and a third led
+    # PostgreSQL to plan a move's key lookup on the table alone (as a tap's did: Tally.night).
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves", db_index=False)
     number = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()

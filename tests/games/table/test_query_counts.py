@@ -100,3 +100,13 @@ def test_the_phone_state_is_read_in_a_few_statements() -> None:
     state, sql = statements_of(lambda: phone.get(url("state", table)))
     assert state.status_code == 200 and state.json()["on_turn"]
     assert len(sql) == STATE_STATEMENTS, [statement[:60] for statement in sql]
+
+
+def test_a_moves_table_has_no_index_of_its_own_beside_those_that_lead_with_it() -> None:
+    """A move's key lookup (table, key) is planned on the key's index, never on the table's alone
+    (which would read every move of the game at every move; see Tally.night)."""
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, Move._meta.db_table)
+    indexes = [details["columns"] for details in constraints.values() if details["index"] or details["unique"]]
+    assert ["table_id"] not in indexes, indexes
+    assert ["table_id", "key"] in indexes and ["table_id", "number"] in indexes, indexes
