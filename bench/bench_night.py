@@ -14,8 +14,8 @@ Each backend runs in its own process (Django is configured once per process), wi
 unset: events go to the in-process broadcaster, so the figures are the database path.
 
 Run alone: `.venv/bin/python bench/bench_night.py` (or all benchmarks: `make bench`).
-BENCH_NIGHT_PLAYERS (default 400) and BENCH_NIGHT_BACKENDS (default "sqlite,postgres") shrink a
-trial run.
+BENCH_NIGHT_PLAYERS (default 400), BENCH_NIGHT_BACKENDS (default "sqlite,sqlite-full,postgres") and
+BENCH_NIGHT_PAIRS (rounds of every backend, default 3) shrink a trial run.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ PLAYERS = int(os.environ.get("BENCH_NIGHT_PLAYERS", "400"))
 BACKENDS = [name for name in os.environ.get("BENCH_NIGHT_BACKENDS", "sqlite,sqlite-full,postgres").split(",")
             if name]
 COMMIT_PROBES = 300
-NIGHT_RATIO_TARGET = 1.5  # issue 22: the same bot night on PostgreSQL within 1.5× SQLite
+NIGHT_RATIO_TARGET = 1.2  # issue 34: the same bot night on PostgreSQL within 1.2× SQLite
+# Rounds of every backend, one after another (sqlite, sqlite-full, postgres, sqlite, ...): the
+# machine's background load moves them all, so the ratio is each round's, and the median of those.
+NIGHT_PAIRS = int(os.environ.get("BENCH_NIGHT_PAIRS", "3"))
 START_REPEATS = 5
 MOVE_REPEATS = 20
 NIGHT_SEED = 1
@@ -269,11 +272,20 @@ def _median_max(values: list[float], unit: str = "ms") -> str:
 
 def run() -> str:
     load_before = os.getloadavg()[0]
-    results = {backend: _run_child(backend) for backend in BACKENDS}
+    rounds = [{backend: _run_child(backend) for backend in BACKENDS} for _ in range(NIGHT_PAIRS)]
     load_after = os.getloadavg()[0]
     labels = {"sqlite": "SQLite (file, WAL)", "sqlite-full": "SQLite, every commit synced (FULL)",
               "postgres": "PostgreSQL"}
-    measured = {backend: value for backend, value in results.items() if isinstance(value, dict)}
+    runs: dict[str, list[dict[str, Any]]] = {
+        backend: [result for one in rounds if isinstance(result := one[backend], dict)] for backend in BACKENDS
+    }
+    # The table shows each backend's run of the median night.
+    measured: dict[str, dict[str, Any]] = {
+        backend: sorted(done, key=lambda result: result["night_wall_s"])[len(done) // 2]
+        for backend, done in runs.items() if done
+    }
+    results = {backend: next((one[backend] for one in rounds if isinstance(one[backend], str)), measured.get(backend))
+               for backend in BACKENDS}
 
     def row(label: str, target: str, cell) -> str:  # noqa: ANN001
         return (
@@ -291,7 +303,9 @@ def run() -> str:
         "that closes the round and calls it, then a whole 24-round night played by the bots of "
         f"`manage.py simulate_night --players {PLAYERS} --seed {NIGHT_SEED}` (every scoring roll a "
         "`record_tally` with a key, `finish_turn` after the bell, roll-offs, movement, prizes). "
-        f"REDIS_URL unset (in-process events). {machine_line()}; load average {load_before:.1f} before, "
+        f"REDIS_URL unset (in-process events). {NIGHT_PAIRS} rounds of every backend one after another; "
+        "each column is the backend's run of the median night. "
+        f"{machine_line()}; load average {load_before:.1f} before, "
         f"{load_after:.1f} after (the machine is shared: wall times include waiting for a core).",
         "",
         "| What | " + " | ".join(labels[b] for b in BACKENDS) + " | DESIGN.md §7 target |",
@@ -358,14 +372,14 @@ def run() -> str:
                 f"- {labels[backend]}: {result['taps']:,} taps at {per_tap_ms:.2f} ms → "
                 f"{result['night_wall_s']:,.0f} s ({result['night_wall_s'] / 60:.2f}× the 60 s target)."
             )
-        if "postgres" in measured:
-            postgres = measured["postgres"]["night_wall_s"]
-            for backend in ("sqlite", "sqlite-full"):
-                if backend in measured:
-                    ratio = postgres / measured[backend]["night_wall_s"]
-                    verdict = "meets" if ratio <= NIGHT_RATIO_TARGET else "misses"
-                    lines.append(f"- PostgreSQL ÷ {labels[backend]}: **{ratio:.2f}** ({verdict} issue 22's "
-                                 f"≤ {NIGHT_RATIO_TARGET}).")
+        for backend in ("sqlite", "sqlite-full"):
+            pairs = [postgres["night_wall_s"] / other["night_wall_s"] for one in rounds
+                     if isinstance(postgres := one.get("postgres"), dict) and isinstance(other := one.get(backend), dict)]
+            if pairs:
+                ratio = statistics.median(pairs)
+                verdict = "meets" if ratio <= NIGHT_RATIO_TARGET else "misses"
+                lines.append(f"- PostgreSQL ÷ {labels[backend]}: **{ratio:.2f}** ({verdict} issue 34's "
+                             f"≤ {NIGHT_RATIO_TARGET}; rounds {', '.join(f'{pair:.2f}' for pair in pairs)}).")
         lines.append("")
     lines += [
         f"Command: `{COMMAND}` (the night alone: `.venv/bin/python manage.py simulate_night --players "

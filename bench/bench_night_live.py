@@ -55,7 +55,8 @@ from bench.common import (  # noqa: E402
 )
 
 PLAYERS = 400
-MINIMAL_SITE_TARGET = 0.75  # issue 22: a tally POST at three quarters of the minimal site's write
+# Issue 34: a tally POST at 0.9 of the minimal site's write on PostgreSQL, 0.85 on SQLite.
+MINIMAL_SITE_TARGETS = {True: 0.9, False: 0.85}  # by "on PostgreSQL"
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -229,7 +230,8 @@ def beside_the_minimal_site(postgres: bool, label: str) -> list[str]:
             pairs.append((minimal, tally))
     ratios = [tally.load.requests_per_second / minimal.load.requests_per_second for minimal, tally in pairs]
     ratio = statistics.median(ratios)
-    verdict = "meets" if ratio >= MINIMAL_SITE_TARGET else "misses"
+    target = MINIMAL_SITE_TARGETS[postgres]
+    verdict = "meets" if ratio >= target else "misses"
 
     def median(figure: Callable[[CostedLoad], float], side: int) -> float:
         return statistics.median(figure(pair[side]) for pair in pairs)
@@ -245,7 +247,7 @@ def beside_the_minimal_site(postgres: bool, label: str) -> list[str]:
     return [
         f"| {label} | {median(lambda run: run.load.requests_per_second, 0):.0f} | "
         f"{median(lambda run: run.load.p99_ms, 0):.0f} ms | {median(lambda run: run.load.requests_per_second, 1):.0f} | "
-        f"{median(lambda run: run.load.p99_ms, 1):.0f} ms | **{ratio:.2f}** ({verdict} {MINIMAL_SITE_TARGET}; pairs "
+        f"{median(lambda run: run.load.p99_ms, 1):.0f} ms | **{ratio:.2f}** ({verdict} {target}; pairs "
         f"{', '.join(f'{value:.2f}' for value in ratios)}) | {cpu(0)} ms · {cpu(1)} ms (**{cpu_ratio:.2f}**) | {errors} |"
     ]
 
@@ -543,7 +545,8 @@ def run() -> str:
         f"`wrk -c32 -d8s` each, after 2 s of warm-up, in {MINIMAL_SITE_PAIRS} alternating pairs; the",
         "figures are the pairs' medians. CPU per request: the server process's (+ PostgreSQL's, all its",
         "processes), and in bold the minimal site's over the tally's, the ratio of what each costs.",
-        f"Target (issue 22): the tally at ≥ {MINIMAL_SITE_TARGET} of the minimal site.\n",
+        f"Target (issue 34): the tally at ≥ {MINIMAL_SITE_TARGETS[True]} of the minimal site on PostgreSQL, "
+        f"≥ {MINIMAL_SITE_TARGETS[False]} on SQLite, 0 errors.\n",
         "| Server | minimal req/s | minimal p99 | tally req/s | tally p99 | ratio | CPU per request: minimal · tally | errors |",
         "|---|---|---|---|---|---|---|---|",
     ]
