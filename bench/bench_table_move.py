@@ -467,9 +467,9 @@ def run() -> str:
         "from the game the action left, so the streams should have each before its answer"
         + (f"; at p50 they did not for: {', '.join(late)}. " if late else " (they did, at p50). ")
         + "A Ninety-Nine move also logs "
-        "each seat's hand (one event a seat, on the seat's private channel), published with the move, so "
-        "each phone's stream gets the move in the same batch as its hand; the hands are not waited for "
-        "here.",
+        "each hand it changed (an event on that seat's private channel), in the move's one INSERT, "
+        "published with the move; a stream sends the move at once and the hand after its seat's check "
+        "(live/streams.py). The hands are not waited for here.",
     ]
     return "\n".join(out) + "\n"
 
