@@ -34,6 +34,7 @@ from games.night.views.shared import (
     why_not_playing,
 )
 from games.rules import bunco
+from live.forms import cleaned_by_its_fields
 from live.http import ID_MAX, HtmxHttpRequest, parse_int_or_none
 from live.limits import limited
 from live.streams import event_stream_response, read_for_a_stream
@@ -232,25 +233,25 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """
     phone = _phone_seat(request, code)
     night, player = phone.night, phone.player
-    form = TallyForm(request.POST)
-    if not form.is_valid():
+    cleaned = cleaned_by_its_fields(TallyForm, request.POST)  # the form's checks, without a form per tap
+    if cleaned is None:
         return json_error("That tap was malformed: choose a team and a button.", 400)
     table_number = posted_table(request)
     if phone.table_number is None or (table_number is not None and table_number != phone.table_number):
         return json_error("You're not at that table this round: scores go in at your own table.", 403)
     bunco_player = None
-    if form.cleaned_data["bunco_player"] is not None:
-        bunco_player = night.players.filter(pk=form.cleaned_data["bunco_player"]).first()
+    if cleaned["bunco_player"] is not None:
+        bunco_player = night.players.filter(pk=cleaned["bunco_player"]).first()
         if bunco_player is None:
             return json_error("Who rolled the Bunco? Tap a name at your table.", 400)
-    points = form.cleaned_data["points"]
-    wipeout = form.cleaned_data["wipeout"]
+    points = cleaned["points"]
+    wipeout = cleaned["wipeout"]
     if bunco_player is None and points is None and not wipeout:
         return json_error("That tap was malformed: choose a button.", 400)
     entry = actions.record_tally(
-        night=night, table_number=phone.table_number, team=form.cleaned_data["team"],
+        night=night, table_number=phone.table_number, team=cleaned["team"],
         points=points or 0, bunco_player=bunco_player, entered_by=player,
-        key=form.cleaned_data["key"] or None, wipeout=wipeout,
+        key=cleaned["key"] or None, wipeout=wipeout,
     )
     return JsonResponse(_tally_answer(entry))
 
