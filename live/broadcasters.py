@@ -15,6 +15,7 @@ import json
 import logging
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,24 +29,48 @@ Message = dict[str, Any]  # {"id", "channel", "kind", "data"}: Event.as_message(
 CLOSE_STREAM: Message = {"id": -1, "channel": "", "kind": "close", "data": {}}
 
 
+# More messages waiting than this and the stream resynchronises from the log instead.
+MAILBOX_SIZE = 512
+
+
 @dataclass(eq=False)
 class Subscription:
-    """One open stream's mailbox, living on the event loop that serves it.
+    """One open stream's mailbox, living on the event loop that serves it (`offer` and `take` run
+    on that loop only).
 
     A stream may follow several channels: a table's public one and a seat's private one.
+    A deque and one future, not an asyncio.Queue (three deques and an Event of its own): a few KiB
+    less for each of a hall's thousand open streams (issue 34).
     """
 
     channels: tuple[str, ...]
     loop: asyncio.AbstractEventLoop
-    queue: asyncio.Queue[Message] = field(default_factory=lambda: asyncio.Queue(maxsize=512))
-    # Set when the queue overflowed: the stream then resynchronises from the log.
+    waiting: deque[Message] = field(default_factory=deque)
+    # Set when the mailbox overflowed: the stream then resynchronises from the log.
     overflowed: bool = False
+    _wakeup: asyncio.Future[None] | None = None
 
     def offer(self, message: Message) -> None:
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
+        if len(self.waiting) >= MAILBOX_SIZE:
             self.overflowed = True
+            return
+        self.waiting.append(message)
+        if self._wakeup is not None and not self._wakeup.done():
+            self._wakeup.set_result(None)
+
+    async def take(self, timeout: float) -> list[Message]:
+        """Every message waiting, in order, as soon as there is one; [] after `timeout` seconds."""
+        if not self.waiting:
+            self._wakeup = self.loop.create_future()
+            try:
+                await asyncio.wait_for(self._wakeup, timeout)
+            except TimeoutError:
+                return []
+            finally:
+                self._wakeup = None
+        messages = list(self.waiting)
+        self.waiting.clear()
+        return messages
 
 
 class LocalFanout:

@@ -313,20 +313,16 @@ async def _stream(
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return  # the browser reconnects with Last-Event-ID
-            try:
-                message = await asyncio.wait_for(subscription.queue.get(), min(heartbeat, remaining))
-            except TimeoutError:
+            # Whatever is already waiting comes out together: one write for a tap's totals and the
+            # bell it rang.
+            messages = await subscription.take(min(heartbeat, remaining))
+            if not messages:
                 # The safety net: whatever pub/sub lost, the log still has.
                 yield b": heartbeat\n\n"
                 unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
                 for missed_message in await guard.allowed(unsent, sent):
                     yield sent.frame(missed_message)
                 continue
-            # Whatever else is already queued goes out in the same chunk: one write for a tap's
-            # totals and the bell it rang.
-            messages = [message]
-            while not subscription.queue.empty():
-                messages.append(subscription.queue.get_nowait())
             if any(queued is CLOSE_STREAM for queued in messages):
                 return
             if subscription.overflowed:

@@ -16,6 +16,7 @@ from django.test import override_settings
 from live import actions
 from live.actions import open_room
 from live.broadcasters import (
+    MAILBOX_SIZE,
     MemoryBroadcaster,
     RedisBroadcaster,
     Subscription,
@@ -98,9 +99,9 @@ def test_the_memory_broadcaster_delivers_to_every_stream_on_the_channel_and_no_o
             broadcaster.local.add(subscription)
         # Published from another thread, as an on_commit callback of a sync view would.
         await asyncio.to_thread(broadcaster.publish, {"id": 7, "channel": "night:1", "kind": "bell", "data": {}})
-        got_first = [await asyncio.wait_for(first.queue.get(), 1)]
-        got_second = [await asyncio.wait_for(second.queue.get(), 1)]
-        return got_first, got_second, [elsewhere.queue.qsize()]
+        got_first = await first.take(1)
+        got_second = await second.take(1)
+        return got_first, got_second, [len(elsewhere.waiting)]
 
     got_first, got_second, elsewhere_size = run_async(scenario())
     assert got_first[0]["id"] == 7
@@ -111,7 +112,7 @@ def test_the_memory_broadcaster_delivers_to_every_stream_on_the_channel_and_no_o
 def test_a_stream_that_falls_behind_is_marked_to_resynchronise_from_the_log():
     async def scenario() -> bool:
         subscription = Subscription(("night:1",), asyncio.get_running_loop())
-        for number in range(subscription.queue.maxsize + 1):
+        for number in range(MAILBOX_SIZE + 1):
             subscription.offer({"id": number, "channel": "night:1", "kind": "x", "data": {}})
         return subscription.overflowed
 
@@ -131,11 +132,8 @@ async def relay_listening(broadcaster: RedisBroadcaster) -> None:
     try:
         for _ in range(600):  # a minute: only a relay that never subscribes runs it out
             await asyncio.to_thread(broadcaster.publish, {"id": 0, "channel": "probe:relay", "kind": "probe", "data": {}})
-            try:
-                await asyncio.wait_for(probe.queue.get(), 0.1)
+            if await probe.take(0.1):
                 return
-            except TimeoutError:
-                continue
         raise AssertionError("the relay never heard Redis")
     finally:
         broadcaster.local.remove(probe)
@@ -155,9 +153,9 @@ def test_events_published_together_cross_redis_as_one_delivery():
         await relay_listening(broadcaster)
         try:
             await asyncio.to_thread(broadcaster.publish_many, together)
-            first = await asyncio.wait_for(subscription.queue.get(), 2)
-            # When the stream wakes for the first, the second is already in its queue.
-            return first["id"], [subscription.queue.get_nowait()["id"] for _ in range(subscription.queue.qsize())]
+            first, *rest = await subscription.take(2)
+            # When the stream wakes for the first, the second is already in its mailbox.
+            return first["id"], [message["id"] for message in rest]
         finally:
             await broadcaster.close()
 
@@ -188,7 +186,7 @@ def test_two_databases_of_one_redis_do_not_hear_each_others_events():
             await asyncio.to_thread(one.publish, {**message, "id": 1})
             await asyncio.to_thread(two.publish, {**message, "id": 2})
             # Each hears its own first: the other's, had it crossed, was published before.
-            return (await asyncio.wait_for(heard[0].queue.get(), 5), await asyncio.wait_for(heard[1].queue.get(), 5))
+            return (await heard[0].take(5))[0], (await heard[1].take(5))[0]
         finally:
             await one.close()
             await two.close()

@@ -13,7 +13,9 @@ def message(event_id: int, channel: str) -> dict:
 
 
 def drained(subscription: Subscription) -> list[int]:
-    return [subscription.queue.get_nowait()["id"] for _ in range(subscription.queue.qsize())]
+    ids = [message["id"] for message in subscription.waiting]
+    subscription.waiting.clear()
+    return ids
 
 
 def test_a_message_reaches_only_the_subscriptions_following_its_channel():
