@@ -120,6 +120,24 @@ def bench_env(workdir: Path, *, postgres: bool, redis: bool) -> dict[str, str]:
 
 
 @contextmanager
+def in_process_database(*, postgres: bool) -> Iterator[None]:
+    """A fresh database (SQLite file or PostgreSQL) for Django set up in this process (the
+    profiles: bench/profile_tap.py, bench/profile_move.py), dropped afterwards."""
+    workdir = Path(tempfile.mkdtemp(prefix="bunco-profile-"))
+    env = bench_env(workdir, postgres=postgres, redis=False)
+    os.environ.update(env)
+    os.environ.pop("DEBUG", None)
+    try:
+        yield
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        drop_bench_database(env)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@contextmanager
 def uvicorn_site(*, workers: int = 1, postgres: bool = False, redis: bool = False,
                  extra_env: dict[str, str] | None = None, minimal: bool = False) -> Iterator[Site]:
     """`make run`'s server (or N uvicorn workers on one port) on a fresh database; `minimal`: the

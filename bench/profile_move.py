@@ -17,14 +17,11 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
 import re
 import secrets
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -33,7 +30,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import bench_env, drop_bench_database  # noqa: E402
+from bench.common import in_process_database  # noqa: E402
 
 SEATS = ("Ann", "Ben", "Cy", "Dee")
 GAME_FIELDS = {"fill_or_bust": {"goal": "2000", "vengeance": "2500"}, "kismet": {}, "ninety_nine": {}}
@@ -48,18 +45,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--top", type=int, default=30, help="how many functions to list")
     options = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bunco-profile-move-"))
-    env = bench_env(workdir, postgres=options.postgres, redis=False)  # a fresh database
-    os.environ.update(env)
-    os.environ.pop("DEBUG", None)
-    try:
+    with in_process_database(postgres=options.postgres):  # a fresh database
         profile(options.game, options.moves, options.top)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        drop_bench_database(env)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 class Table:

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +25,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import bench_env, drop_bench_database  # noqa: E402
+from bench.common import in_process_database  # noqa: E402
 
 PLAYERS = 400
 PHONES = 100
@@ -41,18 +38,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="how many functions to list")
     parser.add_argument("--explain", action="store_true", help="PostgreSQL's plan of each SELECT a tap runs")
     options = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bunco-profile-"))
-    env = bench_env(workdir, postgres=not options.sqlite, redis=False)  # a fresh database
-    os.environ.update(env)
-    os.environ.pop("DEBUG", None)
-    try:
+    with in_process_database(postgres=not options.sqlite):  # a fresh database
         profile(options.taps, options.top, options.explain)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        drop_bench_database(env)
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def profile(taps: int, top: int, explain: bool) -> None:
