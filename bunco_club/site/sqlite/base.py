@@ -32,11 +32,12 @@ def _writers_turn(database: str) -> threading.Lock:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    _has_turn = False
+    _turn_held: threading.Lock | None = None  # the writers' lock this connection's transaction holds
 
     def _start_transaction_under_autocommit(self) -> None:
         turn = _writers_turn(str(self.settings_dict["NAME"]))
-        self._has_turn = turn.acquire(timeout=self._busy_timeout_seconds())
+        if turn.acquire(timeout=self._busy_timeout_seconds()):
+            self._turn_held = turn
         try:
             super()._start_transaction_under_autocommit()  # type: ignore[misc]  # private in the stubs
         except BaseException:
@@ -63,9 +64,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self._give_up_turn()
 
     def _give_up_turn(self) -> None:
-        if self._has_turn:
-            self._has_turn = False
-            _writers_turn(str(self.settings_dict["NAME"])).release()
+        turn, self._turn_held = self._turn_held, None
+        if turn is not None:
+            turn.release()
 
     def _busy_timeout_seconds(self) -> float:
         options: dict[str, Any] = self.settings_dict.get("OPTIONS", {})
