@@ -1,7 +1,6 @@
 """The club's URLs (namespace "clubs"), one per verb; included under /clubs/ by bunco_club/site/urls.py."""
 
 from django.urls import path
-from django.views.decorators.cache import never_cache
 
 from bunco_club import views
 
@@ -51,8 +50,8 @@ urlpatterns = [
     path("<slug:slug>/parties/<int:pk>/paid/<int:member_pk>/", views.party_paid, name="party_paid"),
 ]
 
-# Every club page shows its times in the club's zone, dropped again once the page is made; and every
-# answer under /clubs/ may carry personal data (the roster's emails and phones, a member's link, the
-# feeds), so none is kept by a browser's or a proxy's cache (Cache-Control: no-store, private).
+# Every club page shows its times in the club's zone, dropped again once the page is made. (Every
+# answer under /clubs/ may carry personal data: the site keeps all its answers out of caches,
+# bunco_club/site/caching.py.)
 for _pattern in urlpatterns:
-    _pattern.callback = never_cache(views.in_club_zone(_pattern.callback))
+    _pattern.callback = views.in_club_zone(_pattern.callback)

@@ -15,7 +15,6 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
@@ -72,7 +71,6 @@ def _recent_pings(room: CheckRoom) -> list[dict[str, object]]:
     return [ping_from_message(event.as_message()) for event in events[:RECENT_PINGS]]
 
 
-@never_cache
 @require_GET
 def connection_check(request: HttpRequest) -> HttpResponse:
     """A fresh room for whoever opens the check; its page shows the link the others join by."""

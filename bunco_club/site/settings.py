@@ -104,6 +104,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "bunco_club.site.security.PermissionsPolicyMiddleware",
+    # Every answer: Vary: HX-Request, Accept and, unless the view set its own, Cache-Control: no-store.
+    "bunco_club.site.caching.KeptByNoCacheMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

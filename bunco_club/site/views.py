@@ -22,7 +22,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.cache import patch_cache_control
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET
 
@@ -50,13 +50,8 @@ def home(request: HttpRequest) -> HttpResponse:
             party = club.parties.upcoming().select_related("host", "cohost").first()
             dashboard.append({"club": club, "party": party,
                               "summary": headcount(party).summary() if party else ""})
-    response = render(request, "bunco_club/home.html",
-                      {"clubs": clubs, "upcoming": upcoming, "nights": nights, "dashboard": dashboard})
-    if request.user.is_authenticated:
-        # A host's nights, clubs and parties: kept by no cache, as the club pages are (issue 29, S6);
-        # the page a visitor without an account sees holds nothing of anyone's.
-        add_never_cache_headers(response)
-    return response
+    return render(request, "bunco_club/home.html",
+                  {"clubs": clubs, "upcoming": upcoming, "nights": nights, "dashboard": dashboard})
 
 
 @require_GET

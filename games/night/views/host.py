@@ -12,7 +12,6 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.links import join_path, party_in_link
@@ -91,7 +90,6 @@ TOO_MANY_NIGHTS = "Too many nights started from here just now. Wait a while, the
 NIGHTS_A_PAGE = 20
 
 
-@never_cache  # the host's nights, their players' names
 @require_GET
 @login_required
 @refused(page="No such page")
@@ -131,7 +129,6 @@ def night_shape(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@never_cache
 def night_host(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
     context = {**tables_context(night), "is_host": True}
@@ -152,7 +149,6 @@ def _join_codes(request: HttpRequest, night: Night) -> dict[str, object]:
 
 
 @require_GET
-@never_cache
 def night_codes(request: HttpRequest, code: str) -> HttpResponse:
     """A printable page of QR codes: one per table, one for the night."""
     night = night_for_host(request, code)
@@ -325,7 +321,6 @@ def _posted_key(request: HttpRequest) -> str | None:
 
 
 @require_GET
-@never_cache
 def host_players(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_for_host(request, code)
     return _players_card(request, night)
@@ -389,7 +384,6 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
 
 
 @require_GET
-@never_cache
 @refused()
 def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The host's close look at one table this round: every entry, to correct."""
