@@ -3,6 +3,8 @@ from a request, and the client's address."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
@@ -12,6 +14,24 @@ from live.refusals import Refusal
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+# --- Who reads an answer as JSON ------------------------------------------------------------------
+
+def answers_json[View: Callable[..., object]](view: View) -> View:
+    """Marks a view whose every answer is JSON, read by a phone's script (a tap, a move, a seat's
+    state): an answer made outside the view for its URL (the database unreachable) is JSON too,
+    whatever the request's Accept header says (`wants_json`)."""
+    view.answers_json = True  # type: ignore[attr-defined]
+    return view
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """Whether the caller reads JSON: it asks for it, or the URL it called answers JSON."""
+    if "application/json" in request.headers.get("Accept", ""):
+        return True
+    match = getattr(request, "resolver_match", None)
+    return bool(match is not None and getattr(match.func, "answers_json", False))
 
 
 # --- Numbers from a request ---------------------------------------------------------------------

@@ -18,6 +18,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 
+from live.http import wants_json
+
 logger = logging.getLogger("bunco_club.site.unavailable")
 
 MESSAGE = "The site can't reach its database just now, so this wasn't saved. Try again in a few seconds."
@@ -41,10 +43,10 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:
-    """503 with the message: JSON ({"error": ...}) for a phone's script, which asks for it, a page
-    with the message as its alert for anyone else."""
+    """503 with the message: JSON ({"error": ...}) for a caller that reads JSON (a phone's script, or
+    anything calling a URL that answers JSON), a page with the message as its alert for anyone else."""
     response: HttpResponse
-    if "application/json" in request.headers.get("Accept", ""):
+    if wants_json(request):
         response = JsonResponse({"error": MESSAGE}, status=503)
     else:
         response = HttpResponse(PAGE.format(message=escape(MESSAGE)), status=503,

@@ -16,7 +16,7 @@ from games.links import BadJoinLink
 from games.night import actions
 from games.night.models import Night, Player, Round, Seat, max_tables
 from games.rules import bunco
-from live.http import HtmxHttpRequest, parse_int
+from live.http import HtmxHttpRequest, answers_json, parse_int
 from live.limits import too_many
 from live.refusals import Refusal, answers_refusals, json_refusal
 
@@ -141,7 +141,8 @@ def refused(*, as_json: bool = False, to_host: bool = False, current: Current | 
             return card(request, code, refusal)
         return message_response(request, refusal, refusal.status)
 
-    return answers_refusals(answer)
+    decorate = answers_refusals(answer)
+    return (lambda view: answers_json(decorate(view))) if as_json else decorate
 
 
 TOO_MANY_BAD_LINKS = "Too many bad join links from this network just now. Wait a minute, then scan the code again."

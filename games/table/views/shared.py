@@ -19,6 +19,7 @@ from games import phones
 from games.table import actions, statements
 from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
+from live.http import answers_json
 from live.refusals import Refusal, answers_refusals, json_refusal
 
 P = ParamSpec("P")
@@ -82,7 +83,8 @@ def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], C
         return render(request, "games/table/refused.html",
                       {"message": refusal.message, "code": code}, status=refusal.status)
 
-    return answers_refusals(answer)
+    decorate = answers_refusals(answer)
+    return (lambda view: answers_json(decorate(view))) if as_json else decorate
 
 
 def seats_data(seats: Iterable[TableSeat]) -> list[dict[str, Any]]:
