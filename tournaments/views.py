@@ -100,7 +100,7 @@ class Page(enum.Enum):
     """The page a refused request came from, which decides how its refusal is answered."""
 
     GROUP_PHONE = "group phone"  # a group's phone: its live region again, the message on top
-    DASHBOARD = "dashboard"  # the director's dashboard: the message (htmx), else back to it with the message
+    DASHBOARD = "dashboard"  # the director's dashboard: its live region with the message (htmx), else back to it
     GROUP_SHEET = "group sheet"  # the director's page of one group's entries: back to it with the message
     NEW = "new"  # the new-tournament form: the form again with the message on it
     GROUP_LINK = "group link"  # a table's QR link: the refused page (a bad link is counted, per address)
@@ -132,7 +132,12 @@ def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str =
     if not request.htmx:
         messages.error(request, error.message)
         return redirect("tournaments:dashboard", code=code)
-    return render(request, "tournaments/_message.html", {"message": error.message}, status=error.status)
+    # The dashboard's live region again, the message in it: its buttons target the region, and
+    # htmx swaps a 4xx answer like any other, so the message alone would replace the dashboard.
+    tournament = _tournament_for_director(request, code)
+    context = {**dashboard_context(request, tournament), "message": error.message,
+               "refused_seats": error.seats if isinstance(error, actions.SeatsNobodyHolds) else []}
+    return render(request, "tournaments/dashboard.html#dashboard-state", context, status=error.status)
 
 
 View = Callable[..., HttpResponse]
