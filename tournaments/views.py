@@ -205,7 +205,8 @@ def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "players_in": list(tournament.players_in()),
         "champion": tournament.champion(),
         "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
-        "places": [{"name": entrant.name, "place": entrant.final_place, "text": place_text(entrant.final_place, shared)}
+        # The list numbers each place itself: a shared one only adds "tied" (not "Cy (18th (tied))").
+        "places": [{"name": entrant.name, "place": entrant.final_place, "tied": entrant.final_place in shared}
                    for entrant in tournament.entrants.filter(final_place__isnull=False).order_by("final_place", "name")],
     }
 
@@ -755,10 +756,20 @@ def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:
             group.round = round_
             players = group.players()
             scores = group.scores(players)
+            again = _tied_again(round_, group)
             for entrant in players:
+                result = "tied again" if entrant.name in again else result_of(round_, entrant.name)
                 writer.writerow([round_.number, round_.get_kind_display(), str(group), _csv_cell(entrant.name),
-                                 scores[entrant.name], "" if group.play_off else result_of(round_, entrant.name)])
+                                 scores[entrant.name], result])
     return response
+
+
+def _tied_again(round_: TournamentRound, group: Group) -> set[str]:
+    """A play-off's players who tied again in it: they play the next one (a play-off's players are
+    those its predecessor left tied), whose row says what the round did to them."""
+    if not group.play_off:
+        return set()
+    return set(round_.groups.filter(play_off__gt=group.play_off).values_list("seats__entrant__name", flat=True))
 
 
 # --- A group's phone ------------------------------------------------------------------------------
