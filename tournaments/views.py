@@ -276,6 +276,13 @@ def board_context(tournament: Tournament) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: row["sort"])
 
 
+def screen_fill(players: int) -> str:
+    """How far the projector scales its words up for a tournament of `players` (its board's rows):
+    a small one's board and bracket fill the 1,920×1,080 screen instead of its top third ("4" up
+    to 4 players, "8", "16", "32"); from 33 the page keeps its 20 px words (issue 42)."""
+    return next((str(most) for most in (4, 8, 16, 32) if players <= most), "")
+
+
 def round_size(players: int) -> str:
     """A bracket column's size class, by how many players the round had (its width on the screen)."""
     return "s" if players <= 12 else "m" if players <= 24 else "l" if players <= 40 else "xl"
@@ -874,11 +881,12 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     now = timezone.now()
     current = tournament.current_round()
     players_in = list(tournament.players_in())
+    board = board_context(tournament)
     context = {
         "tournament": tournament, "now": now, "current": current, "screen_token": token,
         "champion": tournament.champion(), "players_in": players_in,
         "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
-        "board": board_context(tournament), "bracket": bracket_columns(tournament, now),
+        "board": board, "bracket": bracket_columns(tournament, now), "fill": screen_fill(len(board)),
         "paused": current is not None and current.is_paused,
     }
     if request.htmx:
