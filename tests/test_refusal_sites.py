@@ -152,6 +152,9 @@ KEPT_KINDS = {
     # A tally after its table's round closed (the bell): the tallies' concurrency proof counts these
     # apart from every other refusal.
     "games.night.actions.refusals.RoundClosed",
+    # "Start the clock" while seats nobody holds: it names them, and the dashboard shows each beside
+    # the message with its "Hand … to a bot" (issue 42, T1).
+    "tournaments.actions.SeatsNobodyHolds",
 }
 
 

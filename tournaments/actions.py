@@ -67,6 +67,15 @@ class NotYourGroup(TournamentError):
     status = 403
 
 
+class SeatsNobodyHolds(NotNow):
+    """The director's "Start the clock" while seats nobody holds (no phone, no bot): `seats` names
+    them with their groups, so the dashboard shows the refusal beside those seats and their
+    "Hand … to a bot" buttons."""
+
+    def __init__(self, message: str, seats: list[tuple[Group, digital.Seat]]) -> None:
+        super().__init__(message)
+        self.seats = seats
+
 
 # --- Setting up -----------------------------------------------------------------------------------
 
@@ -451,8 +460,9 @@ def start_clock(tournament: Tournament, *, number: int, now: datetime | None = N
     open_groups = list(round_.groups.filter(status=Group.Status.PLAYING).select_related("round__tournament"))
     unheld = digital.unheld_seats(open_groups)
     if unheld and not round_.bots_take_unheld:
-        raise NotNow("Nobody holds " + ", ".join(f"{seat.name}'s seat at {group}" for group, seat in unheld)
-                          + " yet: wait for their phones, or hand each seat to a bot; then start the clock.")
+        raise SeatsNobodyHolds(
+            "Nobody holds " + ", ".join(f"{seat.name}'s seat at {group}" for group, seat in unheld)
+            + " yet: wait for their phones, or hand each seat to a bot; then start the clock.", unheld)
     for group, seat in unheld:
         digital.hand_seat_to_bot(group, seat.number)
     return _resume(round_, now, "clock_started")

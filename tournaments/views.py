@@ -100,7 +100,7 @@ class Page(enum.Enum):
     """The page a refused request came from, which decides how its refusal is answered."""
 
     GROUP_PHONE = "group phone"  # a group's phone: its live region again, the message on top
-    DASHBOARD = "dashboard"  # the director's dashboard: the message (htmx), else back to it with the message
+    DASHBOARD = "dashboard"  # the director's dashboard: its live region with the message (htmx), else back to it
     GROUP_SHEET = "group sheet"  # the director's page of one group's entries: back to it with the message
     NEW = "new"  # the new-tournament form: the form again with the message on it
     GROUP_LINK = "group link"  # a table's QR link: the refused page (a bad link is counted, per address)
@@ -132,7 +132,12 @@ def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str =
     if not request.htmx:
         messages.error(request, error.message)
         return redirect("tournaments:dashboard", code=code)
-    return render(request, "tournaments/_message.html", {"message": error.message}, status=error.status)
+    # The dashboard's live region again, the message in it: its buttons target the region, and
+    # htmx swaps a 4xx answer like any other, so the message alone would replace the dashboard.
+    tournament = _tournament_for_director(request, code)
+    context = {**dashboard_context(request, tournament), "message": error.message,
+               "refused_seats": error.seats if isinstance(error, actions.SeatsNobodyHolds) else []}
+    return render(request, "tournaments/dashboard.html#dashboard-state", context, status=error.status)
 
 
 View = Callable[..., HttpResponse]
@@ -200,7 +205,8 @@ def bracket_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "players_in": list(tournament.players_in()),
         "champion": tournament.champion(),
         "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
-        "places": [{"name": entrant.name, "place": entrant.final_place, "text": place_text(entrant.final_place, shared)}
+        # The list numbers each place itself: a shared one only adds "tied" (not "Cy (18th (tied))").
+        "places": [{"name": entrant.name, "place": entrant.final_place, "tied": entrant.final_place in shared}
                    for entrant in tournament.entrants.filter(final_place__isnull=False).order_by("final_place", "name")],
     }
 
@@ -268,6 +274,13 @@ def board_context(tournament: Tournament) -> list[dict[str, Any]]:
             row.update(note="dropped", sort=(3, 0, entrant.name))
         rows.append(row)
     return sorted(rows, key=lambda row: row["sort"])
+
+
+def screen_fill(players: int) -> str:
+    """How far the projector scales its words up for a tournament of `players` (its board's rows):
+    a small one's board and bracket fill the 1,920×1,080 screen instead of its top third ("4" up
+    to 4 players, "8", "16", "32"); from 33 the page keeps its 20 px words (issue 42)."""
+    return next((str(most) for most in (4, 8, 16, 32) if players <= most), "")
 
 
 def round_size(players: int) -> str:
@@ -750,10 +763,20 @@ def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:
             group.round = round_
             players = group.players()
             scores = group.scores(players)
+            again = _tied_again(round_, group)
             for entrant in players:
+                result = "tied again" if entrant.name in again else result_of(round_, entrant.name)
                 writer.writerow([round_.number, round_.get_kind_display(), str(group), _csv_cell(entrant.name),
-                                 scores[entrant.name], "" if group.play_off else result_of(round_, entrant.name)])
+                                 scores[entrant.name], result])
     return response
+
+
+def _tied_again(round_: TournamentRound, group: Group) -> set[str]:
+    """A play-off's players who tied again in it: they play the next one (a play-off's players are
+    those its predecessor left tied), whose row says what the round did to them."""
+    if not group.play_off:
+        return set()
+    return set(round_.groups.filter(play_off__gt=group.play_off).values_list("seats__entrant__name", flat=True))
 
 
 # --- A group's phone ------------------------------------------------------------------------------
@@ -858,11 +881,12 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     now = timezone.now()
     current = tournament.current_round()
     players_in = list(tournament.players_in())
+    board = board_context(tournament)
     context = {
         "tournament": tournament, "now": now, "current": current, "screen_token": token,
         "champion": tournament.champion(), "players_in": players_in,
         "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
-        "board": board_context(tournament), "bracket": bracket_columns(tournament, now),
+        "board": board, "bracket": bracket_columns(tournament, now), "fill": screen_fill(len(board)),
         "paused": current is not None and current.is_paused,
     }
     if request.htmx:

@@ -159,6 +159,22 @@
       .catch(function () { /* the next change or a reload draws it */ });
   }
 
+  // The clock the table plays against (a tournament round's) was set, paused or started: only its
+  // line changes, read again from the page and put in place. A reload would lose what the page
+  // holds, the sound its first touch unlocked among it (chime.js), and the clock's warnings with it.
+  function redrawClock() {
+    if (!document.querySelector(".table-clock")) { reload(); return; }  // the page has no clock line yet
+    fetch(location.href, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        var line = document.querySelector(".table-clock");
+        if (!html || !line) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(".table-clock");
+        if (fresh) line.replaceWith(document.importNode(fresh, true));
+      })
+      .catch(function () { /* the next change or a reload draws it */ });
+  }
+
   function live(on) {
     var badge = document.querySelector("[data-live-badge]");
     if (!badge) return;
@@ -294,6 +310,7 @@
           return;
         }
         if (SEAT_CHANGES.indexOf(data.what) !== -1) redrawSeats();
+        if (data.what === "clock") redrawClock();
         refresh();
       });
       if (game.hand) source.addEventListener("hand", function (event) { if (firstTime(event)) game.hand(event); });

@@ -248,3 +248,44 @@ def test_the_projector_draws_every_round_at_20_px_and_labels_each_play_off_card(
     assert all(re.match(CARD_LABEL, label) for label in labels), labels
     sizes = page.evaluate("() => [document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
     assert sizes[0] <= HEIGHT and sizes[1] <= WIDTH, f"the page scrolls: {sizes}"
+
+
+def lowest_edge(page: Page) -> float:
+    """How far down the screen the board and the bracket reach (the bottom of the lowest row or card)."""
+    return page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.board-row, .bracket-group')]"
+        ".map((el) => el.getBoundingClientRect().bottom))")
+
+
+def headers_on_more_than_one_line(page: Page) -> list[str]:
+    """Every bracket card whose header (its table and its status) takes more than one line, or
+    cuts its table's name short."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.bracket-group h3')].filter((h3) => {
+            const label = h3.querySelector('.bg-label');
+            return h3.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(h3).lineHeight)
+                || label.scrollWidth > label.clientWidth;
+        }).map((h3) => h3.textContent.trim())""")
+
+
+@pytest.mark.parametrize(("players", "decided"), [(4, 0), (8, 0), (12, 1), (24, 0), (16, 3)],
+                         ids=["4-players", "8-players", "12-players-round-2", "24-players", "16-players-round-4"])
+def test_a_small_tournaments_projector_fills_the_screen_with_every_header_on_one_line(
+    night_site: ServerProcess, browser: Browser, players: int, decided: int
+):
+    """Issue 42: a small tournament's board and bracket used the top third of a 1,080-px screen."""
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, players, format="double" if decided > 1 else "single", ties="director")
+    play_rounds(tournament, decided, base=timezone.now() + timedelta(days=2))
+    actions.start_round(tournament)
+    for group in groups_of(tournament):
+        actions.record_turn(group=group, entrant=group.players()[0], points=350)
+    page = projector(browser, night_site.url, tournament)
+    expect(page.locator(".board-row")).to_have_count(players)
+
+    assert lowest_edge(page) >= HEIGHT / 2, f"the board and bracket end at {lowest_edge(page)} px of {HEIGHT}"
+    sizes = page.evaluate("() => [document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
+    assert sizes[0] <= HEIGHT and sizes[1] <= WIDTH, f"the page scrolls: {sizes}"
+    assert inside_viewport(page, ".board, .board-row, .bracket-round, .bracket-group") == []
+    assert headers_on_more_than_one_line(page) == []
+    assert too_small(page) == []

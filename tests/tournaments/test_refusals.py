@@ -63,7 +63,7 @@ def test_it_answers_an_actions_refusal_on_a_groups_phone_with_its_live_region_an
     assert state(tournament) == before
 
 
-def test_it_answers_a_refusal_on_the_directors_dashboard_with_the_message_alone_changing_nothing(
+def test_it_answers_a_refusal_on_the_directors_dashboard_with_its_live_region_and_the_message_changing_nothing(
         director, director_client, tournament):
     actions.start_round(tournament)
     entrant = tournament.entrants.get(name="Ann 01")
@@ -72,7 +72,9 @@ def test_it_answers_a_refusal_on_the_directors_dashboard_with_the_message_alone_
                                     HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 409
-    assert "<html" not in html and 'role="alert"' in html
+    # The region its buttons swap, whole (issue 42, T1: the message alone replaced the dashboard).
+    assert html.lstrip().startswith('<section id="dashboard-state"') and "<html" not in html
+    assert "End round 1 now" in html and 'role="alert"' in html
     assert "Round 1 is under way: Ann 01 can drop once it is decided." in html
     assert state(tournament) == before
 

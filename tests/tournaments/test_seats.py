@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.table import actions as table_actions
 from games.table.models import Table
-from tests.builders import START, alert_of, groups_of, make_tournament, phones_round
+from tests.builders import START, alert_of, element_text, groups_of, make_tournament, phones_round
 from tournaments.models import Group, Tournament, TournamentRound
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +81,32 @@ def test_a_round_on_phones_waits_for_its_seats_and_a_seat_nobody_holds_stops_the
     assert not round_.seating and round_.paused_at is None
     assert round_.ends_at - round_.started_at >= length  # the seating time did not count
     assert not any(table_of(group).clock_paused for group in groups_of(tournament))
+
+
+def test_a_refused_start_of_the_clock_shows_on_the_dashboard_beside_the_seats_it_names_and_their_bots(
+    director, director_client
+):
+    """Issue 42, T1: the refusal came back as the message alone, which replaced the dashboard."""
+    tournament = make_tournament(director, 7)
+    start(director_client, tournament, on_phones="1")
+    claim_all_but(tournament, {"Ann 3", "Ann 6"})
+
+    refused = start_clock(director_client, tournament)
+    html = refused.content.decode()
+    assert refused.status_code == 409
+    assert html.lstrip().startswith('<section id="dashboard-state"')  # what the button swaps, whole
+    assert "5 of 7 seats held" in html and "Start the clock" in html
+    box = element_text(html, id="dashboard-refusal")
+    assert "Nobody holds Ann 3's seat at" in box and "Ann 6's seat at" in box
+    assert "Hand Ann 3 to a bot" in box and "Hand Ann 6 to a bot" in box
+    # The box's buttons are the seats' own: one hands its seat to a bot, and the message goes.
+    holder = next(group for group in groups_of(tournament) if "Ann 3" in [p.name for p in group.players()])
+    seat = table_of(holder).seats.get(name="Ann 3")
+    assert (f'action="{reverse("tournaments:seat_to_bot", args=[tournament.code, holder.pk])}"' in html
+            and f'name="seat" value="{seat.number}"' in html)
+    tapped = director_client.post(reverse("tournaments:seat_to_bot", args=[tournament.code, holder.pk]),
+                                  {"seat": str(seat.number)}, HTTP_HX_REQUEST="true")
+    assert tapped.status_code == 200 and 'id="dashboard-refusal"' not in tapped.content.decode()
 
 
 def test_bots_take_the_seats_nobody_holds_when_the_director_chose_so(director, director_client):

@@ -292,8 +292,7 @@
       render: function (next, nowBusy) { state = next; busy = nowBusy; render(); },
       moved: moved,
       asks: asks,
-      // A clock set or paused (a tournament round's) draws the page anew too: only this game's page does.
-      reloadOn: ["over", "started", "clock"],
+      // (A clock set, paused or started, a tournament round's, redraws only the clock's line: TableLive.)
       hand: function () { table.refresh(); },
     });
   });
