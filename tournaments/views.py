@@ -24,7 +24,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.table.renderers import STOPPED
@@ -444,7 +443,6 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
 
 @login_required
 @require_GET
-@never_cache
 def dashboard(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = _tournament_for_director(request, code)
     context = dashboard_context(request, tournament)
@@ -653,7 +651,6 @@ def director_decide(request: HtmxHttpRequest, code: str, number: int) -> HttpRes
 
 @login_required
 @require_GET
-@never_cache
 def director_group(request: HttpRequest, code: str, group_id: int) -> HttpResponse:
     """One group's every entry, to strike out or correct."""
     tournament = _tournament_for_director(request, code)
@@ -710,7 +707,6 @@ def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> Http
 
 @login_required
 @require_GET
-@never_cache
 def director_codes(request: HttpRequest, code: str) -> HttpResponse:
     """A printable page of the current round's group QR codes, and blank score sheets."""
     tournament = _tournament_for_director(request, code)
@@ -748,7 +744,6 @@ def _csv_cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-@never_cache  # every entrant's name and scores
 @login_required
 @require_GET
 def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:
@@ -799,7 +794,6 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
-@never_cache
 def group_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The group's phone: its scoresheet and turn form or, for a group on phones while it plays,
     its game table (where every player's phone plays their seat)."""
@@ -872,7 +866,6 @@ def group_undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-@never_cache
 def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """The live bracket and standings for the projector: read-only, by unguessable link."""
     tournament = _tournament(code)
