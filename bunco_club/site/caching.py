@@ -13,17 +13,14 @@ faults followed from caches keeping them:
 
 So every answer a view makes carries both, unless the view set a Cache-Control of its own (the
 service worker's script). Static files are served before Django and keep their long max-age.
-Sync and async alike, with no thread hand-off on either path, as the other header middleware.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpResponseBase
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+
+from bunco_club.site.security import ResponseHeadersMiddleware
 
 # The request headers an answer of this site may depend on besides its URL and cookies.
 VARIES_ON = ("HX-Request", "Accept")
@@ -36,20 +33,6 @@ def keep_out_of_caches(response: HttpResponseBase) -> HttpResponseBase:
     return response
 
 
-class KeptByNoCacheMiddleware:
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self.__acall__(request)
-        return keep_out_of_caches(self.get_response(request))
-
-    async def __acall__(self, request: HttpRequest) -> Any:
-        return keep_out_of_caches(await self.get_response(request))
+class KeptByNoCacheMiddleware(ResponseHeadersMiddleware):
+    def patch(self, response: HttpResponseBase) -> HttpResponseBase:
+        return keep_out_of_caches(response)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserType, expect
 
 from tests.conftest import PATIENT_MS, ServerPool, ServerProcess, shared_server
 
@@ -42,3 +43,30 @@ def table_site(transactional_db: None, server_pool: ServerPool, request: pytest.
         "CLOCK_INTERVAL_SECONDS": "0.2",
     }, request) as server:
         yield server
+
+
+# --- Plain HTTP at a name that is not localhost: a living room's Wi-Fi --------------------------------
+
+PARTY = "party.test"  # a name for this machine that Chromium does not count as secure, as a LAN address
+
+
+@pytest.fixture
+def party_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The night's server as a living room reaches it: http://party.test:PORT (plain HTTP). A module's
+    PARTY_POLL_SECONDS sets how often the pages refresh themselves (the site's default otherwise)."""
+    env = {"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "ALLOWED_HOSTS": f"127.0.0.1,localhost,{PARTY}"}
+    poll = getattr(request.module, "PARTY_POLL_SECONDS", None)
+    if poll is not None:
+        env["PHONE_POLL_SECONDS"] = str(poll)
+    with shared_server(server_pool, env, request) as server:
+        yield server.url.replace("127.0.0.1", PARTY)
+
+
+@pytest.fixture
+def party_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    """A browser that finds party.test at this machine (and nothing else beyond it)."""
+    args = [arg for arg in browser_type_launch_args["args"] if not arg.startswith("--host-resolver-rules")]
+    rules = f"--host-resolver-rules=MAP {PARTY} 127.0.0.1, MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": [*args, rules]})
+    yield browser
+    browser.close()

@@ -12,12 +12,12 @@ its scripts, its live stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, BrowserType, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from bunco_club import actions as club_actions
 from games.night.models import Night, Tally
@@ -31,7 +31,7 @@ from tests.builders import (
     soon,
     started_night,
 )
-from tests.conftest import PATIENT_MS, PHONE, ServerPool, shared_server
+from tests.conftest import PATIENT_MS, PHONE
 from tests.e2e.pages import (
     DESKTOP,
     join_night,
@@ -46,29 +46,10 @@ from tournaments.links import group_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PARTY = "party.test"  # a name Chromium does not count as secure, as a LAN address
 EIGHT = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana"]
-POLL_SECONDS = 2  # the pages' own refresh, often enough that each test sees it run
+PARTY_POLL_SECONDS = 2  # the pages' own refresh (party_site), often enough that each test sees it run
 
 
-@pytest.fixture
-def party_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[str]:
-    """The site as a living room reaches it: http://party.test:PORT (plain HTTP), pages refreshing
-    themselves every POLL_SECONDS."""
-    env = {"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "PHONE_POLL_SECONDS": str(POLL_SECONDS),
-           "ALLOWED_HOSTS": f"127.0.0.1,localhost,{PARTY}"}
-    with shared_server(server_pool, env, request) as server:
-        yield server.url.replace("127.0.0.1", PARTY)
-
-
-@pytest.fixture
-def party_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
-    """A browser that finds party.test at this machine (and nothing else beyond it)."""
-    args = [arg for arg in browser_type_launch_args["args"] if not arg.startswith("--host-resolver-rules")]
-    rules = f"--host-resolver-rules=MAP {PARTY} 127.0.0.1, MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
-    browser = browser_type.launch(**{**browser_type_launch_args, "args": [*args, rules]})
-    yield browser
-    browser.close()
 
 
 def a_phone(browser: Browser) -> Page:

@@ -16,7 +16,6 @@ from games.rules import dice
 from games.table.record import record_json
 from tests.builders import make_table, play_out
 from tests.conftest import PHONE, ServerProcess
-from tests.e2e.test_wake_lock import party_browser, party_site  # noqa: F401  (fixtures: plain http at a LAN name)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

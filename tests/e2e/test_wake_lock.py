@@ -6,21 +6,19 @@ one-line hint says to keep the screen on."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserType, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from games.night.models import Night
 from tests.builders import seating_of, started_night
-from tests.conftest import PHONE, ServerPool, ServerProcess, shared_server
+from tests.conftest import PHONE, ServerProcess
 from tests.e2e.pages import desk, join_night, start_night_from_form
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 EIGHT = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana"]
-PARTY = "party.test"  # a name for this machine that Chromium does not count as secure, as a LAN address
 
 # Counts the page's wake lock requests, and lets the test hide and show the page: headless Chromium's
 # pages are always visible, so visibilityState is the test's to say (and the event is sent as a
@@ -102,22 +100,6 @@ def test_a_page_where_nobody_waits_asks_for_nothing(night_site: ServerProcess, n
 # --- Plain HTTP at a name that is not localhost ---------------------------------------------------
 
 
-@pytest.fixture
-def party_site(transactional_db: None, server_pool: ServerPool, request: pytest.FixtureRequest) -> Iterator[str]:
-    """The night's server as a living room reaches it: http://party.test:PORT (plain HTTP)."""
-    env = {"REDIS_URL": "", "EVENTS_STREAM_MAX_SECONDS": "300", "ALLOWED_HOSTS": f"127.0.0.1,localhost,{PARTY}"}
-    with shared_server(server_pool, env, request) as server:
-        yield server.url.replace("127.0.0.1", PARTY)
-
-
-@pytest.fixture
-def party_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
-    """A browser that finds party.test at this machine (and nothing else beyond it)."""
-    args = [arg for arg in browser_type_launch_args["args"] if not arg.startswith("--host-resolver-rules")]
-    rules = f"--host-resolver-rules=MAP {PARTY} 127.0.0.1, MAP * ~NOTFOUND , EXCLUDE 127.0.0.1, EXCLUDE localhost"
-    browser = browser_type.launch(**{**browser_type_launch_args, "args": [*args, rules]})
-    yield browser
-    browser.close()
 
 
 def party_phone(party_browser: Browser) -> tuple[Page, list[str]]:
