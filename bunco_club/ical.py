@@ -63,7 +63,8 @@ def _event(party: Party, *, for_member: Member | None = None) -> Event:
     event.add("summary", title)
     if party.location:
         event.add("location", party.location)
-    lines = [f"Hosted by {party.hosts_label()}."]
+    hosted_by = party.hosted_by_label()
+    lines = [f"{hosted_by[:1].upper()}{hosted_by[1:]}."]  # "Hosted by Ada." or "No host yet."
     if party.notes:
         # The actions refuse longer notes; a party saved before the cap carries its first NOTES_MAX.
         lines.append(party.notes[:NOTES_MAX])

@@ -285,6 +285,11 @@ class Party(models.Model):
         names = [member.name for member in (self.host, self.cohost) if member is not None]
         return " & ".join(names) if names else "no host yet"
 
+    def hosted_by_label(self) -> str:
+        """"hosted by Ada & Bea", or "no host yet": never "hosted by no host yet" (issue 42)."""
+        label = self.hosts_label()
+        return f"hosted by {label}" if self.host is not None or self.cohost is not None else label
+
     def is_hosted_by_member(self, member: Member) -> bool:
         return member.pk is not None and member.pk in (self.host_id, self.cohost_id)
 
