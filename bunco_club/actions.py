@@ -882,7 +882,7 @@ def record_night_results(party: Party, sheets: Sequence[NightSheet | Mapping[str
     with wins, losses, Buncos and prize money in cents. Calling it again for the same party
     (a corrected night) replaces that night's records. Members are matched by `member_id`/`member`
     or else by name in the party's club; a guest with no member record is kept by name."""
-    party = _locked_party(party)
+    given, party = party, _locked_party(party)
     clean = [_sheet(sheet) for sheet in sheets]
     names = [" ".join(sheet.name.split()) for sheet in clean]
     if any(not name for name in names):
@@ -900,8 +900,29 @@ def record_night_results(party: Party, sheets: Sequence[NightSheet | Mapping[str
                                    losses=sheet.losses, buncos=sheet.buncos, prize_cents=sheet.prize_cents,
                                    prizes=", ".join(sheet.prizes)[:200]))
     stored = NightRecord.objects.bulk_create(records)
+    if party.played_at is None:
+        # Sheets come from a night that has ended (a night reports its end first): kept true for
+        # sheets recorded by other means too.
+        party.played_at = timezone.now()
+        party.save(update_fields=["played_at"])
+    given.played_at = party.played_at  # the caller's copy says played too
     _changed(party.club_id, "results", party=party.pk)
     return stored
+
+
+@transaction.atomic
+def record_night_played(party: Party, *, ended_at: datetime.datetime) -> Party:
+    """A party's night has ended (its last round closed, or the host ended it early): the party is
+    played from now on, on every list at once, whatever its date says (issue 42, C1); its sheets
+    follow when the prizes are worked out (`record_night_results`). A night re-opened to correct a
+    table and ended again keeps the first end: the party was played then."""
+    locked = _locked_party(party)
+    if locked.played_at is None:
+        locked.played_at = ended_at
+        locked.save(update_fields=["played_at"])
+        _changed(locked.club_id, "party", party=locked.pk, what="played")
+    party.played_at = locked.played_at  # the caller's copy says played too
+    return locked
 
 
 @transaction.atomic

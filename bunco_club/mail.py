@@ -129,12 +129,18 @@ def _send_rsvp_nudges(party: Party) -> int:
     answered = set(party.rsvps.values_list("member_id", flat=True))
     sent = 0
     for member in party.club.members.regulars().exclude(pk__in=answered).exclude(email=""):
-        body = (f"Hi {member.name},\n\n{party.club.name} plays Bunco on {_when(party)}"
-                f"{' at ' + party.location if party.location else ''}"
-                f"{', hosted by ' + party.hosts_label() if party.host else ''}. Are you coming?\n\n"
-                f"Answer yes, no or maybe here: {_link(member)}\n")
+        where = f" at {party.location}" if party.location else ""
+        if party.is_hosted_by_member(member):
+            # Her own party: she is there; whether she plays is the question (issue 42).
+            question = "will you play too?"
+            said = f"You host {party.club.name} on {_when(party)}{where}. Will you play too?"
+        else:
+            question = "are you coming?"
+            said = (f"{party.club.name} plays Bunco on {_when(party)}{where}"
+                    f"{', ' + party.hosted_by_label() if party.host else ''}. Are you coming?")
+        body = f"Hi {member.name},\n\n{said}\n\nAnswer yes, no or maybe here: {_link(member)}\n"
         sent += send_once(f"nudge:{party.pk}:{member.pk}", kind="nudge", to=[member.email], party=party,
-                          member=member, subject=f"{party.club.name} on {_when(party)}: are you coming?", body=body)
+                          member=member, subject=f"{party.club.name} on {_when(party)}: {question}", body=body)
     return sent
 
 

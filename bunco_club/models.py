@@ -192,25 +192,22 @@ class Blackout(models.Model):
 PAST_AFTER = datetime.timedelta(hours=12)
 
 
-def _night_played() -> models.Exists:
-    """Whether a party's night has been played: its night reported its records (PartyQuerySet)."""
-    return models.Exists(NightRecord.objects.filter(party=models.OuterRef("pk")))
+def _night_played() -> models.Q:
+    """Whether a party's night has been played: its night ended (PartyQuerySet)."""
+    return models.Q(played_at__isnull=False)
 
 
 class PartyQuerySet(models.QuerySet["Party"]):
-    """A party is played once its night has reported its results (its records are in), whatever
-    its date says: a night played before the party's date is a played party on every list
-    (issue 29, C10), as it is in the standings."""
-
-    def with_played(self) -> PartyQuerySet:
-        """Each party with `night_played`, read by `Party.is_played` without another query."""
-        return self.annotate(night_played=_night_played())
+    """A party is played once its night has ended (`played_at`, which the night reports through
+    `actions.record_night_played` as it ends), whatever its date says: a night played before the
+    party's date is a played party on every list at once (issue 29, C10; issue 42, C1: before, it
+    was played only once the night's sheets came in, when the host opened Prizes)."""
 
     def played(self) -> PartyQuerySet:
-        return self.with_played().filter(_night_played())
+        return self.filter(_night_played())
 
     def unplayed(self) -> PartyQuerySet:
-        return self.with_played().filter(~_night_played())
+        return self.filter(~_night_played())
 
     def upcoming(self) -> PartyQuerySet:
         """The parties still to come (cancelled ones included: they say so), their night not played."""
@@ -218,8 +215,7 @@ class PartyQuerySet(models.QuerySet["Party"]):
 
     def past(self) -> PartyQuerySet:
         """The parties over: their date has gone by, or their night has been played."""
-        return (self.with_played().filter(models.Q(starts_at__lt=timezone.now() - PAST_AFTER) | _night_played())
-                .order_by("-starts_at"))
+        return self.filter(models.Q(starts_at__lt=timezone.now() - PAST_AFTER) | _night_played()).order_by("-starts_at")
 
     def hosted_by(self, member: Member) -> PartyQuerySet:
         return self.filter(models.Q(host=member) | models.Q(cohost=member))
@@ -243,6 +239,9 @@ class Party(models.Model):
     counts = models.BooleanField(default=True)
     # A cancelled party stays (calendars show it as cancelled); nobody answers for it any more.
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    # When its night ended (reported by the night: `actions.record_night_played`): from then on the
+    # party is played on every list, whatever its date says.
+    played_at = models.DateTimeField(null=True, blank=True)
 
     objects = PartyQuerySet.as_manager()
 
@@ -255,9 +254,8 @@ class Party(models.Model):
 
     @property
     def is_played(self) -> bool:
-        """Its night has been played (the night reported its records), as `PartyQuerySet.played`."""
-        annotated: bool | None = self.__dict__.get("night_played")
-        return annotated if annotated is not None else self.records.exists()
+        """Its night has been played (the night reported its end), as `PartyQuerySet.played`."""
+        return self.played_at is not None
 
     @property
     def is_past(self) -> bool:
@@ -286,6 +284,11 @@ class Party(models.Model):
     def hosts_label(self) -> str:
         names = [member.name for member in (self.host, self.cohost) if member is not None]
         return " & ".join(names) if names else "no host yet"
+
+    def hosted_by_label(self) -> str:
+        """"hosted by Ada & Bea", or "no host yet": never "hosted by no host yet" (issue 42)."""
+        label = self.hosts_label()
+        return f"hosted by {label}" if self.host is not None or self.cohost is not None else label
 
     def is_hosted_by_member(self, member: Member) -> bool:
         return member.pk is not None and member.pk in (self.host_id, self.cohost_id)

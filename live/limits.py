@@ -1,7 +1,8 @@
 """Rate limits on the doors anyone can knock at: logging in and joining a night (DESIGN.md §6).
 
-Counted by django-ratelimit in the cache: the in-process cache in the embedded default (one
-process, so the counts are whole) and Redis when it is configured (shared by every process).
+Counted by django-ratelimit in the cache settings.RATELIMIT_USE_CACHE names ("limits"): the site's
+database in the embedded default (`CountsInTheDatabase`: a restart keeps the counts; issue 42, S3)
+and Redis when it is configured (shared by every process).
 Behind a proxy (`make run-scaled`, nginx) the client's address is nginx's X-Real-IP.
 
 A whole party shares one address (a hall's Wi-Fi behind one public address: 400 phones scanning
@@ -18,12 +19,18 @@ counter in the cache beside the others.
 
 from __future__ import annotations
 
+import base64
 import logging
+import pickle
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
+from django.core.cache.backends.db import DatabaseCache
+from django.db import connections, router, transaction
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage, is_ratelimited
 from redis.exceptions import RedisError
@@ -99,3 +106,39 @@ def client_address(request: HttpRequest) -> str:
     """The client's address (settings.RATELIMIT_IP_META_KEY names this function): live.http's, the
     one the stream cap counts by too."""
     return live_http.client_address(request)
+
+
+class CountsInTheDatabase(DatabaseCache):
+    """The rate limits' cache without Redis (settings.CACHES["limits"]): Django's database cache, on
+    the table `live.models.RateLimitCount` makes, so the counts live where the site keeps its data
+    and a restart keeps them (issue 42, S3).
+
+    Its `incr` is its own. Django's reads the count, then writes it again with the cache's default
+    timeout: two knocks at once could both write 5 (why django-ratelimit calls the database cache
+    "not atomic"), and an hour's count of wrong passwords would end five minutes after its last
+    knock. Here the count is read under its row's lock (SELECT ... FOR UPDATE; SQLite's IMMEDIATE
+    transaction holds the write lock from its BEGIN) and written back with the end it was given."""
+
+    def __init__(self, table: str, params: dict[str, Any]) -> None:
+        super().__init__(table, params)
+        self.table_name = table
+
+    def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        key = self.make_and_validate_key(key, version=version)
+        db = router.db_for_write(self.cache_model_class)
+        connection = connections[db]
+        quote = connection.ops.quote_name
+        table, cache_key, value = quote(self.table_name), quote("cache_key"), quote("value")
+        now = connection.ops.adapt_datetimefield_value(timezone.now().replace(microsecond=0, tzinfo=None))
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        with transaction.atomic(using=db), connection.cursor() as cursor:
+            cursor.execute(f"SELECT {value} FROM {table} WHERE {cache_key} = %s AND {quote('expires')} > %s{lock}",
+                           [key, now])
+            row = cursor.fetchone()
+            if row is None:
+                raise ValueError(f"Key '{key}' not found.")  # as Django's incr, for a missing or ended count
+            stored = connection.ops.process_clob(row[0])
+            count = pickle.loads(base64.b64decode(stored.encode(), validate=True)) + delta
+            counted = base64.b64encode(pickle.dumps(count, self.pickle_protocol)).decode("latin1")
+            cursor.execute(f"UPDATE {table} SET {value} = %s WHERE {cache_key} = %s", [counted, key])
+        return int(count)

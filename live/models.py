@@ -49,3 +49,21 @@ class Event(models.Model):
     def as_message(self) -> dict[str, Any]:
         """What the broadcaster carries: everything a stream needs to render without a query."""
         return {"id": self.id, "channel": self.channel, "kind": self.kind, "data": self.data}
+
+
+class RateLimitCount(models.Model):
+    """One rate limit's count (live/limits.py) on a site without Redis: a row of Django's database
+    cache, in the table settings.CACHES["limits"] names, so the counts live where the site keeps
+    its data and a restart keeps them (issue 42, S3). The cache reads and writes the rows; the
+    model is here so that `migrate` makes the table on every site (Django's `createcachetable` is
+    one more command to remember) and `flush` empties it with the rest."""
+
+    cache_key = models.CharField(max_length=255, primary_key=True)
+    value = models.TextField()
+    expires = models.DateTimeField(db_index=True)
+
+    class Meta:
+        db_table = "live_rate_limits"  # settings.CACHES["limits"]["LOCATION"]
+
+    def __str__(self) -> str:
+        return self.cache_key

@@ -204,9 +204,18 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
+    CACHES["limits"] = CACHES["default"]  # the rate limits' counts: in Redis, shared by every process
 else:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        # The rate limits' counts (live/limits.py), in the site's database: a restart must not
+        # forget the wrong passwords and forged links counted (issue 42, S3). The table is
+        # live.models.RateLimitCount's; expired counts are deleted once there are MAX_ENTRIES.
+        "limits": {
+            "BACKEND": "live.limits.CountsInTheDatabase",
+            "LOCATION": "live_rate_limits",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        },
         # One process: its sessions are read from memory, written through to the database. Every
         # tap reads the phone's session; the database read was a quarter of a tap's cost.
         "sessions": {
@@ -220,6 +229,7 @@ else:
 # With Redis (several processes) sessions stay in the database alone: a process's own memory would
 # go stale when another process changed a session, and Django's cached sessions fail while Redis
 # is down, which must not log anybody out.
+RATELIMIT_USE_CACHE = "limits"
 
 # Rate limits and lock-outs (live/limits.py): "count/period". A party shares one address
 # behind its hall's Wi-Fi, so only failures are counted where a script and a guest differ: a good
@@ -233,9 +243,8 @@ RATELIMIT_IP_META_KEY = "live.limits.client_address"
 # Behind nginx (make run-scaled) every request comes from 127.0.0.1: the client is X-Real-IP.
 TRUST_X_REAL_IP = env_bool("TRUST_X_REAL_IP", False)
 SILENCED_SYSTEM_CHECKS = [
-    # The embedded default is one process: its in-process cache is shared by every request.
-    *(["django_ratelimit.E003"] if not REDIS_URL else []),
-    # Django's own Redis cache increments atomically (INCRBY); the check only knows django-redis.
+    # Django's own Redis cache increments atomically (INCRBY), and so do the database counts of
+    # the embedded default (live.limits.CountsInTheDatabase); the check only knows django-redis.
     "django_ratelimit.W001",
 ]
 

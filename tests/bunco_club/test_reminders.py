@@ -40,8 +40,10 @@ def test_members_who_havent_answered_get_a_nudge_and_the_host_a_reminder(upcomin
     with time_machine.travel(upcoming.starts_at - datetime.timedelta(days=2), tick=False):
         sent = send_due_reminders()
     nudged = sorted(message.to[0] for message in mail.outbox if "are you coming" in message.subject)
-    # Ada hosts and hasn't answered: she is nudged too; Bea, Cal, Dot and Eve answered.
-    assert nudged == [f"{name}@example.com" for name in ("ada", "fay", "gus", "hal", "ivy", "jo", "kit", "lou")]
+    # Bea, Cal, Dot and Eve answered; Ada hosts and hasn't answered: she is asked whether she plays
+    # too, not whether she is coming to her own party (issue 42).
+    assert nudged == [f"{name}@example.com" for name in ("fay", "gus", "hal", "ivy", "jo", "kit", "lou")]
+    assert [message.to for message in mail.outbox if "will you play too" in message.subject] == [["ada@example.com"]]
     host_mail = [message for message in mail.outbox if message.subject.startswith("You host")]
     assert [message.to for message in host_mail] == [["ada@example.com"]]
     assert "3 coming, 1 ghost" in host_mail[0].body and "1 maybe" in host_mail[0].body

@@ -46,11 +46,23 @@ def end_night(night: Night, *, round_number: int | None = None) -> Night:
         raise NotNow(refusal)
     current.delete()  # seated, never started: nothing recorded is lost
     night.current_round = current.number - 1
-    night.status = Night.Status.FINISHED
-    night.finished_at = timezone.now()
-    night.save(update_fields=["current_round", "status", "finished_at"])
+    night.save(update_fields=["current_round"])
+    finish_night(night)
     log_event(night.channel, "state", {"round": night.current_round, "what": "night_over"})
     return night
+
+
+def finish_night(night: Night) -> None:
+    """The night is over: its last round closed (`rounds.seat_next_round`) or the host ended it
+    early (`end_night`), the one place either ends it. A party's night tells its club at once,
+    through the club's own action, so the party is played on every page from now on (issue 42,
+    C1), not only once its sheets come in with the prizes."""
+    ended_at = timezone.now()
+    Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED, finished_at=ended_at)
+    night.status, night.finished_at = Night.Status.FINISHED, ended_at
+    if night.party_id is not None:
+        party = Party.objects.get(pk=night.party_id)
+        club_actions.record_night_played(party, ended_at=ended_at)
 
 
 

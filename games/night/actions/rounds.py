@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from games.night.actions.ending import finish_night
 from games.night.actions.refusals import BadTally, StepAlreadyEnded
 from games.night.actions.starting import seat_round
 from games.night.models import (
@@ -195,7 +196,7 @@ def seat_next_round(night: Night, played: int, following: bunco.NextRound, *,
     (and the break, when it comes before it). Its event, published at commit unless `publish` is
     False (the caller sends it with others)."""
     if following.night_over:
-        Night.objects.filter(pk=night.pk).update(status=Night.Status.FINISHED, finished_at=timezone.now())
+        finish_night(night)
         return None, log_event(night.channel, "state", {"round": played, "what": "night_over"}, publish=publish)
     next_round = Round.objects.create(night=night, number=played + 1)
     by_name = {player.name: player for player in night.players.all()}
