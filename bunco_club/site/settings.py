@@ -254,14 +254,21 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
-# The worker outlives its broker (issue 33): a Redis that is away (restarted, the hall's router
-# rebooted) is tried again for ever, at start and after a loss, Celery's pause growing up to 30 s,
-# instead of the 100 tries after which a worker gives up and exits; a channel error is retried as
-# a lost connection is (tests/reliability/test_fault_broker_outage.py: three 8-s outages mid-game).
+# The worker outlives its broker (issues 33 and 42): a Redis that is away (restarted, the hall's
+# router rebooted) is tried again for ever, at start and after a loss, every 2 s at most
+# (bunco_club/site/celery.py), instead of the 100 tries after which a worker gives up and exits; a
+# channel error is retried as a lost connection is. Every broker connection is the site's (a lost
+# one is closed without killing the worker) and so is the worker's consumer (no gossip, mingle or
+# heartbeat): celery.py says why. tests/reliability/test_fault_broker_outage.py: ten 8-s outages,
+# half while the worker starts.
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CHANNEL_ERROR_RETRY = True
+CELERY_WORKER_CONSUMER = "bunco_club.site.celery:Consumer"
+# Celery 6's default, said now: on a lost connection the worker cancels the running tasks it could
+# no longer acknowledge (those with acks_late; the site has none), rather than warning at each loss.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # A dead connection is noticed within seconds (redis-py's health check), not at the next timeout.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "health_check_interval": 10}
 # The clock's task lives with the clock (a wiring module, not an app's tasks.py).
