@@ -319,6 +319,7 @@ def main() -> None:
     if not args.skip_migrate:
         subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
 
+    nginx_binary = find_nginx()  # before any child starts: a missing nginx leaves none running
     web_port = args.port + 1
     stream_ports = [args.port + 2 + index for index in range(args.streams)]
     (workdir / "nginx.conf").write_text(nginx_config(
@@ -344,7 +345,7 @@ def main() -> None:
         wait_until_ready({child.name: f"http://127.0.0.1:{port}/health/"
                           for child, port in zip(children, [web_port, *stream_ports], strict=False)},
                          {child.name: child.process for child in children})
-        nginx = Child(f"nginx :{args.port}", [find_nginx(), "-c", str(workdir / "nginx.conf")], env, cwd=workdir)
+        nginx = Child(f"nginx :{args.port}", [nginx_binary, "-c", str(workdir / "nginx.conf")], env, cwd=workdir)
         nginx.start()
         children.append(nginx)
         wait_until_ready({nginx.name: f"http://127.0.0.1:{args.port}/health/"},
