@@ -67,7 +67,7 @@ def blank_and_switch(phone: Page) -> dict[str, Any]:
 def test_the_play_page_at_390_by_844_shows_no_blank_band_by_the_dice_and_sound_on_on_one_line(
     table_site: ServerProcess, new_phone: Any, game: str
 ) -> None:
-    table = make_table(2, game=game, names=NAMES, started=False, **({} if game == "fill_or_bust" else {"options": {}}))
+    table = make_table(2, game=game, names=NAMES, started=False, options={"goal": 2000} if game == "fill_or_bust" else {})
     phones = []
     for name in NAMES:
         phone = new_phone()
