@@ -61,6 +61,30 @@ class Differs(Exception):
     pass
 
 
+def hex_text(value: Any, length: int) -> bool:
+    return isinstance(value, str) and len(value) == length and all(c in "0123456789abcdef" for c in value)
+
+
+def fields_problem(record: Record) -> str | None:
+    """The rest of the record: the seed's form, each seat's part, step 0's input X0 (the seats' parts
+    joined by commas: one altered where no die shows it, as in Kismet's deal, is still altered)."""
+    seats = record.get("seats")
+    if not hex_text(record.get("seed"), 64) or not isinstance(seats, list) or not record.get("code"):
+        return "the seed, the seats or the code are missing or malformed"
+    for n, seat in enumerate(seats):
+        if seat.get("contribution") != "" and not hex_text(seat.get("contribution"), 32):
+            return f"seat {n}'s contribution is not 32 lowercase hex characters, nor empty"
+    for step in record.get("steps") or []:
+        if step.get("number") == 0:
+            if step.get("client") != ",".join(seat["contribution"] for seat in seats) or "seat" in step:
+                return "step 0 differs: its client is not the seats' contributions in seat order, joined by commas"
+        elif step.get("client") != "" and not hex_text(step.get("client"), 32):
+            return f"step {step.get('number')} differs: its client is not 32 lowercase hex characters, nor empty"
+        elif type(step.get("seat")) is not int or not 0 <= step["seat"] < len(seats):
+            return f"step {step.get('number')} differs: its seat is not one of the table's"
+    return None
+
+
 def step_input(record: Record, step: Record) -> str:
     if step["number"] == 0:
         return ",".join(seat.get("contribution") or "" for seat in record["seats"])
@@ -113,7 +137,7 @@ def verify(record: Record) -> str | None:
             check_step(record, step, pile, discards)
         except Differs as differs:
             return f"step {step['number']} differs: {differs}"
-    return None
+    return fields_problem(record)
 
 
 def load(source: str) -> Record:

@@ -38,7 +38,7 @@ def a_fill_or_bust_record() -> dict[str, Any]:
     deck = the_script().FILL_OR_BUST_DECK
     setup = ChanceStream(SEED, "TEST", 0, f"{PHONE_A},,{PHONE_B}")
     shuffled = dice.shuffled(setup, deck)
-    steps: list[dict[str, Any]] = [{"number": 0, "move": None, "client": "",
+    steps: list[dict[str, Any]] = [{"number": 0, "move": {"kind": "setup"}, "client": f"{PHONE_A},,{PHONE_B}",
                                     "chance": [{"shuffle": {"before": deck, "after": shuffled}},
                                                {"dice": dice.roll(setup, 3)}]}]
     toss = ChanceStream(SEED, "TEST", 1, "0123456789abcdef0123456789abcdef")
@@ -91,6 +91,10 @@ def altered(change: str) -> dict[str, Any]:
         record["seats"][2]["contribution"] = "c" * 32
     elif change == "a move's contribution":
         steps[1]["client"] = "f" * 32
+    elif change == "step 0's client":
+        steps[0]["client"] = f"{PHONE_A},,{'c' * 32}"
+    elif change == "a move's seat":
+        steps[1]["seat"] = 3
     elif change == "the seed":
         record["seed"] = hashlib.sha256(b"another").hexdigest()
     elif change == "the seed and its commitment":
@@ -104,6 +108,8 @@ def altered(change: str) -> dict[str, Any]:
     ("a card", "step 1 differs: its chance item 1: drew"),
     ("a contribution", "step 0 differs: its chance item 1: the shuffle gives"),
     ("a move's contribution", "step 1 differs: its chance item 2: the dice are"),
+    ("step 0's client", "step 0 differs: its client is not the seats' contributions in seat order"),
+    ("a move's seat", "step 1 differs: its seat is not one of the table's"),
     ("the seed", "the seed is not the one committed to"),
     ("the seed and its commitment", "step 0 differs"),
 ])
@@ -114,8 +120,34 @@ def test_a_record_altered_in_one_place_is_refused_with_the_step_named(change: st
     assert problem is not None and problem.startswith(named), problem
 
 
+def a_kismet_record() -> dict[str, Any]:
+    """A Kismet record as the site makes it: a deal with no chance (step 0 draws nothing, yet its
+    input is the seats' lobby parts) and a roll of five dice."""
+    roll = ChanceStream(SEED, "KIS", 1, "0123456789abcdef0123456789abcdef")
+    return {"version": 2, "game": "kismet", "code": "KIS", "seed": SEED, "commitment": dice.commitment_of(SEED),
+            "options": {}, "seats": [{"name": "Ann", "bot": False, "contribution": PHONE_A},
+                                     {"name": "Cy", "bot": False, "contribution": PHONE_B}],
+            "steps": [{"number": 0, "move": {"kind": "setup"}, "client": f"{PHONE_A},{PHONE_B}", "chance": []},
+                      {"number": 1, "seat": 0, "move": {"kind": "roll"}, "client": "0123456789abcdef0123456789abcdef",
+                       "chance": [{"dice": dice.roll(roll, 5)}]}]}
+
+
+def test_a_kismet_record_whose_seat_part_or_step_0_client_was_altered_is_refused_though_no_die_shows_it() -> None:
+    """Issue 42 (G4, S5): Kismet's deal draws no chance, so an altered lobby part changes no die; the
+    record still says, twice, what step 0 was made from, and an independent verifier compares them."""
+    script = the_script()
+    assert script.verify(a_kismet_record()) is None
+    seat_part = a_kismet_record()
+    seat_part["seats"][1]["contribution"] = "c" * 32
+    client = a_kismet_record()
+    client["steps"][0]["client"] = f"{PHONE_A},{'c' * 32}"
+    for record in (seat_part, client):
+        problem = script.verify(record)
+        assert problem is not None and problem.startswith("step 0 differs: its client is not the seats'"), problem
+
+
 def test_the_script_is_one_short_file_of_the_standard_library() -> None:
     source = SCRIPT.read_text()
-    assert len(source.splitlines()) <= 150
+    assert len(source.splitlines()) <= 170  # 150 before it checked the record's other fields (issue 42)
     imported = {line.split()[1].split(".")[0] for line in source.splitlines() if line.startswith(("import ", "from "))}
     assert imported <= {"hashlib", "hmac", "json", "sys", "urllib", "typing"}

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LEVELS",
+    "LEVEL_HINTS",
     "LEVEL_LABELS",
     "Odds",
     "UnknownLevel",
@@ -85,6 +86,13 @@ LEVEL_LABELS: Final = {
     "easy": "Easy: any legal move",
     "threshold": "Steady: stops at a threshold",
     "strong": "Sharp: plays the odds",
+}
+
+# What a page says of each level beside its word (games.rules.registry.BOT_LEVEL_WORDS), in one line.
+LEVEL_HINTS: Final = {
+    "easy": "any move it may make, at random",
+    "threshold": "banks once a fair amount is at risk",
+    "strong": "plays the odds of every toss and card",
 }
 
 UNIT: Final = 50  # every score is a multiple of 50

@@ -31,6 +31,12 @@ from games.rules.kismet import BASIC_BOXES, BOXES, DICE, KismetTable, Sheet, opt
 from games.rules.table import IllegalMove
 
 LEVELS: Final = ("easy", "threshold", "strong")
+# What a page says of each level beside its word (games.rules.registry.BOT_LEVEL_WORDS), in one line.
+LEVEL_HINTS: Final = {
+    "easy": "scores its first roll where it's worth most",
+    "threshold": "holds dice for the box it's after",
+    "strong": "weighs every reroll before it scores",
+}
 
 # About what a turn aimed at the box scores (three of the face for a Basic box: 63 in all, the
 # first bonus step).

@@ -29,6 +29,14 @@ LEVEL_LABELS: Final = {
 }
 
 
+# What a page says of each level beside its word (games.rules.registry.BOT_LEVEL_WORDS), in one line.
+LEVEL_HINTS: Final = {
+    "easy": "plays any card it may, at random",
+    "threshold": "saves its 99s and minus 10s for a tight spot",
+    "strong": "saves its specials and leaves the count at 99",
+}
+
+
 class UnknownLevel(table_game.IllegalMove):
     """A bot level that isn't one of `LEVELS`."""
 

@@ -8,7 +8,16 @@ its template folder and a line here.
 
 from __future__ import annotations
 
-from games.rules import fill_or_bust_bots, fill_or_bust_table, kismet_table, ninety_nine_table
+from dataclasses import dataclass
+
+from games.rules import (
+    fill_or_bust_bots,
+    fill_or_bust_table,
+    kismet_bots,
+    kismet_table,
+    ninety_nine_bots,
+    ninety_nine_table,
+)
 from games.rules.table import GameRules, IllegalMove
 
 # In the order "Play a game" offers them; the first is the form's choice until another is made.
@@ -16,8 +25,45 @@ GAMES: dict[str, GameRules] = {
     rules.name: rules for rules in (fill_or_bust_table.RULES, ninety_nine_table.RULES, kismet_table.RULES)
 }
 
-# The levels a bot plays at, the same words for every game (each game's bots take them).
+# The levels a bot plays at, the same for every game (each game's bots take them): the names kept
+# with a seat, posted by the pages and taken by simulate_table's --level (CONTRACT.md), so never
+# renamed. People read them as BOT_LEVEL_WORDS says.
 BOT_LEVELS: tuple[str, ...] = tuple(fill_or_bust_bots.LEVELS)
+
+# What people read for each level, as friends at a table would name how a player plays.
+BOT_LEVEL_WORDS: dict[str, str] = {"easy": "easy", "threshold": "steady", "strong": "sharp"}
+
+# How each game's bot plays at each level, in one line (each game's bots say it: LEVEL_HINTS).
+_BOT_LEVEL_HINTS: dict[str, dict[str, str]] = {
+    fill_or_bust_table.RULES.name: dict(fill_or_bust_bots.LEVEL_HINTS),
+    kismet_table.RULES.name: dict(kismet_bots.LEVEL_HINTS),
+    ninety_nine_table.RULES.name: dict(ninety_nine_bots.LEVEL_HINTS),
+}
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A bot level as a page offers it: `name` is posted and kept, `word` and `hint` are read."""
+
+    name: str
+    word: str
+    hint: str  # "" for a game whose bots say nothing of their levels
+
+    @property
+    def label(self) -> str:
+        """One line: "steady: banks once a fair amount is at risk"."""
+        return f"{self.word}: {self.hint}" if self.hint else self.word
+
+
+def bot_levels(game: str) -> tuple[BotLevel, ...]:
+    """The levels a bot plays `game` at, in BOT_LEVELS' order, with their words and `game`'s hints."""
+    hints = _BOT_LEVEL_HINTS.get(game, {})
+    return tuple(BotLevel(level, BOT_LEVEL_WORDS[level], hints.get(level, "")) for level in BOT_LEVELS)
+
+
+def bot_level_word(level: str) -> str:
+    """What people read for a stored level (the level itself for one no longer offered)."""
+    return BOT_LEVEL_WORDS.get(level, level)
 
 
 def game_rules(name: str) -> GameRules:

@@ -257,7 +257,11 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str, quiet: bool = Fal
     seat = _seat(table, number)
     if seat.claimed_by:
         seat.held_before_bot = seat.claimed_by
-    seat.bot_level, seat.claimed_by, seat.quiet_at = level, "", None
+    # The phone it keeps the seat for counts as away from now on when it went quiet; handed over by
+    # the opener, it stays here as long as it was heard from lately (TableSeat.keeps_for_a_phone_away).
+    if quiet or not seat.claimed_by:
+        seat.quiet_at = None
+    seat.bot_level, seat.claimed_by = level, ""
     if table.status == Table.Status.SEATING:
         seat.contribution = ""  # a bot brings nothing to the deal (FAIRNESS.md)
     seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot", "contribution", "quiet_at"])
@@ -272,12 +276,25 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str, quiet: bool = Fal
 
 @transaction.atomic
 def take_seat_back(*, table: Table, number: int) -> TableSeat:
-    """A bot's seat goes back to a person: to the phone that held it before the bot, unless that
-    phone plays another seat by now; otherwise the next phone to tap it plays it."""
+    """A bot's seat goes back to a person (the opener's "Take back for a person"): to the phone that
+    held it before the bot, unless that phone plays another seat by now; otherwise the next phone
+    to tap it plays it. Refused while that phone is away (it went quiet and has not been heard
+    from since): the bot plays on, and the seat goes back once the phone is back."""
     table = _locked(table)
     seat = _seat(table, number)
     if not seat.is_bot:
         raise NotNow(f"{seat.name} is played by a person already.")
+    if (seat.keeps_for_a_phone_away(timezone.now())
+            and not table.seats.filter(claimed_by=seat.held_before_bot).exists()):
+        raise NotNow(f"{seat.name}'s phone is away: it hasn't been heard from since the bot took over, so the "
+                     f"bot keeps playing {seat.name}. Once that phone is back it taps “I'm back”, or you take "
+                     "the seat back for it then.")
+    return _give_back(table, seat)
+
+
+def _give_back(table: Table, seat: TableSeat) -> TableSeat:
+    """`seat`, a bot's, goes back to the phone that held it before the bot, or to nobody when that
+    phone plays another seat by now (the next phone to tap it plays it)."""
     back_to = seat.held_before_bot
     if back_to and table.seats.filter(claimed_by=back_to).exists():
         back_to = ""
@@ -306,7 +323,7 @@ def take_my_seat_back(*, table: Table, phone: str) -> TableSeat:
     seat = table.seats.kept_for(phone).first()
     if seat is None:
         raise NotYourSeat("No seat here is kept for this phone: tap your name under Seats.")
-    return take_seat_back(table=table, number=seat.number)
+    return _give_back(table, seat)  # the phone is here: it tapped
 
 
 # --- Patience with quiet phones -------------------------------------------------------------------
@@ -330,8 +347,9 @@ def _quiet_at(table: Table) -> datetime | None:
 
 def hear_from_phone(*, table: Table, phone: str) -> bool:
     """`phone` is here (its page, a move, the "still here" its page sends while it is shown): the
-    seat it holds in a game under way keeps it for another whole patience. One UPDATE; a seat a
-    bot covers by now is left alone. False when there was nothing to note."""
+    seat it holds in a game under way keeps it for another whole patience, and a seat a bot keeps
+    for it counts it as here for as long (the opener may hand it back: TableSeat
+    .keeps_for_a_phone_away). One UPDATE. False when there was nothing to note."""
     quiet_at = _quiet_at(table)
     if quiet_at is None or not phone or table.status != Table.Status.PLAYING:
         return False

@@ -24,7 +24,9 @@ PERSON = "person"
 
 
 def who_choices() -> list[tuple[str, str]]:
-    return [(PERSON, "a person")] + [(level, f"a bot ({level})") for level in bots.LEVELS]
+    """A person, or a bot at one of the levels, by the words people read (the form is every game's:
+    each game's hints are beside the seats: `NewTableForm.bot_hints`)."""
+    return [(PERSON, "a person")] + [(level.name, f"a bot ({level.word})") for level in bots.levels_for("")]
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -84,6 +86,15 @@ class NewTableForm(forms.Form):
         for its template folder's `_options.html`."""
         return [(rules, [self[option.name] for option in rules.options if option.kind != "seat_check"])
                 for rules in GAMES.values()]
+
+    def bot_hints(self) -> list[tuple[str, str]]:
+        """How each game's bots play at each level, one line a game: (game, "Bots: easy …; steady …")."""
+        hints = []
+        for name in GAMES:
+            levels = [f"{level.word}: {level.hint}" for level in bots.levels_for(name) if level.hint]
+            if levels:
+                hints.append((name, "Bots: " + "; ".join(levels) + "."))
+        return hints
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField, list[tuple[str, OptionField, forms.BoundField]]]]:
         """Each seat's name, who plays it, and each game's per-seat boxes (Kismet: whether its

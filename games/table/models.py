@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games.codes import new_code, new_token
 from games.rules import dice
+from games.rules.registry import bot_level_word
 from games.rules.table import TableGame
 from games.table.engines import Engine, engine
 
@@ -212,7 +213,9 @@ class TableSeat(models.Model):
     held_before_bot = models.CharField(max_length=64, blank=True)
     # When the phone holding the seat counts as gone quiet, unless it is heard from before (its
     # page, a move, its "still here" every few seconds): then a bot covers the seat
-    # (actions.cover_quiet_seats). None when nobody holds it or the table has no patience.
+    # (actions.cover_quiet_seats). While a bot keeps the seat for a phone (`held_before_bot`), when
+    # that phone counts as away again: None from the moment the bot covered it for being quiet
+    # until the phone is heard from. None too when nobody holds it or the table has no patience.
     quiet_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # What the phone that claimed the seat in the lobby brought to the deal (FAIRNESS.md: 32 hex
     # characters from its crypto.getRandomValues; "" for a bot or nobody), frozen at the start.
@@ -230,6 +233,24 @@ class TableSeat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def bot_word(self) -> str:
+        """The bot's level as people read it ("steady"; the stored name is "threshold")."""
+        return bot_level_word(self.bot_level)
+
+    def keeps_for_a_phone_away(self, now: datetime) -> bool:
+        """Whether a bot plays this seat for a phone that is away: at a table with patience, the
+        phone has not been heard from since the bot covered it for going quiet, nor within the
+        patience since (its page, its "still here"). Such a seat goes back to its phone only once
+        the phone is heard from: handed back now, the game would wait a whole patience for a phone
+        that isn't there. A table without patience waits for its phones by choice, and in the lobby
+        nobody waits: never away there."""
+        table = self.table
+        if not (self.is_bot and self.held_before_bot and table.patience_seconds and not table.simulated
+                and table.status == Table.Status.PLAYING):
+            return False
+        return self.quiet_at is None or self.quiet_at <= now
 
     def held_since_for(self, phone: str) -> int | None:
         """For `phone`'s stream: the id from which on it may see this seat's private events, None

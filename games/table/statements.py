@@ -90,10 +90,12 @@ def move_with_key(table: Table, key: str) -> Move | None:
 
 
 def note_phone_heard(table: Table, phone: str, quiet_at: datetime) -> bool:
-    """The seat `phone` holds at `table` (a person's, not a bot's) counts as gone quiet at `quiet_at`."""
+    """The seat `phone` holds at `table` (a person's, not a bot's), or the seat a bot keeps for it,
+    counts as gone quiet (away) at `quiet_at`."""
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {_SEAT} SET quiet_at = %s WHERE table_id = %s AND claimed_by = %s AND bot_level = %s",
-                       [_when(quiet_at), table.pk, phone, ""])
+        cursor.execute(f"UPDATE {_SEAT} SET quiet_at = %s WHERE table_id = %s AND ("
+                       "(claimed_by = %s AND bot_level = %s) OR (held_before_bot = %s AND bot_level <> %s))",
+                       [_when(quiet_at), table.pk, phone, "", phone, ""])
         return bool(cursor.rowcount)
 
 

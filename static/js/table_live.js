@@ -227,6 +227,12 @@
 
     function show() { game.render(state, busy); sayUnheld(state); markTurn(state); }
 
+    // The badge says "Live" while the stream is open and no move is failing to go through: a move
+    // whose tries fail says "Reconnecting…" while it tries, and once it is given up (or goes
+    // through) the badge says again what the stream says, not the last try's failure for ever.
+    var streamOpen = false, moveFailing = false;
+    function badge() { live(streamOpen && !moveFailing); }
+
     // "Still here": while this page is shown, the phone holding a seat tells the server so every
     // 20 s (and as soon as it is shown again), which keeps its seat. A phone asleep, its page
     // hidden, says nothing: past the table's patience a bot plays the seat until it is back
@@ -291,16 +297,21 @@
     function follow() {
       if (!urls.events || !window.EventSource) return;
       var source = new EventSource(urls.events);
-      source.onopen = function () { live(true); };
-      source.onerror = function () { live(false); };
+      // Anything the stream brings says it is open (an event can outrun the open's own callback).
+      function heard() { if (!streamOpen) { streamOpen = true; badge(); } }
+      source.onopen = function () { streamOpen = true; badge(); };
+      source.onerror = function () { streamOpen = false; badge(); };
       source.onmessage = function (event) {
+        heard();
         var data = JSON.parse(event.data);
         if (data.snapshot) take(data);
       };
       source.addEventListener("moved", function (event) {
+        heard();
         if (firstTime(event)) moved(JSON.parse(event.data));
       });
       source.addEventListener("table_state", function (event) {
+        heard();
         if (!firstTime(event)) return;
         var data = JSON.parse(event.data);
         if (!state) return;
@@ -356,7 +367,8 @@
         for (var attempt = 0; attempt < TRIES; attempt++) {
           try {
             var result = await postOnce(body);
-            live(true);
+            moveFailing = false;  // an answer came: the connection is there
+            badge();
             if (result.ok) { say(""); take(result.answer); return; }
             if (result.status < 500) {
               say(result.answer.error || "That move wasn't taken (error " + result.status + "). Reload the page.");
@@ -364,7 +376,8 @@
               return;
             }
           } catch (error) {
-            live(false);
+            moveFailing = true;
+            badge();
           }
           say("No answer yet: sending the move again…");
           await sleep(Math.min(500 * Math.pow(2, attempt), 3000));
@@ -372,6 +385,8 @@
         say("Not sent: no connection. Check the game above, then move again.");
       } finally {
         busy = false;
+        moveFailing = false;  // given up (or through): the badge follows the stream again
+        badge();
         show();
       }
     }
@@ -405,6 +420,17 @@
     });
   }
   partsInTheLobby();
+
+  // A refused form of the page (a seat tapped, the opener's buttons) is answered with the page
+  // itself, the refusal said on it, at the form's address: the table's goes back in the address
+  // bar, so that a reload (or a return to the tab) shows the table, not the form's 405.
+  (function () {
+    var urls = $("table-urls");
+    var page = urls && JSON.parse(urls.textContent).page;
+    if (page && location.pathname !== page && window.history && history.replaceState) {
+      history.replaceState(null, "", page + location.hash);
+    }
+  })();
 
   // What a score line says after a seat's name when a bot plays it (the payload's seats[n]): a
   // bot of the table's, or one that keeps the seat for a phone gone quiet (games/table/actions.py).

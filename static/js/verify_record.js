@@ -149,6 +149,30 @@
     return said;
   }
 
+  // The rest of the record, as scripts/verify_record.py checks it: the seed's form, each seat's
+  // part, step 0's input X0 (the seats' parts joined by commas: one altered where no die shows it,
+  // as in Kismet's deal, is still altered), every move's part and seat. What is wrong, or null.
+  function hexText(value, length) { return typeof value === "string" && value.length === length && /^[0-9a-f]*$/.test(value); }
+  function fieldsProblem(record) {
+    var seats = record.seats;
+    if (!hexText(record.seed, 64) || !Array.isArray(seats) || !record.code) return "the seed, the seats or the code are missing or malformed";
+    for (var n = 0; n < seats.length; n++) {
+      if (seats[n].contribution !== "" && !hexText(seats[n].contribution, 32)) return "seat " + n + "'s contribution is not 32 lowercase hex characters, nor empty";
+    }
+    var x0 = seats.map(function (seat) { return seat.contribution; }).join(",");
+    for (var s = 0; s < (record.steps || []).length; s++) {
+      var step = record.steps[s];
+      if (step.number === 0) {
+        if (step.client !== x0 || "seat" in step) return "step 0 differs: its client is not the seats' contributions in seat order, joined by commas";
+      } else if (step.client !== "" && !hexText(step.client, 32)) {
+        return "step " + step.number + " differs: its client is not 32 lowercase hex characters, nor empty";
+      } else if (!Number.isInteger(step.seat) || step.seat < 0 || step.seat >= seats.length) {
+        return "step " + step.number + " differs: its seat is not one of the table's";
+      }
+    }
+    return null;
+  }
+
   // Checks `record`; calls `onStep(number, words)` as each step is derived. Resolves to null when
   // everything holds, else to what differs, in words.
   async function verify(record, onStep) {
@@ -165,7 +189,7 @@
         return "step " + step.number + " differs: " + differs.message;
       }
     }
-    return null;
+    return fieldsProblem(record);
   }
 
   function startPage() {

@@ -87,3 +87,20 @@ def test_on_plain_http_at_a_lan_name_the_pages_own_sha256_checks_the_vectors_and
     vectors = phone.evaluate(DERIVE_VECTORS)
     assert vectors == {"dice": FIRST_DICE, "below": BELOW, "block0": BLOCK_0,
                        "commitment": dice.commitment_of(SEED), "webCrypto": False}
+
+
+def test_a_kismet_record_whose_seat_part_was_altered_is_not_verified_though_no_die_shows_it(
+        table_site: ServerProcess, new_phone) -> None:
+    """Issue 42 (G4, S5): Kismet's deal draws no chance, so a seat's lobby part altered on its way
+    changes no die; step 0's client still says what the deal was made from, and the phone's check
+    compares the two, as scripts/verify_record.py and an independent verifier do."""
+    table = play_out(make_table(2, game="kismet", options={}, bots=["threshold", "threshold"], seed=22))
+    record = json.loads(record_json(table))
+    assert record["steps"][0]["chance"] == []
+    record["seats"][1]["contribution"] = "c" * 32
+
+    phone = new_phone()
+    phone.route(f"**/g/{table.code}/record.json", lambda route: route.fulfill(json=record))
+    check_page(phone, table_site.url, table)
+    expect(phone.get_by_role("status")).to_contain_text(
+        "Not verified on this phone: step 0 differs: its client is not the seats' contributions", timeout=60_000)

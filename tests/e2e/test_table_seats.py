@@ -392,7 +392,7 @@ def test_a_phone_offline_past_the_patience_has_a_bot_play_its_turn_and_takes_its
     # As if the minute had passed with the phone silent (the other phone's page says "still here"
     # every 20 s, so its seat stays its own): the bots' clock gives the seat to a bot, which plays.
     TableSeat.objects.filter(table=table, number=on_turn).update(quiet_at=timezone.now() - timedelta(seconds=1))
-    expect(seat_line(awake, name)).to_contain_text(f"a bot (threshold) plays until {name}'s phone is back")
+    expect(seat_line(awake, name)).to_contain_text(f"a bot (steady) plays until {name}'s phone is back")
     moved_past(awake, 0)
     expect(awake.locator("#scores")).to_contain_text(f"{name} · a bot until the phone is back")
     assert TableSeat.objects.get(table=table, number=on_turn).is_bot

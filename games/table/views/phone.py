@@ -7,26 +7,23 @@ import json
 from functools import partial
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils import timezone
+from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_POST
 
 from games import phones
-from games.table import actions, bots
+from games.table import actions
 from games.table.forms import read_move
 from games.table.models import Table, TableSeat
 from games.table.views.shared import (
     SEATS,
-    is_opener,
     refused,
     seat_of_phone,
     seat_payload,
     table_and_seat_of_phone,
     table_or_404,
+    table_page_response,
 )
 from live.http import parse_int
-from live.qr import qr_svg
 from live.streams import PrivateChannel, event_stream_response, read_for_a_stream
 
 
@@ -34,49 +31,7 @@ from live.streams import PrivateChannel, event_stream_response, read_for_a_strea
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table's one address: the lobby (code, QR, commitment, seats) until the game starts, then
     the game as this phone plays it (or watches it, holding no seat), then the result."""
-    table = table_or_404(code)
-    mine = seat_of_phone(request, table)
-    token = phones.phone_token(request)
-    if mine is not None:
-        actions.hear_from_phone(table=table, phone=token)
-    if not table.is_over:
-        # The phone's token (and so its session cookie) comes with the page, before any claim: a
-        # claim's answer can be lost (the page reloading on the claim's own live event cancels
-        # it, a double tap), and the seat it took must still be this phone's when it asks again.
-        phones.phone_token(request, create=True)
-    join_url = request.build_absolute_uri(reverse("tables:table", args=[table.code]))
-    payload = seat_payload(table, mine.number if mine else None)
-    opener = is_opener(request, table)
-    return render(request, "games/table/table.html", {
-        "table": table,
-        "seats": list(table.seats.all()),
-        "mine": mine,
-        "let_go": SEATS.let_go_name(request, table.code),
-        "is_opener": opener,
-        **(_screen_link(request, table) if opener and not table.is_over else {}),
-        "bot_levels": bots.LEVELS,
-        "join_url": join_url,
-        "join_qr": qr_svg(join_url, scale=5),
-        "payload": payload,
-        "now": timezone.now(),
-        # The seat a bot covers for this phone (it went quiet): one tap takes it back.
-        "kept_for_me": table.seats.kept_for(token).first() if mine is None and not table.is_over else None,
-        "urls": {
-            "move": reverse("tables:move", args=[table.code]),
-            "state": reverse("tables:state", args=[table.code]),
-            "events": reverse("tables:events", args=[table.code]),
-            # "Still here", while the page is shown: only where the table's patience can run out.
-            **({"here": reverse("tables:here", args=[table.code])}
-               if mine is not None and table.patience_seconds and table.status == Table.Status.PLAYING else {}),
-        },
-    })
-
-
-def _screen_link(request: HttpRequest, table: Table) -> dict[str, str]:
-    """The table screen's address and QR code, for the opener alone (the link is the screen's
-    key): scanned by a tablet or typed into a TV's browser, it shows the game to the room."""
-    screen_url = request.build_absolute_uri(reverse("tables:screen", args=[table.code, table.screen_token]))
-    return {"screen_url": screen_url, "screen_qr": qr_svg(screen_url, scale=4)}
+    return table_page_response(request, table_or_404(code))
 
 
 @require_POST

@@ -13,13 +13,16 @@ from typing import Any, ParamSpec
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from games import phones
-from games.table import actions, statements
+from games.table import actions, bots, statements
 from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from live.http import answers_json
+from live.qr import qr_svg
 from live.refusals import Refusal, answers_refusals, json_refusal
 
 P = ParamSpec("P")
@@ -73,18 +76,79 @@ def opener_only(request: HttpRequest, table: Table) -> None:
 
 
 def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
-    """The tables' one place where a refusal becomes a response: JSON {"error": ...} for the play
-    page's script (`as_json`), the refused page otherwise, with the refusal's status either way."""
+    """The tables' one place where a refusal becomes a response, with the refusal's status: JSON
+    {"error": ...} for the play page's script (`as_json`); for a form of the table's page (a seat
+    tapped, the opener's buttons) that page itself, the refusal said above it: the phone stays on
+    a live page (its stream, its "still here", which keeps its seat), and the page's script puts
+    the table's address back in the address bar, so a reload shows the table, not a 405. A page
+    with no table (none by that code, "Play a game") says it on the refused page."""
 
     def answer(request: HttpRequest, refusal: Refusal, **view_kwargs: object) -> HttpResponse:
         if as_json:
             return json_refusal(refusal)
         code = str(view_kwargs.get("code", ""))
+        table = Table.objects.filter(code=code).first() if code else None
+        if table is not None:
+            return table_page_response(request, table, refusal=refusal)
         return render(request, "games/table/refused.html",
                       {"message": refusal.message, "code": code}, status=refusal.status)
 
     decorate = answers_refusals(answer)
     return (lambda view: answers_json(decorate(view))) if as_json else decorate
+
+
+def table_page_response(request: HttpRequest, table: Table, *, refusal: Refusal | None = None) -> HttpResponse:
+    """The table's page as this phone sees it (tables:table), with `refusal` said above it and its
+    status when a form of the page was refused."""
+    mine = seat_of_phone(request, table)
+    token = phones.phone_token(request)
+    # The seat a bot keeps for this phone (it went quiet, or the opener handed it over): one tap
+    # takes it back, and while its page is shown the phone is here (the opener may hand it back).
+    kept_for_me = table.seats.kept_for(token).first() if mine is None and not table.is_over else None
+    if mine is not None or kept_for_me is not None:
+        actions.hear_from_phone(table=table, phone=token)
+    if not table.is_over:
+        # The phone's token (and so its session cookie) comes with the page, before any claim: a
+        # claim's answer can be lost (the page reloading on the claim's own live event cancels
+        # it, a double tap), and the seat it took must still be this phone's when it asks again.
+        phones.phone_token(request, create=True)
+    page_url = reverse("tables:table", args=[table.code])
+    join_url = request.build_absolute_uri(page_url)
+    payload = seat_payload(table, mine.number if mine else None)
+    opener = is_opener(request, table)
+    return render(request, "games/table/table.html", {
+        "table": table,
+        "seats": list(table.seats.all()),
+        "mine": mine,
+        "let_go": SEATS.let_go_name(request, table.code),
+        "is_opener": opener,
+        **(_screen_link(request, table) if opener and not table.is_over else {}),
+        "bot_levels": bots.levels_for(table.game),
+        "default_bot_level": actions.QUIET_SEAT_BOT,
+        "join_url": join_url,
+        "join_qr": qr_svg(join_url, scale=5),
+        "payload": payload,
+        "now": timezone.now(),
+        "kept_for_me": kept_for_me,
+        "refusal": refusal.message if refusal is not None else "",
+        "urls": {
+            "page": page_url,
+            "move": reverse("tables:move", args=[table.code]),
+            "state": reverse("tables:state", args=[table.code]),
+            "events": reverse("tables:events", args=[table.code]),
+            # "Still here", while the page is shown: only where the table's patience can run out.
+            **({"here": reverse("tables:here", args=[table.code])}
+               if (mine is not None or kept_for_me is not None) and table.patience_seconds
+               and table.status == Table.Status.PLAYING else {}),
+        },
+    }, status=refusal.status if refusal is not None else 200)
+
+
+def _screen_link(request: HttpRequest, table: Table) -> dict[str, str]:
+    """The table screen's address and QR code, for the opener alone (the link is the screen's
+    key): scanned by a tablet or typed into a TV's browser, it shows the game to the room."""
+    screen_url = request.build_absolute_uri(reverse("tables:screen", args=[table.code, table.screen_token]))
+    return {"screen_url": screen_url, "screen_qr": qr_svg(screen_url, scale=4)}
 
 
 def seats_data(seats: Iterable[TableSeat]) -> list[dict[str, Any]]:

@@ -131,3 +131,29 @@ def url_new() -> str:
     from django.urls import reverse
 
     return reverse("tables:new")
+
+
+def test_the_opener_hands_a_quiet_phones_seat_back_to_it_only_once_that_phone_is_heard_from() -> None:
+    """Issue 42 (G1): "Take back for a person" on a seat a bot plays because its phone went quiet.
+    Handed back while the phone is still away, the game would wait a whole patience for nobody: the
+    opener is told the phone is away and the bot plays on; once the phone is heard from (its page,
+    with "I'm back" on it), the opener's tap hands the seat back to it."""
+    table = make_table(2, patience_seconds=MINUTE)
+    phones = [seated_phone(table, number) for number in range(2)]
+    with time_machine.travel(later(MINUTE + 5), tick=False):
+        assert actions.cover_quiet_seats() == 2
+        with pytest.raises(actions.NotNow, match="Ada's phone is away"):
+            actions.take_seat_back(table=table, number=0)
+        assert seat(table, 0).is_bot and seat(table, 0).claimed_by == ""
+        assert "I'm back: play Ada" in phones[0].get(url("table", table)).content.decode()  # heard from
+        actions.take_seat_back(table=table, number=0)
+    back = seat(table, 0)
+    assert not back.is_bot and back.claimed_by and phones[0].get(url("state", table)).json()["seat"] == 0
+    # Bea's phone is still away.
+    with time_machine.travel(later(2 * MINUTE + 10), tick=False), pytest.raises(actions.NotNow, match="Bea's phone is away"):
+        actions.take_seat_back(table=table, number=1)
+    with time_machine.travel(later(3 * MINUTE), tick=False):  # away again, after coming back once
+        assert actions.cover_quiet_seats() == 1
+        with pytest.raises(actions.NotNow, match="Ada's phone is away"):
+            actions.take_seat_back(table=table, number=0)
+
