@@ -161,9 +161,17 @@ def test_the_host_page_and_the_projector_flash_and_ring_the_bell(night_site: Ser
 
     for page in (host, projector):
         expect(page.locator(".bell-banner .bell-title")).to_have_text("Bell! Round 1 is over.")
-        wait_until(page, lambda page=page: page.evaluate("window.__heard.flashes") == 1, "the bell's banner never flashed")
-        wait_until(page, lambda page=page: heard(page)[1] == 1, "the bell was never heard")
+        wait_until(page, flashed(page), "the bell's banner never flashed")
+        wait_until(page, rang(page), "the bell was never heard")
     assert [heard(page)[1] for page in (host, projector)] == [1, 1]
+
+
+def flashed(page: Page) -> Callable[[], bool]:
+    return lambda: page.evaluate("window.__heard.flashes") == 1
+
+
+def rang(page: Page) -> Callable[[], bool]:
+    return lambda: heard(page)[1] == 1
 
 
 # --- Issue 42, P5: a phone's first touch lets it ring and vibrate; before it, nothing is blocked --
