@@ -27,7 +27,7 @@ def phone_page(night: Night, table_number: int, team: str) -> str:
 
 def said(page: str) -> str:
     """The sentence a screen reader is told (the page's data-announce="table" paragraph)."""
-    found = re.search(r'data-announce="table">(.*?)</p>', page, re.S)
+    found = re.search(r'data-announce="table"[^>]*>(.*?)</p>', page, re.S)
     assert found is not None
     return re.sub(r"<[^>]+>", "", found.group(1)).strip()
 
