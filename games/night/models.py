@@ -490,6 +490,15 @@ class TableRound(models.Model):
         """Team points at this table ({"A": …, "B": …}), in main play or in one roll-off cycle."""
         return Tally.objects.team_totals(self.pk, roll_off)
 
+    def deciding_roll_off(self) -> int:
+        """The roll-off cycle that decided this table (its totals: `totals(cycle)`), 0 when its
+        score did. `roll_off` keeps the last cycle once the table is done; a host's correction
+        that unties the score makes the score the decider again (`winner_after`). Uses the
+        totals of `TableRoundQuerySet.with_totals()`."""
+        if self.status != TableRound.Status.DONE or self.roll_off == 0:
+            return 0
+        return self.roll_off if bunco.table_winner(self.points_a, self.points_b) is None else 0
+
     def tie_without_roll_off(self, totals: dict[str, int]) -> bool:
         """Whether a corrected record `totals` ties this decided table and no roll-off ever
         decided it: its winner no longer follows from the record (games.actions says what then)."""

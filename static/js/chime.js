@@ -1,12 +1,20 @@
 // The bell heard and felt (issue 32). A player looking at the dice misses a banner: so when an
 // element marked data-chime="<key>" arrives on the page (the bell's banner, a roll-off, "your
-// turn"), the phone plays a short bell, vibrates where it can and flashes the element, once per key
-// in this tab (a refresh or a morph that draws the same banner again stays quiet).
+// turn"), the page plays a short bell, vibrates where it can and flashes the element, once per key
+// in this tab (a refresh or a morph that draws the same banner again stays quiet). The phones, the
+// host's page and the projector all load it.
 //
-// Sound needs the phone's first tap: iOS (and Chromium's autoplay rule) keep an AudioContext
-// silent until a person touched the page, and a server's message is not a touch. So the context is
-// made and resumed by the first pointerdown or key, and a bell before that is felt and seen only.
-// The bell is Web Audio (two decaying sine partials): no audio file to download or cache.
+// Sound and vibration both wait for a person's touch on the page (or a key): a server's message is
+// not one. iOS and Chromium's autoplay rule keep an AudioContext silent until then, and Chromium
+// refuses navigator.vibrate until then too (it logs "Blocked call to navigator.vibrate"; iOS has no
+// vibration at all). So a bell before the first touch is seen only: it flashes, and no vibration is
+// tried. The first touch unlocks both: vibration by itself, sound by making and resuming the
+// context. A touch's pointerdown is not yet a gesture in Chromium (it becomes one at pointerup, iOS
+// at touchend), and a context started there stays suspended: so the context is started on each of
+// pointerdown (a mouse's), pointerup, touchend, click and keydown until it runs. A page opened by a
+// tap on the page before it (the phone's name on the join page) has had its touch already: the
+// browser says so (navigator.userActivation) and the sound is started as the page opens.
+// The bell is Web Audio (decaying sine partials): no audio file to download or cache.
 // A switch marked data-sound-switch turns the sound off and on; the choice is kept on the phone.
 (function () {
   "use strict";
@@ -33,9 +41,16 @@
     });
   }
 
+  // Whether a person has touched the page (or one it was opened from); unknown (older browsers
+  // without navigator.userActivation): yes, and the browser decides.
+  function touched() {
+    return !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  }
+
   function unlockAudio() {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
+    if (!Context || !touched()) return; // a context made before a gesture is refused (and says so)
+    if (audio && audio.state === "running") return;
     if (!audio) {
       try { audio = new Context(); } catch (e) { return; }
     }
@@ -73,8 +88,8 @@
     if (rungKeys().indexOf(key) !== -1) return;
     remember(key);
     playBell();
-    if (navigator.vibrate) {
-      try { navigator.vibrate([180, 90, 180]); } catch (e) { /* not allowed before a touch */ }
+    if (navigator.vibrate && touched()) {
+      try { navigator.vibrate([180, 90, 180]); } catch (e) { /* a browser that throws rather than refuses */ }
     }
     if (element.classList.contains("chime-flash")) {
       element.classList.remove("chime-flash");
@@ -89,8 +104,9 @@
     node.querySelectorAll("[data-chime]").forEach(chime);
   }
 
-  document.addEventListener("pointerdown", unlockAudio, true);
-  document.addEventListener("keydown", unlockAudio, true);
+  ["pointerdown", "pointerup", "touchend", "click", "keydown"].forEach(function (kind) {
+    document.addEventListener(kind, unlockAudio, true);
+  });
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-sound-switch]")) setSound(!soundOn());
   });
@@ -102,6 +118,7 @@
       if (rungKeys().indexOf(key) === -1) remember(key);
     });
     drawSwitches();
+    unlockAudio(); // the tap that opened this page (its name on the join page) counts
     new MutationObserver(function (changes) {
       changes.forEach(function (change) {
         if (change.type === "attributes") { // a banner morphed into another key (not one that lost it)

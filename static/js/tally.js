@@ -41,9 +41,13 @@
     if (key) keepPending(pendingTaps().filter(function (entry) { return entry.key !== key; }));
   }
 
+  // A tap being sent ("Sending…") is busy (aria-busy): a screen reader hears its outcome only, with
+  // the total it made (static/js/announce.js), one announcement a tap.
   function sayNow(text, kind) {
     var status = document.getElementById("tap-status");
     if (!status) return;
+    if (kind === "pending") status.setAttribute("aria-busy", "true");
+    else status.removeAttribute("aria-busy");
     status.textContent = text;
     status.className = "tap-status" + (kind ? " tap-" + kind : "");
   }

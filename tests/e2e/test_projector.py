@@ -151,3 +151,61 @@ def test_the_projector_draws_its_icons_without_an_emoji_font_and_its_standings_a
     assert sizes and min(sizes) >= 20, sizes
     expect(projector.locator(".standings tbody tr")).to_have_count(12)
     assert page_height(projector) <= PROJECTOR["height"]
+
+
+# --- Issue 42: a small night fills the screen, and each table's status reads in lines, not words --
+
+STATUS_LINES = """
+() => [...document.querySelectorAll(".table-card .table-status")].map(status => {
+  const words = [];
+  const range = document.createRange();
+  const walker = document.createTreeWalker(status, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of node.data.matchAll(/\\S+/g)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const box = range.getClientRects()[0];
+      if (box) words.push({word: word[0], top: box.top});  // a word not drawn has no box
+    }
+  }
+  const lines = [];
+  for (const word of words) {
+    const line = lines.find(line => Math.abs(line.top - word.top) < 4);
+    if (line) line.words.push(word.word); else lines.push({top: word.top, words: [word.word]});
+  }
+  return lines.map(line => line.words.join(" "));
+})
+"""
+
+
+def fills_the_screen_readably(projector: Page, when: str) -> None:
+    """The tables reach past half the screen's height, nothing scrolls, and no line of a table's
+    status is a single word of a longer status."""
+    tables_bottom = projector.evaluate(
+        "Math.max(...[...document.querySelectorAll('.table-card')].map(card => card.getBoundingClientRect().bottom))")
+    assert tables_bottom > PROJECTOR["height"] / 2, f"{when}: the tables end at {tables_bottom} px"
+    assert page_height(projector) <= PROJECTOR["height"], when
+    assert projector.evaluate("document.documentElement.scrollWidth") <= PROJECTOR["width"], when
+    lines: list[list[str]] = projector.evaluate(STATUS_LINES)
+    broken = [status for status in lines if len(status) > 1 and any(" " not in line for line in status)]
+    assert broken == [], f"{when}: a status broken between single words: {lines}"
+    assert smallest_score_px(projector) >= 48, when
+
+
+@pytest.mark.parametrize("players", [12, 24])
+def test_a_small_nights_projector_fills_the_screen_and_each_tables_status_reads_whole(
+    night_site: ServerProcess, browser: Browser, players: int
+):
+    night = make_night(names=[f"Player {number}" for number in range(1, players + 1)], seed=3)
+    projector = projector_of(browser, night_site, night)
+    expect(projector.locator(".table-card")).to_have_count(players // 4)
+    fills_the_screen_readably(projector, "seated")
+
+    actions.start_round(night)
+    add(night, 2, "A", 4)
+    add(night, 2, "B", 2)
+    add(night, 1, "A", 21)  # the bell
+    actions.finish_turn(night=night, table_number=2)  # "Won by …" at tables 1 and 2; the others finishing
+    refreshed(projector)
+    expect(projector.locator(".table-card .table-status").nth(1)).to_contain_text("Won by")
+    fills_the_screen_readably(projector, "at the bell")

@@ -165,6 +165,7 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
     partner = seated[seat.partner_position]
     points = {"A": table.points_a, "B": table.points_b}
     can_score = _can_score(round_, table)
+    roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else table.deciding_roll_off()
     context.update({
         "my_points": points[mine],
         "their_points": points[theirs],
@@ -175,7 +176,8 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
         "my_team": mine,
         "their_team": theirs,
         "partner": partner,
-        "roll_off_totals": table.totals(table.roll_off) if table.status == TableRound.Status.ROLL_OFF else None,
+        # The roll-off under way, or the one that decided the table (its result line says both scores).
+        "roll_off_totals": table.totals(roll_off) if roll_off else None,
         "can_score": can_score,
         "rules": night.bunco_rules(),
         "offers_wipeout": can_score and round_.takes_wipeouts(),
