@@ -146,17 +146,7 @@
   // the rest of the page (a die being picked, faces being typed) left as it is.
   var SEAT_CHANGES = ["seat_claimed", "seat_released", "seat_to_bot", "seat_to_person"];
   function redrawSeats() {
-    if (!document.querySelector(".seats-panel ul.seats")) return;
-    fetch(location.href, { credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (html) {
-        var list = document.querySelector(".seats-panel ul.seats");
-        if (!html || !list) return;
-        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(".seats-panel ul.seats");
-        if (fresh) list.replaceWith(document.importNode(fresh, true));
-        partsInTheLobby();  // the seats' parts, ticked again where this phone sent one
-      })
-      .catch(function () { /* the next change or a reload draws it */ });
+    redrawFromPage(".seats-panel ul.seats", partsInTheLobby);  // the seats' parts, ticked again where this phone sent one
   }
 
   // The clock the table plays against (a tournament round's) was set, paused or started: only its
@@ -164,13 +154,21 @@
   // holds, the sound its first touch unlocked among it (chime.js), and the clock's warnings with it.
   function redrawClock() {
     if (!document.querySelector(".table-clock")) { reload(); return; }  // the page has no clock line yet
+    redrawFromPage(".table-clock");
+  }
+
+  // One part of the page (`selector`), read again from the server's page and put in place; `then`
+  // runs after it. A part the page does not show is left alone.
+  function redrawFromPage(selector, then) {
+    if (!document.querySelector(selector)) return;
     fetch(location.href, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        var line = document.querySelector(".table-clock");
-        if (!html || !line) return;
-        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(".table-clock");
-        if (fresh) line.replaceWith(document.importNode(fresh, true));
+        var part = document.querySelector(selector);
+        if (!html || !part) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(selector);
+        if (fresh) part.replaceWith(document.importNode(fresh, true));
+        if (then) then();
       })
       .catch(function () { /* the next change or a reload draws it */ });
   }
