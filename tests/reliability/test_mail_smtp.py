@@ -49,7 +49,9 @@ class Received:
 
     @property
     def subject(self) -> str:
-        return str(self.message["Subject"])
+        # As a mail client shows it: a subject too long for its first line is folded right after
+        # "Subject:" (Python's email), and unfolding leaves the fold's space in front of it.
+        return str(self.message["Subject"]).lstrip()
 
     @property
     def body(self) -> str:
@@ -158,10 +160,11 @@ def by_recipient(messages: list[Received]) -> dict[tuple[tuple[str, ...], str], 
 
 def expected_reminders(club: Club3) -> set[tuple[tuple[str, ...], str]]:
     """What the sweep owes two days before the party: a nudge to each regular who has not
-    answered (Bea has), the host's reminder, and the seat Bea gave up offered to Sam."""
+    answered (Bea has; Ada, the host, is asked whether she plays too), the host's reminder, and the
+    seat Bea gave up offered to Sam."""
     name, day = club.club.name, when(club.party)
     return {
-        (("ada@example.com",), f"{name} on {day}: are you coming?"),
+        (("ada@example.com",), f"{name} on {day}: will you play too?"),
         (("cal@example.com",), f"{name} on {day}: are you coming?"),
         (("ada@example.com",), f"You host {name} on {day}"),
         (("sam@example.com",), f"{name}: a seat for you on {day}?"),
