@@ -24,6 +24,7 @@ NIGHT_NUMBERS: dict[str, object] = {
     "break_after_round": bunco.BREAK_AFTER_ROUND,
     "break_after_set": bunco.BREAK_AFTER_ROUND // bunco.ROUNDS_PER_SET,
     "bell_points": bunco.BELL_POINTS,
+    "bunco_points": bunco.BUNCO_POINTS,  # what a Bunco scores, said by the phone's tap (tally.js)
     # "1 & 3": the seats of each team as people count them (from 1)
     "team_seats": {
         team: " & ".join(str(seat + 1) for seat in range(bunco.SEATS) if bunco.team_of_seat(seat) == team)

@@ -389,7 +389,8 @@
     } else if (button.hasAttribute("data-bunco-player")) {
       body.set("bunco_player", button.getAttribute("data-bunco-player"));
       body.set("key", newKey());
-      label = "BUNCO! +21 for " + button.textContent.trim();
+      // The engine's points for a Bunco, from the page (games.rules.bunco.BUNCO_POINTS).
+      label = "BUNCO! +" + panel.getAttribute("data-bunco-points") + " for " + button.textContent.trim();
       panel.hidden = true;
       chooserOpenAt = null;
     } else if (button.hasAttribute("data-wipeout")) {

@@ -14,6 +14,7 @@ from playwright.sync_api import FloatRect, Page, Route, expect
 from games.links import join_path
 from games.night import actions
 from games.night.models import Night, Tally
+from games.rules import bunco
 from live.models import Event
 from live.rendering import render_message
 from tests.builders import add, seating_of, started_night
@@ -147,7 +148,8 @@ def test_who_rolled_the_bunco_stays_open_through_a_refresh_of_the_page(night_sit
     expect(chooser).to_be_visible()
     expect(chooser.locator(".bunco-team:not([hidden]) button")).to_have_count(2)  # the roller's own team
     chooser.get_by_role("button", name=roller, exact=True).click()
-    expect(phone.locator(".team-score.team-mine .team-points")).to_have_text("21")
+    expect(phone.locator(".team-score.team-mine .team-points")).to_have_text(str(bunco.BUNCO_POINTS))
+    expect(phone.locator("#tap-status")).to_contain_text(f"BUNCO! +{bunco.BUNCO_POINTS} for {roller}")
 
 
 # --- 4. Scoring for Them is unmistakable ---------------------------------------------------------

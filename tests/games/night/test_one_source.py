@@ -26,7 +26,8 @@ from tests.builders import add, fresh, make_night, night_host_page, phone_of, so
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal"]  # 2 tables, no ghosts
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "games"
+ROOT = Path(__file__).resolve().parents[3]
+TEMPLATES = ROOT / "templates" / "games"
 
 
 # --- Builders ---------------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def night_numbers_written_in(template: str) -> list[str]:
     digits in a template's text or in its template tags, with a little context each."""
     numbers = {
         bunco.ROUNDS, bunco.ROUNDS_PER_SET, bunco.SETS, bunco.BREAK_AFTER_ROUND, bunco.BREAK_AFTER_ROUND + 1,
-        bunco.BREAK_AFTER_ROUND // bunco.ROUNDS_PER_SET, bunco.BELL_POINTS,
+        bunco.BREAK_AFTER_ROUND // bunco.ROUNDS_PER_SET, bunco.BELL_POINTS, bunco.BUNCO_POINTS,
     }
     template = re.sub(r"\{#.*?#\}", " ", template, flags=re.S)
     tags = re.findall(r"\{%.*?%\}|\{\{.*?\}\}", template, flags=re.S)
@@ -195,6 +196,23 @@ def night_numbers_written_in(template: str) -> list[str]:
 def test_the_night_templates_write_none_of_the_nights_numbers_themselves():
     written = {path.name: night_numbers_written_in(path.read_text()) for path in sorted(TEMPLATES.glob("*.html"))}
     assert {name: found for name, found in written.items() if found} == {}
+
+
+def test_the_phones_script_writes_no_points_of_the_engines_itself():
+    """A Bunco's 21 was written in tally.js beside the engine's BUNCO_POINTS (issue 43): the
+    phone's script reads it from the page, which has it from the engine."""
+    script = (ROOT / "static" / "js" / "tally.js").read_text()
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", " ", script, flags=re.S)  # comments may name the rule
+    points = {bunco.BUNCO_POINTS, bunco.BELL_POINTS}
+    assert [number for number in re.findall(r"(?<![\w.])\d+(?![\w.])", code) if int(number) in points] == []
+
+
+def test_the_bunco_chooser_carries_the_engines_points_for_a_bunco():
+    night = new_night()
+    actions.start_round(night)
+    night = fresh(night)
+    page = phone_of(night, someone_at(night, 1)).get(reverse("games:play", args=[night.code])).content.decode()
+    assert f'data-bunco-points="{bunco.BUNCO_POINTS}"' in page
 
 
 def test_the_pages_show_the_engines_numbers():
