@@ -38,7 +38,7 @@ Decisions on points RULES.md leaves open (see also the docstrings where they app
   then the previous card has been discarded, so it joins the reshuffle.
 - Team play: a seat is a side. For a team, the seat's name is the team's and its score is the
   team's, so "leaders are teams" needs nothing special; the 5,000 house rule is
-  `Options(vengeance=5000)`.
+  `Options(vengeance=TEAM_VENGEANCE_PENALTY)`.
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ __all__ = [
     "Phase",
     "StartRoll",
     "VENGEANCE_PENALTY",
+    "TEAM_VENGEANCE_PENALTY",
     "TurnOutcome",
     "TurnResult",
     "bank",
@@ -104,6 +105,7 @@ COMBO_PAIR_POINTS: Final = 50  # house rule Combo 5: a 2+3 or a 1+4 pair that co
 # What each target of a Vengeance loses (RULES.md §1.4); 5,000 is the team house rule. The one
 # number every app names (a tournament's default, the table form's choice) instead of its own 2500.
 VENGEANCE_PENALTY: Final = 2500
+TEAM_VENGEANCE_PENALTY: Final = 5000  # the team house rule: `Options(vengeance=TEAM_VENGEANCE_PENALTY)`
 
 
 class IllegalSelection(table_game.IllegalMove):

@@ -188,8 +188,9 @@ OPTIONS = (
     OptionField("combo5", "Combo 5: a 2+3 or 1+4 pair that fills scores 50", "check", default=False),
     OptionField("must_bust_penalty", "MUST BUST penalty: a bust under MUST BUST takes its points off", "check",
                 default=False),
-    OptionField("vengeance", "A Vengeance takes off", "choice", default=2500,
-                choices=((2500, "2,500 (the rules)"), (5000, "5,000 (teams)"))),
+    OptionField("vengeance", "A Vengeance takes off", "choice", default=fill_or_bust.VENGEANCE_PENALTY,
+                choices=((fill_or_bust.VENGEANCE_PENALTY, f"{fill_or_bust.VENGEANCE_PENALTY:,} (the rules)"),
+                         (fill_or_bust.TEAM_VENGEANCE_PENALTY, f"{fill_or_bust.TEAM_VENGEANCE_PENALTY:,} (teams)"))),
     OptionField("show_down", "Show down: everyone gets a last turn after the goal", "check", default=False),
 )
 

@@ -242,3 +242,16 @@ def test_a_ninety_nine_view_shows_the_count_each_card_would_make() -> None:
     assert seen.private["legal"] == ["minus_10", 5]
     assert seen.public["cards"] == [3, 3]
     assert "hand" not in seen.public and 1 not in ninety_nine.NinetyNineTable(state).view(0).private["hand"]
+
+
+def test_the_tables_vengeance_choices_are_the_engines_penalties() -> None:
+    """The table form's Vengeance option names the engine's two penalties (the rules' and the team
+    house rule's), never numbers of its own (issue 43: a literal 2500 stood beside the constant),
+    and a game dealt with either takes that much off the leaders."""
+    from games.rules.fill_or_bust_table import OPTIONS
+
+    vengeance = next(field for field in OPTIONS if field.name == "vengeance")
+    assert vengeance.default == fill_or_bust.VENGEANCE_PENALTY
+    assert [value for value, _label in vengeance.choices] == [
+        fill_or_bust.VENGEANCE_PENALTY, fill_or_bust.TEAM_VENGEANCE_PENALTY]
+    assert fill_or_bust.Options(vengeance=fill_or_bust.TEAM_VENGEANCE_PENALTY).vengeance == 5000
