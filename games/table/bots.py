@@ -12,16 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.rules.registry import BOT_LEVELS, BotLevel, bot_levels, game_rules
+from games.rules.registry import BOT_LEVELS, game_rules
 from games.rules.table import TableGame
 
 LEVELS: tuple[str, ...] = BOT_LEVELS
-
-
-def levels_for(game: str) -> tuple[BotLevel, ...]:
-    """The levels a page offers for a bot at a table of `game`: each posted by its name, read by its
-    word and the game's one-line hint (games.rules.registry)."""
-    return bot_levels(game)
 
 
 def choose_move(game: TableGame, seat: int, level: str, rng: random.Random) -> dict[str, Any]:

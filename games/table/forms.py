@@ -12,9 +12,9 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from games.rules.registry import GAMES, game_rules
+from games.rules.registry import GAMES, bot_levels, game_rules
 from games.rules.table import GameRules, OptionField
-from games.table import actions, bots
+from games.table import actions
 from games.table.models import DEFAULT_PATIENCE, PATIENCE
 from live.http import BadNumber, parse_int
 from live.text import well_formed_key
@@ -26,7 +26,7 @@ PERSON = "person"
 def who_choices() -> list[tuple[str, str]]:
     """A person, or a bot at one of the levels, by the words people read (the form is every game's:
     each game's hints are beside the seats: `NewTableForm.bot_hints`)."""
-    return [(PERSON, "a person")] + [(level.name, f"a bot ({level.word})") for level in bots.levels_for("")]
+    return [(PERSON, "a person")] + [(level.name, f"a bot ({level.word})") for level in bot_levels("")]
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -91,7 +91,7 @@ class NewTableForm(forms.Form):
         """How each game's bots play at each level, one line a game: (game, "Bots: easy …; steady …")."""
         hints = []
         for name in GAMES:
-            levels = [f"{level.word}: {level.hint}" for level in bots.levels_for(name) if level.hint]
+            levels = [level.label for level in bot_levels(name) if level.hint]
             if levels:
                 hints.append((name, "Bots: " + "; ".join(levels) + "."))
         return hints

@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from games import phones
-from games.table import actions, bots, statements
+from games.rules.registry import bot_levels
+from games.table import actions, statements
 from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from live.http import answers_json
@@ -123,7 +124,7 @@ def table_page_response(request: HttpRequest, table: Table, *, refusal: Refusal 
         "let_go": SEATS.let_go_name(request, table.code),
         "is_opener": opener,
         **(_screen_link(request, table) if opener and not table.is_over else {}),
-        "bot_levels": bots.levels_for(table.game),
+        "bot_levels": bot_levels(table.game),
         "default_bot_level": actions.QUIET_SEAT_BOT,
         "join_url": join_url,
         "join_qr": qr_svg(join_url, scale=5),
