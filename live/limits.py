@@ -119,16 +119,14 @@ class CountsInTheDatabase(DatabaseCache):
     knock. Here the count is read under its row's lock (SELECT ... FOR UPDATE; SQLite's IMMEDIATE
     transaction holds the write lock from its BEGIN) and written back with the end it was given."""
 
-    def __init__(self, table: str, params: dict[str, Any]) -> None:
-        super().__init__(table, params)
-        self.table_name = table
+    _table: str  # the table's name, as Django's database cache keeps it (its type stubs leave it out)
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
         key = self.make_and_validate_key(key, version=version)
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         quote = connection.ops.quote_name
-        table, cache_key, value = quote(self.table_name), quote("cache_key"), quote("value")
+        table, cache_key, value = quote(self._table), quote("cache_key"), quote("value")
         now = connection.ops.adapt_datetimefield_value(timezone.now().replace(microsecond=0, tzinfo=None))
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
         with transaction.atomic(using=db), connection.cursor() as cursor:
