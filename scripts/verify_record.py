@@ -76,7 +76,7 @@ def fields_problem(record: Record) -> str | None:
             return f"seat {n}'s contribution is not 32 lowercase hex characters, nor empty"
     for step in record.get("steps") or []:
         if step.get("number") == 0:
-            if step.get("client") != ",".join(seat["contribution"] for seat in seats) or "seat" in step:
+            if step.get("client") != step_input(record, step) or "seat" in step:
                 return "step 0 differs: its client is not the seats' contributions in seat order, joined by commas"
         elif step.get("client") != "" and not hex_text(step.get("client"), 32):
             return f"step {step.get('number')} differs: its client is not 32 lowercase hex characters, nor empty"

@@ -114,10 +114,16 @@
   var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
   var sorted = function (list) { return list.slice().sort(); };
 
+  // What a step's stream is keyed by (FAIRNESS.md): step 0's the seats' parts joined by commas, a
+  // move's its phone's part.
+  function stepInput(record, step) {
+    return step.number === 0 ? record.seats.map(function (seat) { return seat.contribution || ""; }).join(",") : (step.client || "");
+  }
+
   // One step's chance, re-derived in order; `pile` is what the last shuffle made (drawn from the
   // front), `discards` the Fill or Bust cards turned since. What it derived, in words, or a Differs.
   async function checkStep(record, step, pile, discards) {
-    var part = step.number === 0 ? record.seats.map(function (seat) { return seat.contribution || ""; }).join(",") : (step.client || "");
+    var part = stepInput(record, step);
     var stream = new Stream(record.seed, record.code, step.number, part), said = [];
     var items = step.chance || [];
     for (var n = 0; n < items.length; n++) {
@@ -159,11 +165,10 @@
     for (var n = 0; n < seats.length; n++) {
       if (seats[n].contribution !== "" && !hexText(seats[n].contribution, 32)) return "seat " + n + "'s contribution is not 32 lowercase hex characters, nor empty";
     }
-    var x0 = seats.map(function (seat) { return seat.contribution; }).join(",");
     for (var s = 0; s < (record.steps || []).length; s++) {
       var step = record.steps[s];
       if (step.number === 0) {
-        if (step.client !== x0 || "seat" in step) return "step 0 differs: its client is not the seats' contributions in seat order, joined by commas";
+        if (step.client !== stepInput(record, step) || "seat" in step) return "step 0 differs: its client is not the seats' contributions in seat order, joined by commas";
       } else if (step.client !== "" && !hexText(step.client, 32)) {
         return "step " + step.number + " differs: its client is not 32 lowercase hex characters, nor empty";
       } else if (!Number.isInteger(step.seat) || step.seat < 0 || step.seat >= seats.length) {
