@@ -900,12 +900,9 @@ def record_night_results(party: Party, sheets: Sequence[NightSheet | Mapping[str
                                    losses=sheet.losses, buncos=sheet.buncos, prize_cents=sheet.prize_cents,
                                    prizes=", ".join(sheet.prizes)[:200]))
     stored = NightRecord.objects.bulk_create(records)
-    if party.played_at is None:
-        # Sheets come from a night that has ended (a night reports its end first): kept true for
-        # sheets recorded by other means too.
-        party.played_at = timezone.now()
-        party.save(update_fields=["played_at"])
-    given.played_at = party.played_at  # the caller's copy says played too
+    # Sheets come from a night that has ended (a night reports its end first): kept true for
+    # sheets recorded by other means too.
+    _mark_played(party, given, at=timezone.now())
     _changed(party.club_id, "results", party=party.pk)
     return stored
 
@@ -917,12 +914,20 @@ def record_night_played(party: Party, *, ended_at: datetime.datetime) -> Party:
     follow when the prizes are worked out (`record_night_results`). A night re-opened to correct a
     table and ended again keeps the first end: the party was played then."""
     locked = _locked_party(party)
-    if locked.played_at is None:
-        locked.played_at = ended_at
-        locked.save(update_fields=["played_at"])
+    if _mark_played(locked, party, at=ended_at):
         _changed(locked.club_id, "party", party=locked.pk, what="played")
-    party.played_at = locked.played_at  # the caller's copy says played too
     return locked
+
+
+def _mark_played(locked: Party, given: Party, *, at: datetime.datetime) -> bool:
+    """`locked` (the party's row, locked) is played from `at` unless it was already; the caller's
+    copy `given` says played too. Whether it changed."""
+    changed = locked.played_at is None
+    if changed:
+        locked.played_at = at
+        locked.save(update_fields=["played_at"])
+    given.played_at = locked.played_at
+    return changed
 
 
 @transaction.atomic
