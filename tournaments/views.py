@@ -128,15 +128,15 @@ def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str =
         form.is_valid()
         form.add_error(None, error.message)
         return render(request, "tournaments/new.html", {"form": form}, status=400)
-    if not request.htmx:
-        messages.error(request, error.message)
-        return redirect("tournaments:dashboard", code=code)
-    # The dashboard's live region again, the message in it: its buttons target the region, and
-    # htmx swaps a 4xx answer like any other, so the message alone would replace the dashboard.
+    # The dashboard again, the message in it beside what settles it: htmx swaps a 4xx answer like
+    # any other, so its live region comes whole (the message alone would replace the dashboard);
+    # a plain form (no script, or a button pressed before the page's script was ready) gets the
+    # whole page, the same region in it, as a refused form is shown again where it was sent.
     tournament = _tournament_for_director(request, code)
     context = {**dashboard_context(request, tournament), "message": error.message,
                "refused_seats": error.seats if isinstance(error, actions.SeatsNobodyHolds) else []}
-    return render(request, "tournaments/dashboard.html#dashboard-state", context, status=error.status)
+    template = "tournaments/dashboard.html#dashboard-state" if request.htmx else "tournaments/dashboard.html"
+    return render(request, template, context, status=error.status)
 
 
 View = Callable[..., HttpResponse]

@@ -109,6 +109,23 @@ def test_a_refused_start_of_the_clock_shows_on_the_dashboard_beside_the_seats_it
     assert tapped.status_code == 200 and 'id="dashboard-refusal"' not in tapped.content.decode()
 
 
+def test_a_refused_start_of_the_clock_from_a_plain_form_shows_the_whole_dashboard_with_the_seat_and_its_bot(
+    director, director_client
+):
+    """A button pressed before the page's script is ready is a plain form: the refusal came back as
+    a bare notice on the dashboard, away from the seat it named and its bot (issue 42's CI run)."""
+    tournament = make_tournament(director, 4)
+    start(director_client, tournament, on_phones="1")
+    claim_all_but(tournament, {"Ann 2"})
+
+    refused = director_client.post(reverse("tournaments:start_clock", args=[tournament.code]), {"round": "1"})
+    html = refused.content.decode()
+    assert refused.status_code == 409 and "<html" in html
+    box = element_text(html, id="dashboard-refusal")
+    assert "Nobody holds Ann 2's seat at" in box and "Hand Ann 2 to a bot" in box
+    assert "3 of 4 seats held" in html
+
+
 def test_bots_take_the_seats_nobody_holds_when_the_director_chose_so(director, director_client):
     tournament = make_tournament(director, 4)
     start(director_client, tournament, on_phones="1", bots_take_unheld="1")
