@@ -5,7 +5,7 @@
 
 A fresh SQLite database in a temporary directory, migrated; one uvicorn process on a free port
 (as `make run` serves the site); Debian's chromium through Playwright. The club is seeded through
-the club's actions (bunco_club/actions.py): 14 members and 3 alternates, two of them co-hosts, a
+the club's actions (bunco_club/actions/): 14 members and 3 alternates, two of them co-hosts, a
 date away, a season of twelve monthly parties from next month with hosts by the fair rotation,
 last month's night with its prize winners, and the answers to the next party's RSVPs:
 

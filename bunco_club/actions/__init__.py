@@ -1,0 +1,64 @@
+"""Workflows of a club: each is atomic, logs an event on the club's channel and changes nothing
+when it refuses (DESIGN.md §3).
+
+One module per part of a club's life: clubs (a club, its settings and hosts), roster (members, the
+sub list, co-host pairs), schedule (seasons and parties), hosting (dates away, the rotation, swaps),
+rsvps (answers, buy-ins, substitutes), results (a night's sheets and whether it counts); what they
+share is in common.py. Errors are `ClubError`s (refusals.py), or the refusals every app shares
+(live.refusals: NotNow, KeyReused), carrying the HTTP status a view should answer with and a message
+for people. Emails (substitute invitations, swap requests, a party's change or cancellation) are
+enqueued on commit (bunco_club.tasks: a worker when scaled, eagerly in the embedded default); the
+tasks send them through bunco_club.mail, one floor below, which records each so it goes once, and
+whose `send_due_reminders` sweeps up anything an enqueue lost.
+"""
+
+from __future__ import annotations
+
+# The workflows, one module per part of a club's life, and the club's refusal (refusals.py), all
+# named here so that `bunco_club.actions.<name>` is what callers and tests have always used.
+from bunco_club.actions.clubs import (
+    CLUB_FIELDS,
+    RESERVED_SLUGS,
+    RULE_FIELDS,
+    add_cohost,
+    create_club,
+    note_site_address,
+    remove_cohost,
+    update_club,
+)
+from bunco_club.actions.hosting import answer_swap, assign_hosts, request_swap, set_blackouts
+from bunco_club.actions.refusals import ClubError
+from bunco_club.actions.results import NightSheet, record_night_played, record_night_results, set_night_counts
+from bunco_club.actions.roster import (
+    add_member,
+    claim_member,
+    edit_member,
+    make_alternate,
+    move_sub,
+    pair_cohosts,
+    promote,
+    reinstate,
+    reset_member_link,
+    retire,
+    split_cohosts,
+)
+from bunco_club.actions.rsvps import (
+    RSVP_KEY_REUSED,
+    SEAT_TAKEN,
+    answer_rsvp,
+    answer_sub_invitation,
+    invite_another_sub,
+    mark_paid,
+)
+from bunco_club.actions.schedule import add_party, cancel_party, create_season, edit_party, season_by_rule
+from live.refusals import KeyReused, NotNow, Refusal
+
+__all__ = [
+    "CLUB_FIELDS", "RESERVED_SLUGS", "RSVP_KEY_REUSED", "RULE_FIELDS", "SEAT_TAKEN", "ClubError", "KeyReused",
+    "NightSheet", "NotNow", "Refusal", "add_cohost", "add_member", "add_party", "answer_rsvp",
+    "answer_sub_invitation", "answer_swap", "assign_hosts", "cancel_party", "claim_member", "create_club",
+    "create_season", "edit_member", "edit_party", "invite_another_sub", "make_alternate", "mark_paid", "move_sub",
+    "note_site_address", "pair_cohosts", "promote", "record_night_played", "record_night_results", "reinstate",
+    "remove_cohost", "request_swap", "reset_member_link", "retire", "season_by_rule", "set_blackouts",
+    "set_night_counts", "split_cohosts", "update_club",
+]

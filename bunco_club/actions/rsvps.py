@@ -1,0 +1,171 @@
+"""A party's answers: RSVPs (with their idempotency keys), buy-ins paid, and substitutes invited to
+the seats regulars give up."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from bunco_club.actions.common import enqueue_mail, locked_party, log_change
+from bunco_club.actions.refusals import ClubError
+from bunco_club.models import RSVP, RSVP_NOTE_MAX, Blackout, Member, Party, RSVPRequest, SubInvitation
+from live.refusals import KeyReused, NotNow
+from live.text import has_control_characters, well_formed_key
+
+RSVP_KEY_REUSED = ("This answer carries the key of an earlier answer with other content, so it was not taken. "
+                   "Reload the page and answer again.")
+
+
+@transaction.atomic
+def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None = None, key: str | None = None) -> RSVP:
+    """A member answers yes / no / maybe, with a note for the host ("bringing dessert") if they like.
+
+    Every "no" from a regular gives their seat to the sub list, as does a "maybe" after a "yes"
+    (once: `RSVP.gave_up_seat`): the first alternate in sub-list order is invited to it. A "yes"
+    takes a given-up seat back while no alternate has taken it.
+
+    `key` is the request's idempotency key: the same key with the same answer and note is a
+    retry (nothing changes); the same key with anything else is refused (KeyReused, 409)."""
+    if answer not in RSVP.Answer.values:
+        raise ClubError("Answer yes, no or maybe.")
+    clean_note = None if note is None else " ".join(str(note).split())
+    if clean_note is not None and len(clean_note) > RSVP_NOTE_MAX:
+        raise ClubError(f"A note is {RSVP_NOTE_MAX} letters at most.")
+    if clean_note is not None and has_control_characters(clean_note):
+        raise ClubError("The note holds a character that is not a letter, a digit or a sign (a control "
+                        "character): write it again.")
+    if key is not None and not well_formed_key(key):
+        raise ClubError("This answer's key is not valid: reload the page and answer again.")
+    party = locked_party(party)
+    if member.club_id != party.club_id or not member.is_active:
+        raise ClubError("Only the club's members answer for its parties.")
+    rsvp = RSVP.objects.filter(party=party, member=member).first()
+    if key is not None:
+        sent = RSVPRequest.objects.filter(member=member, key=key).first()
+        if sent is not None:
+            if (sent.party_id, sent.answer, sent.note) != (party.pk, answer, clean_note or ""):
+                raise KeyReused(RSVP_KEY_REUSED)
+            if rsvp is not None:
+                return rsvp  # a retry of an answer taken already
+    if party.is_cancelled:
+        raise NotNow("This party is cancelled: there is nothing to answer.")
+    if party.is_past:
+        raise NotNow("This party is over: answers are closed.")
+    before = rsvp.answer if rsvp else None
+    if member.is_alternate and before != RSVP.Answer.YES:
+        raise ClubError("You're on the sub list: when a seat opens you'll be invited by email, "
+                        "and you answer from the invitation.")
+    if rsvp is None:
+        rsvp = RSVP(party=party, member=member)
+    rsvp.answer = answer
+    if clean_note is not None:
+        rsvp.note = clean_note
+    gives_up = not rsvp.gave_up_seat and (answer == RSVP.Answer.NO or
+                                         (answer == RSVP.Answer.MAYBE and before == RSVP.Answer.YES))
+    takes_back = rsvp.gave_up_seat and answer == RSVP.Answer.YES
+    if gives_up:
+        rsvp.gave_up_seat = True
+        party.open_seats += 1
+    elif takes_back:
+        rsvp.gave_up_seat = False
+        # A member who gave their seat up takes it back while nobody has taken it yet.
+        party.open_seats = max(0, party.open_seats - 1)
+    rsvp.save()
+    if key is not None:
+        RSVPRequest.objects.create(member=member, party=party, key=key, answer=answer, note=clean_note or "")
+    if gives_up or takes_back:
+        party.save(update_fields=["open_seats"])
+    if gives_up:
+        _invite_subs_for_open_seats(party)
+    log_change(party.club_id, "rsvp", party=party.pk)
+    return rsvp
+
+
+@transaction.atomic
+def mark_paid(party: Party, member: Member, *, paid: bool) -> RSVP:
+    """The host has (or hasn't) a member's buy-in for this party."""
+    if member.club_id != party.club_id:
+        raise ClubError("Only the club's members pay its buy-in.")
+    rsvp = RSVP.objects.select_for_update().filter(party=party, member=member).first()
+    if rsvp is None or rsvp.answer != RSVP.Answer.YES:
+        raise NotNow(f"{member.name} hasn't said they are coming: only those coming pay the buy-in.")
+    if rsvp.paid != paid:
+        rsvp.paid = paid
+        rsvp.save(update_fields=["paid"])
+        log_change(party.club_id, "rsvp", party=party.pk)
+    return rsvp
+
+
+def _next_alternate(party: Party) -> Member | None:
+    """The first alternate in sub-list order not yet asked, not coming, not away that day."""
+    asked = party.sub_invitations.values_list("member_id", flat=True)
+    answered = party.rsvps.values_list("member_id", flat=True)
+    away = Blackout.objects.filter(date=party.day).values_list("member_id", flat=True)
+    return (party.club.members.alternates().exclude(pk__in=asked).exclude(pk__in=answered)
+            .exclude(pk__in=away).first())
+
+
+def _invite_subs_for_open_seats(party: Party) -> list[SubInvitation]:
+    """Invite alternates, in sub-list order, until there is one invitation out per open seat."""
+    invited = []
+    pending = party.sub_invitations.filter(status=SubInvitation.Status.INVITED).count()
+    while pending < party.open_seats:
+        sub = _next_alternate(party)
+        if sub is None:
+            break
+        invitation = SubInvitation.objects.create(party=party, member=sub)
+        enqueue_mail("send_sub_invitation", invitation.pk)
+        invited.append(invitation)
+        pending += 1
+    return invited
+
+
+@transaction.atomic
+def invite_another_sub(party: Party) -> SubInvitation:
+    """The host asks the next alternate too: whoever accepts first takes the seat."""
+    party = locked_party(party)
+    if not party.takes_answers:
+        raise NotNow("This party is cancelled." if party.is_cancelled else "This party is over.")
+    sub = _next_alternate(party)
+    if sub is None:
+        raise NotNow("Everyone on the sub list has been asked already.")
+    invitation = SubInvitation.objects.create(party=party, member=sub)
+    if party.open_seats == 0:
+        party.open_seats = 1  # the host wants one more player
+        party.save(update_fields=["open_seats"])
+    enqueue_mail("send_sub_invitation", invitation.pk)
+    log_change(party.club_id, "rsvp", party=party.pk)
+    return invitation
+
+
+SEAT_TAKEN = "Thank you! Someone else took the seat first this time: we'll ask you again next time."
+
+
+@transaction.atomic
+def answer_sub_invitation(invitation: SubInvitation, *, accept: bool) -> SubInvitation:
+    """An invited alternate accepts (the first takes the seat: they are coming) or declines (the
+    next alternate is asked). A later acceptance finds the seat taken (status TOO_LATE)."""
+    party = locked_party(invitation.party)
+    invitation = SubInvitation.objects.select_related("member").get(pk=invitation.pk)
+    if not party.takes_answers:
+        raise NotNow("This party is cancelled." if party.is_cancelled else "This party is over.")
+    if invitation.status == SubInvitation.Status.ACCEPTED:
+        raise NotNow("You already have this seat: see you there!")
+    if invitation.status != SubInvitation.Status.INVITED:
+        raise NotNow("You've answered this invitation already.")
+    invitation.answered_at = timezone.now()
+    if not accept:
+        invitation.status = SubInvitation.Status.DECLINED
+        invitation.save(update_fields=["status", "answered_at"])
+        _invite_subs_for_open_seats(party)
+    elif party.open_seats == 0:
+        invitation.status = SubInvitation.Status.TOO_LATE
+        invitation.save(update_fields=["status", "answered_at"])
+    else:
+        party.open_seats -= 1
+        party.save(update_fields=["open_seats"])
+        invitation.status = SubInvitation.Status.ACCEPTED
+        invitation.save(update_fields=["status", "answered_at"])
+        RSVP.objects.update_or_create(party=party, member=invitation.member, defaults={"answer": RSVP.Answer.YES})
+    log_change(party.club_id, "rsvp", party=party.pk)
+    return invitation
