@@ -104,12 +104,36 @@ def create_tournament(
     name = " ".join(name.split())
     if not name or len(name) > NAME_MAX:
         raise BadEntry(f"Give the tournament a name ({NAME_MAX} letters at most).")
+    _check_choices(format=format, ties=ties, grouping=grouping)
+    _check_clock(round_minutes=round_minutes, per_player_minutes=per_player_minutes,
+                 practice_minutes=practice_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds)
+    _check_sheets(point_goal=point_goal, vengeance_penalty=vengeance_penalty)
+    _check_open_tournaments(director)
+    tournament = Tournament.objects.create(
+        director=director, name=name, format=format, round_minutes=round_minutes,
+        per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
+        ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
+        date=date, club=club, simulated=simulated,
+        practice_minutes=practice_minutes,
+    )
+    log_event(tournament.channel, "tournament_state", {"what": "created"})
+    return tournament
+
+
+def _check_choices(*, format: str, ties: str, grouping: str) -> None:
+    """Refuse a format, a way of settling ties or a draw that is not one of the tournament's choices."""
     if format not in Tournament.Format.values:
         raise BadEntry("Choose single or double elimination.")
     if ties not in Tournament.Ties.values:
         raise BadEntry("Choose play-offs or the director's decision for ties.")
     if grouping not in Tournament.Grouping.values:
         raise BadEntry("Choose a random or a seeded draw.")
+
+
+def _check_clock(*, round_minutes: int, per_player_minutes: int | None, practice_minutes: int | None,
+                 face_off_minutes: int, grace_seconds: int) -> None:
+    """Refuse a round's, a practice round's or the face-off's length, or a grace period, out of bounds."""
     if round_minutes not in brackets.ROUND_MINUTES:
         raise BadEntry(f"A round lasts {brackets.ROUND_MINUTES.start} to {brackets.ROUND_MINUTES.stop - 1} minutes.")
     if per_player_minutes is not None and per_player_minutes not in brackets.PER_PLAYER_MINUTES:
@@ -122,21 +146,14 @@ def create_tournament(
         raise BadEntry("The face-off lasts 1 to 60 minutes (officially 15).")
     if not 0 <= grace_seconds <= 15 * 60:
         raise BadEntry("The grace period for the turn under way is 0 to 15 minutes.")
+
+
+def _check_sheets(*, point_goal: int, vengeance_penalty: int) -> None:
+    """Refuse a point goal or a Vengeance penalty the sheets can't take."""
     if not 1000 <= point_goal <= 100000:
         raise BadEntry("The point goal on the sheets is 1,000 to 100,000 (usually 5,000 or 10,000).")
     if not 0 <= vengeance_penalty <= 10000 or vengeance_penalty % POINT_STEP:
         raise BadEntry("The Vengeance penalty is a multiple of 50 up to 10,000 (officially 2,500).")
-    _check_open_tournaments(director)
-    tournament = Tournament.objects.create(
-        director=director, name=name, format=format, round_minutes=round_minutes,
-        per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
-        ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
-        point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
-        date=date, club=club, simulated=simulated,
-        practice_minutes=practice_minutes,
-    )
-    log_event(tournament.channel, "tournament_state", {"what": "created"})
-    return tournament
 
 
 def _check_open_tournaments(director: Any) -> None:

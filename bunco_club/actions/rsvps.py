@@ -26,27 +26,14 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
 
     `key` is the request's idempotency key: the same key with the same answer and note is a
     retry (nothing changes); the same key with anything else is refused (KeyReused, 409)."""
-    if answer not in RSVP.Answer.values:
-        raise ClubError("Answer yes, no or maybe.")
-    clean_note = None if note is None else " ".join(str(note).split())
-    if clean_note is not None and len(clean_note) > RSVP_NOTE_MAX:
-        raise ClubError(f"A note is {RSVP_NOTE_MAX} letters at most.")
-    if clean_note is not None and has_control_characters(clean_note):
-        raise ClubError("The note holds a character that is not a letter, a digit or a sign (a control "
-                        "character): write it again.")
-    if key is not None and not well_formed_key(key):
-        raise ClubError("This answer's key is not valid: reload the page and answer again.")
+    clean_note = _clean_answer(answer, note, key)
     party = locked_party(party)
     if member.club_id != party.club_id or not member.is_active:
         raise ClubError("Only the club's members answer for its parties.")
     rsvp = RSVP.objects.filter(party=party, member=member).first()
-    if key is not None:
-        sent = RSVPRequest.objects.filter(member=member, key=key).first()
-        if sent is not None:
-            if (sent.party_id, sent.answer, sent.note) != (party.pk, answer, clean_note or ""):
-                raise KeyReused(RSVP_KEY_REUSED)
-            if rsvp is not None:
-                return rsvp  # a retry of an answer taken already
+    if key is not None and _is_retry(party, member, answer, clean_note, key, taken=rsvp is not None):
+        assert rsvp is not None
+        return rsvp  # a retry of an answer taken already
     if party.is_cancelled:
         raise NotNow("This party is cancelled: there is nothing to answer.")
     if party.is_past:
@@ -60,6 +47,50 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
     rsvp.answer = answer
     if clean_note is not None:
         rsvp.note = clean_note
+    gives_up, takes_back = _give_up_or_take_back_seat(rsvp, party, before)
+    rsvp.save()
+    if key is not None:
+        RSVPRequest.objects.create(member=member, party=party, key=key, answer=answer, note=clean_note or "")
+    if gives_up or takes_back:
+        party.save(update_fields=["open_seats"])
+    if gives_up:
+        _invite_subs_for_open_seats(party)
+    log_change(party.club_id, "rsvp", party=party.pk)
+    return rsvp
+
+
+def _clean_answer(answer: str, note: str | None, key: str | None) -> str | None:
+    """The note with its spaces tidied (None: the note is left as it was); refused before anything is
+    read when the answer, the note or the key is not one the club takes."""
+    if answer not in RSVP.Answer.values:
+        raise ClubError("Answer yes, no or maybe.")
+    clean_note = None if note is None else " ".join(str(note).split())
+    if clean_note is not None and len(clean_note) > RSVP_NOTE_MAX:
+        raise ClubError(f"A note is {RSVP_NOTE_MAX} letters at most.")
+    if clean_note is not None and has_control_characters(clean_note):
+        raise ClubError("The note holds a character that is not a letter, a digit or a sign (a control "
+                        "character): write it again.")
+    if key is not None and not well_formed_key(key):
+        raise ClubError("This answer's key is not valid: reload the page and answer again.")
+    return clean_note
+
+
+def _is_retry(party: Party, member: Member, answer: str, clean_note: str | None, key: str, *, taken: bool) -> bool:
+    """Whether this answer was sent already with this key and taken (`taken`: the member's answer is
+    on record); refused (KeyReused) when the key was sent with other content."""
+    sent = RSVPRequest.objects.filter(member=member, key=key).first()
+    if sent is None:
+        return False
+    if (sent.party_id, sent.answer, sent.note) != (party.pk, answer, clean_note or ""):
+        raise KeyReused(RSVP_KEY_REUSED)
+    return taken
+
+
+def _give_up_or_take_back_seat(rsvp: RSVP, party: Party, before: str | None) -> tuple[bool, bool]:
+    """A "no", or a "maybe" after a "yes", gives the member's seat to the sub list (once); a "yes"
+    takes a given-up seat back. Changes `rsvp` and the party's open seats (unsaved); whether the
+    seat was given up, and whether it was taken back."""
+    answer = rsvp.answer
     gives_up = not rsvp.gave_up_seat and (answer == RSVP.Answer.NO or
                                          (answer == RSVP.Answer.MAYBE and before == RSVP.Answer.YES))
     takes_back = rsvp.gave_up_seat and answer == RSVP.Answer.YES
@@ -70,15 +101,7 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
         rsvp.gave_up_seat = False
         # A member who gave their seat up takes it back while nobody has taken it yet.
         party.open_seats = max(0, party.open_seats - 1)
-    rsvp.save()
-    if key is not None:
-        RSVPRequest.objects.create(member=member, party=party, key=key, answer=answer, note=clean_note or "")
-    if gives_up or takes_back:
-        party.save(update_fields=["open_seats"])
-    if gives_up:
-        _invite_subs_for_open_seats(party)
-    log_change(party.club_id, "rsvp", party=party.pk)
-    return rsvp
+    return gives_up, takes_back
 
 
 @transaction.atomic

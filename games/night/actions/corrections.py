@@ -43,47 +43,81 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     # also makes two copies of one undo take turns, so the second finds the first's key.
     locked = locked_table(night, table_number, with_round=False) if tally_id is None else None
     if key:
-        already = tally_with_key(night, key, table_number if tally_id is None else None)
+        already = _undo_with_key(night, key, table_number, entered_by=entered_by, tally_id=tally_id, by_host=by_host)
         if already is not None:
-            if already.kind != Tally.Kind.UNDO or already.by_host != by_host or (
-                already.undoes_id != tally_id if tally_id is not None
-                else already.entered_by_id != (entered_by.pk if entered_by is not None else None)
-            ):
-                raise key_reused("undo")
             return already
     if tally_id is not None:
-        if not by_host:
-            raise NotYourTable("Only the host can correct another entry.")
-        original = Tally.objects.select_related("table_round__round").filter(night=night, pk=tally_id).first()
-        if original is None:
-            raise BadTally("That entry does not exist.")
-        table = (
-            TableRound.objects.select_for_update(of=("self",)).select_related("round").get(pk=original.table_round_id)
-        )
+        original, table = _entry_the_host_names(night, tally_id, by_host=by_host)
     else:
         assert locked is not None  # locked above whenever no entry is named
         table = locked
-        if not by_host:
-            refusal = table.undo_refusal()
-            if refusal is not None:
-                raise RoundClosed(refusal)
-        # During a roll-off only the cycle under way: the tie in main play was settled when the
-        # turn was finished, and taking a point off it would leave a winner the totals contradict.
-        cycle = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
-        original = (
-            table.tallies.filter(entered_by=entered_by, roll_off=cycle, undoes__isnull=True, undone_by__isnull=True)
-            .exclude(kind=Tally.Kind.UNDO)
-            .order_by("-id")
-            .first()
-        )
-        if original is None:
-            raise BadTally("Nothing of yours to undo at this table this round.")
+        original = _last_entry_of(table, entered_by, by_host=by_host)
+    _check_undoable(original, table, by_host=by_host)
+    return _reverse(night, table, original, entered_by=entered_by, by_host=by_host, key=key)
+
+
+def _undo_with_key(night: Night, key: str, table_number: int, *, entered_by: Player | None, tally_id: int | None,
+                   by_host: bool) -> Tally | None:
+    """The undo this key recorded already (a retry), or None; refused when the key is another
+    request's (another entry's tally, another undo, another phone or the host)."""
+    already = tally_with_key(night, key, table_number if tally_id is None else None)
+    if already is None:
+        return None
+    if already.kind != Tally.Kind.UNDO or already.by_host != by_host or (
+        already.undoes_id != tally_id if tally_id is not None
+        else already.entered_by_id != (entered_by.pk if entered_by is not None else None)
+    ):
+        raise key_reused("undo")
+    return already
+
+
+def _entry_the_host_names(night: Night, tally_id: int, *, by_host: bool) -> tuple[Tally, TableRound]:
+    """The entry the host picked (any table, any round) and its table, locked."""
+    if not by_host:
+        raise NotYourTable("Only the host can correct another entry.")
+    original = Tally.objects.select_related("table_round__round").filter(night=night, pk=tally_id).first()
+    if original is None:
+        raise BadTally("That entry does not exist.")
+    table = (
+        TableRound.objects.select_for_update(of=("self",)).select_related("round").get(pk=original.table_round_id)
+    )
+    return original, table
+
+
+def _last_entry_of(table: TableRound, entered_by: Player | None, *, by_host: bool) -> Tally:
+    """The last entry still standing that `entered_by` made at this table this round (its phone's undo)."""
+    if not by_host:
+        refusal = table.undo_refusal()
+        if refusal is not None:
+            raise RoundClosed(refusal)
+    # During a roll-off only the cycle under way: the tie in main play was settled when the
+    # turn was finished, and taking a point off it would leave a winner the totals contradict.
+    cycle = table.roll_off if table.status == TableRound.Status.ROLL_OFF else 0
+    original = (
+        table.tallies.filter(entered_by=entered_by, roll_off=cycle, undoes__isnull=True, undone_by__isnull=True)
+        .exclude(kind=Tally.Kind.UNDO)
+        .order_by("-id")
+        .first()
+    )
+    if original is None:
+        raise BadTally("Nothing of yours to undo at this table this round.")
+    return original
+
+
+def _check_undoable(original: Tally, table: TableRound, *, by_host: bool) -> None:
+    """Refuse an undo of an undo, of an entry undone already, of a decided table's entry from a
+    phone, and of points that would take a team below zero."""
     if original.kind == Tally.Kind.UNDO or Tally.objects.filter(undoes=original).exists():
         raise BadTally("That entry was already undone.")
     if table.status == TableRound.Status.DONE and not by_host:
         raise RoundClosed("This table's round is over: ask the host to correct it.")
     if original.points > 0:
         refuse_below_zero(table, original.team, original.roll_off, -original.points, undo=True)
+
+
+def _reverse(night: Night, table: TableRound, original: Tally, *, entered_by: Player | None, by_host: bool,
+             key: str | None) -> Tally:
+    """Append the undo's row, log the table's new totals, and let a decided table follow them."""
     undo = Tally.objects.create(
         night=night,
         table_round=table,
