@@ -2,14 +2,13 @@
 // game: it follows the table's stream (its snapshot, "moved" and "table_state" events, and a game's
 // "hand" when it has one), asks for the state again when the stream says so, polls slowly as a
 // safety net, reloads when the page changes shape, and sends a move with a random key, reused
-// when it is sent again (so it counts once), with the buttons locked while it is under way.
+// when it is sent again (so it counts once), with the buttons locked while it is under way (the key
+// and the tries are static/js/send.js's, loaded before this script).
 // A game's script (static/js/games/<game>/table.js, loaded by the game's _head.html) keeps only its drawing and
 // its moves: TableLive.start(game) calls game.render(state, busy) after every change.
 (function () {
   "use strict";
 
-  var TRY_TIMEOUT_MS = 6000;
-  var TRIES = 4;
   var POLL_MS = 10000;    // the page's data-poll-seconds (settings.PHONE_POLL_SECONDS) when it has one
   var STILL_HERE_MS = 20000;  // well inside the shortest patience a table may have (1 minute)
   var RELOAD_ON = ["over", "started"];  // the table_state events that change every game's page
@@ -63,12 +62,6 @@
     return node;
   }
 
-  function newKey() {
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
-  }
-
   function csrf() {
     var match = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
     if (match) return decodeURIComponent(match[1]);
@@ -95,8 +88,6 @@
     }
     line.classList.toggle("is-mine", yourTurn);
   }
-
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
   function say(text) {
     var box = $("move-message");
@@ -325,22 +316,9 @@
       if (game.hand) source.addEventListener("hand", function (event) { if (firstTime(event)) game.hand(event); });
     }
 
-    async function postOnce(body) {
-      var controller = new AbortController();
-      var timer = setTimeout(function () { controller.abort(); }, TRY_TIMEOUT_MS);
-      try {
-        var response = await fetch(urls.move, {
-          // urlencoded, as a tap is (tally.js): cheaper for the server to read than multipart.
-          method: "POST", body: new URLSearchParams(body), credentials: "same-origin", signal: controller.signal,
-          headers: { "X-CSRFToken": csrf(), "Accept": "application/json" },
-        });
-        var text = await response.text();
-        var answer = {};
-        try { answer = JSON.parse(text); } catch (error) { /* a page, not JSON */ }
-        return { status: response.status, ok: response.ok, answer: answer };
-      } finally {
-        clearTimeout(timer);
-      }
+    // The answer's JSON ({} when it is a page, not JSON).
+    function answerOf(result) {
+      try { return JSON.parse(result.text); } catch (error) { return {}; }
     }
 
     // fields: the move's form fields in order; a list is sent as one field a value, undefined not at all.
@@ -357,30 +335,26 @@
         else body.set(name, String(value));
       });
       body.set("seat", String(state.seat));
-      body.set("key", newKey());  // one key per move: sent again as it is, it counts once
+      body.set("key", Send.newKey());  // one key per move: sent again as it is, it counts once
       // This phone's part of the move's chance (FAIRNESS.md): fresh for every move, sent again
       // with its key on a retry (the same key with another part is refused).
-      body.set("client", newKey());
+      body.set("client", Send.newKey());
       try {
-        for (var attempt = 0; attempt < TRIES; attempt++) {
-          try {
-            var result = await postOnce(body);
-            moveFailing = false;  // an answer came: the connection is there
-            badge();
-            if (result.ok) { say(""); take(result.answer); return; }
-            if (result.status < 500) {
-              say(result.answer.error || "That move wasn't taken (error " + result.status + "). Reload the page.");
-              refresh();
-              return;
-            }
-          } catch (error) {
-            moveFailing = true;
-            badge();
-          }
-          say("No answer yet: sending the move again…");
-          await sleep(Math.min(500 * Math.pow(2, attempt), 3000));
+        var result = await Send.post(urls.move, body, {
+          csrf: csrf(),
+          answered: function () { moveFailing = false; badge(); },  // an answer came: the connection is there
+          failed: function () { moveFailing = true; badge(); },
+          retrying: function () { say("No answer yet: sending the move again…"); },
+        });
+        if (result && result.ok) {
+          say("");
+          take(answerOf(result));
+        } else if (result) {
+          say(answerOf(result).error || "That move wasn't taken (error " + result.status + "). Reload the page.");
+          refresh();
+        } else {
+          say("Not sent: no connection. Check the game above, then move again.");
         }
-        say("Not sent: no connection. Check the game above, then move again.");
       } finally {
         busy = false;
         moveFailing = false;  // given up (or through): the badge follows the stream again
@@ -399,12 +373,12 @@
     return { refresh: refresh, send: send, set: set };
   }
 
-  // The lobby: a seat's claim brings this phone's part of the deal (FAIRNESS.md: 16 bytes from
-  // crypto.getRandomValues, which plain http has too). The phone keeps what it sent, and the seat's
+  // The lobby: a seat's claim brings this phone's part of the deal (FAIRNESS.md: 16 random bytes,
+  // Send.newKey's, which plain http has too). The phone keeps what it sent, and the seat's
   // line says so when the fingerprint the server shows is that part's.
   function partsInTheLobby() {
     Array.prototype.forEach.call(document.querySelectorAll("input[data-contribution]"), function (input) {
-      input.value = newKey();
+      input.value = Send.newKey();
       input.form.addEventListener("submit", function () {
         try { sessionStorage.setItem("part:" + input.getAttribute("data-contribution"), input.value); } catch (error) { /* private mode */ }
       });

@@ -1,20 +1,12 @@
 // The phone's scoring buttons. Each tap gets its own key, so a tap retried after a dropped
 // connection is counted once by the server; taps are sent one after another, in order, and every
 // tap says whether it was taken. No inline script (CSP); htmx does everything else on the page.
-// Also loaded on the host's page, for the guard on the buttons that end a step (below).
+// Also loaded on the host's page, for the guard on the buttons that end a step (below). The key and
+// the tries are static/js/send.js's (loaded before this script).
 (function () {
   "use strict";
 
   var queue = Promise.resolve();
-
-  function newKey() {
-    // crypto.randomUUID needs a secure context; phones on the living-room Wi-Fi use plain http.
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
-  }
-
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
 
   // A tap not yet answered is kept on the phone (localStorage) until its answer comes: a phone that
   // loses the Wi-Fi and reloads (the offline page, then its table again) sends it once more, with
@@ -82,20 +74,17 @@
     return alert ? { error: alert.textContent.trim() } : {};
   }
 
-  // A connection can stall without failing (a phone moving from the Wi-Fi to mobile data keeps a
-  // socket that nothing passes through): without a time limit a tap would say "Sending…" forever
-  // and every later tap would wait behind it. So each try has a few seconds; a try that gets no
-  // answer is sent again with the same key (a tap that did arrive counts once), and after the last
-  // try the phone says plainly which tap was not saved. Later taps wait their turn, and are sent.
-  var TRY_TIMEOUT_MS = 5000;
-  var TRIES = 5;
+  // A tap is sent by Send.post (static/js/send.js: its tries, their time limit, the waits between
+  // them): a try that gets no answer is sent again with the same key (a tap that did arrive counts
+  // once), and after the last try the phone says plainly which tap was not saved. Later taps wait
+  // their turn, and are sent. The page may shorten a try's time limit (data-try-timeout-ms).
   var waiting = 0; // taps queued behind the one being sent
   var notSaved = []; // labels of the taps given up on, said until the player has read them
 
   function tryTimeout() {
     var form = document.getElementById("tally-form");
     var ms = form && parseInt(form.getAttribute("data-try-timeout-ms") || "", 10);
-    return ms > 0 ? ms : TRY_TIMEOUT_MS;
+    return ms > 0 ? ms : undefined;
   }
 
   function connectionLost(lost) {
@@ -113,27 +102,6 @@
     }
   }
 
-  async function postOnce(url, body, token) {
-    var controller = new AbortController();
-    var timer = setTimeout(function () { controller.abort(); }, tryTimeout());
-    try {
-      var response = await fetch(url, {
-        method: "POST",
-        // Sent urlencoded, not as multipart FormData: the server reads it in a fraction of the time
-        // (docs/PERFORMANCE.md, issue 34), and a tap holds no file.
-        body: new URLSearchParams(body),
-        credentials: "same-origin",
-        headers: { "X-CSRFToken": token, "Accept": "application/json" },
-        signal: controller.signal,
-      });
-      // The body is read within the same time limit: a stall can come after the headers.
-      var text = await response.text();
-      return { status: response.status, ok: response.ok, answer: readAnswer(text) };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   function sayNotSaved(extra) {
     var earlier = notSaved.length === 1 ? "1 tap was not saved (" + notSaved[0] + ")"
       : notSaved.length + " taps were not saved (" + notSaved.join(", ") + ")";
@@ -148,38 +116,33 @@
 
   async function deliver(url, body, tap, place) {
     var label = tap.label;
-    var token = body.get("csrfmiddlewaretoken");
     // An answer that comes back after the round or the table changed speaks of a round the phone
     // has left: it is not shown over the new one.
     function say(text, kind) { if (currentPlace() === place) sayNow(text, kind); }
-    for (var attempt = 0; attempt < TRIES; attempt++) {
-      try {
-        var result = await postOnce(url, body, token);
-        connectionLost(false);
-        if (result.ok) {
-          forgetTap(body.get("key"));
-          showTotals(result.answer);
-          tap.saved = true;
-          // The same points tapped again and saved: the earlier copy given up on is made good.
-          var same = notSaved.indexOf(label);
-          if (same !== -1 && currentPlace() === place) notSaved.splice(same, 1);
-          if (notSaved.length) sayNotSaved("✓ " + label + tap.note + " saved, but earlier");
-          else say("✓ " + label + tap.note, "ok");
-          return;
-        }
-        if (result.status < 500) {
-          forgetTap(body.get("key"));
-          say(refusalMessage(result.status, result.answer), "error");
-          return;
-        }
-      } catch (error) {
-        /* no answer in time: the same key is sent again, so a tap that did arrive counts once */
-        connectionLost(true);
-      }
-      say("No answer yet — sending " + label + " again…" + (waiting ? " (" + waiting + " more waiting)" : ""), "warn");
-      await sleep(Math.min(500 * Math.pow(2, attempt), 4000));
-    }
+    var result = await Send.post(url, body, {
+      csrf: body.get("csrfmiddlewaretoken"),
+      tryTimeoutMs: tryTimeout(),
+      answered: function () { connectionLost(false); },
+      failed: function () { connectionLost(true); },
+      retrying: function () {
+        say("No answer yet — sending " + label + " again…" + (waiting ? " (" + waiting + " more waiting)" : ""), "warn");
+      },
+    });
     forgetTap(body.get("key"));
+    if (result && result.ok) {
+      showTotals(readAnswer(result.text));
+      tap.saved = true;
+      // The same points tapped again and saved: the earlier copy given up on is made good.
+      var same = notSaved.indexOf(label);
+      if (same !== -1 && currentPlace() === place) notSaved.splice(same, 1);
+      if (notSaved.length) sayNotSaved("✓ " + label + tap.note + " saved, but earlier");
+      else say("✓ " + label + tap.note, "ok");
+      return;
+    }
+    if (result) {
+      say(refusalMessage(result.status, readAnswer(result.text)), "error");
+      return;
+    }
     if (currentPlace() !== place) return;
     notSaved.push(label);
     sayNotSaved("Not saved: no connection.");
@@ -384,11 +347,11 @@
     if (button.hasAttribute("data-undo")) {
       url = form.getAttribute("data-undo-url");
       // An undo carries its own key like a tap: retried after a lost answer, it undoes once.
-      body.set("key", newKey());
+      body.set("key", Send.newKey());
       label = "Undone";
     } else if (button.hasAttribute("data-bunco-player")) {
       body.set("bunco_player", button.getAttribute("data-bunco-player"));
-      body.set("key", newKey());
+      body.set("key", Send.newKey());
       // The engine's points for a Bunco, from the page (games.rules.bunco.BUNCO_POINTS).
       label = "BUNCO! +" + panel.getAttribute("data-bunco-points") + " for " + button.textContent.trim();
       panel.hidden = true;
@@ -396,11 +359,11 @@
     } else if (button.hasAttribute("data-wipeout")) {
       // Three 1s (house rule): the server clears the team's points for the round.
       body.set("wipeout", "1");
-      body.set("key", newKey());
+      body.set("key", Send.newKey());
       label = "Wipeout: " + (selectedTeam(form) === form.querySelector("input[name=team]").value ? "our" : "their") + " points are back to 0";
     } else {
       body.set("points", button.getAttribute("data-points"));
-      body.set("key", newKey());
+      body.set("key", Send.newKey());
       label = "+" + button.getAttribute("data-points") + (selectedTeam(form) === form.querySelector("input[name=team]").value ? " for us" : " for them");
     }
     button.classList.add("is-tapped");

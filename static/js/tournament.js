@@ -79,13 +79,9 @@
   // idempotency key, kept until the server answers, so that sending the same entry again after a
   // lost answer is a retry (the server counts it once) while the next entry is never taken for
   // one. The form is locked while its post is under way, and a turn's form starts empty for the
-  // next player once the turn is in ([data-reset-after]): morphing the page never resets it.
-  function freshKey() {
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes); // also on plain http (randomUUID needs https)
-    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
-  }
-
+  // next player once the turn is in ([data-reset-after]): morphing the page never resets it. The key
+  // is static/js/send.js's (loaded before this script); htmx posts the form, and the player sends it
+  // again after a lost answer.
   function keyedForm(event) {
     var elt = event.target;
     return elt && elt.closest ? elt.closest("form[data-keyed]") : null;
@@ -110,7 +106,7 @@
       event.preventDefault();
       return;
     }
-    form._key = form._key || freshKey();
+    form._key = form._key || Send.newKey();
     event.detail.ctx.request.body.set("key", form._key);
     form._sending = true;
     lock(form, true); // htmx has read the form already: locked controls are still sent
