@@ -31,7 +31,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from games.rules.fill_or_bust import new_game  # noqa: E402
-from games.rules.fill_or_bust_bots import LEVEL_LABELS, LEVELS, choose_action, odds  # noqa: E402
+from games.rules.fill_or_bust_bots import LEVELS, choose_action, odds  # noqa: E402
+from games.rules.registry import bot_levels  # noqa: E402
 
 GAMES = 10_000
 GOAL = 5_000
@@ -168,9 +169,10 @@ def run(games: int = GAMES, processes: int | None = None) -> str:
         "| Level | What it does | points per turn | turns |",
         "|---|---|---|---|",
     ]
+    labels = {level.name: level.label for level in bot_levels("fill_or_bust")}
     for level in LEVELS:
         points, turns = per_level[level]
-        lines.append(f"| {level} | {LEVEL_LABELS[level]} | {points / turns:.0f} | {turns:,} |")
+        lines.append(f"| {level} | {labels[level]} | {points / turns:.0f} | {turns:,} |")
     duel = tallies[("threshold", "strong")]
     strong = duel.wins_b / duel.games
     error = (strong * (1 - strong) / duel.games) ** 0.5

@@ -4,10 +4,10 @@ Pure rules: the standard library and games.rules only; every random choice comes
 generator passed in. The game table calls one function, `choose_move(table, seat, level, rng)`,
 and gets back one of `table.legal_moves(seat)`.
 
-- **easy** ("Easy: any legal move"): a legal move drawn at random. Its games still end: a random
+- **easy**: a legal move drawn at random. Its games still end: a random
   toss busts often enough, and a NO DICE card ends any turn.
-- **threshold** ("Steady: stops at a threshold"): the engine's own `bot_decide` with `DEFAULT_BOT`.
-- **strong** ("Sharp: plays the odds"): stops, tosses, banks or continues by expected points, read
+- **threshold**: the engine's own `bot_decide` with `DEFAULT_BOT`.
+- **strong**: stops, tosses, banks or continues by expected points, read
   from an `Odds` table built once per set of options (lazily, cached here, deterministic, a few
   tenths of a second): for every card it can play, every number of dice left to toss and every
   amount at risk, what the turn is worth from there played well, the chance that it banks rather
@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from games.rules import dice
 from games.rules import table as table_game
+from games.rules.bot_levels import LEVELS
 from games.rules.fill_or_bust import (
     DECK_COMPOSITION,
     DEFAULT_BOT,
@@ -72,7 +73,6 @@ if TYPE_CHECKING:
 __all__ = [
     "LEVELS",
     "LEVEL_HINTS",
-    "LEVEL_LABELS",
     "Odds",
     "UnknownLevel",
     "choose_action",
@@ -81,14 +81,7 @@ __all__ = [
     "remaining_cards",
 ]
 
-LEVELS: Final = ("easy", "threshold", "strong")
-LEVEL_LABELS: Final = {
-    "easy": "Easy: any legal move",
-    "threshold": "Steady: stops at a threshold",
-    "strong": "Sharp: plays the odds",
-}
-
-# What a page says of each level beside its word (games.rules.registry.BOT_LEVEL_WORDS), in one line.
+# What a page says of each level (games.rules.bot_levels.LEVELS) beside its word, in one line.
 LEVEL_HINTS: Final = {
     "easy": "any move it may make, at random",
     "threshold": "banks once a fair amount is at risk",

@@ -27,11 +27,11 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any, Final
 
+from games.rules.bot_levels import LEVELS
 from games.rules.kismet import BASIC_BOXES, BOXES, DICE, KismetTable, Sheet, options
 from games.rules.table import IllegalMove
 
-LEVELS: Final = ("easy", "threshold", "strong")
-# What a page says of each level beside its word (games.rules.registry.BOT_LEVEL_WORDS), in one line.
+# What a page says of each level (games.rules.bot_levels.LEVELS) beside its word, in one line.
 LEVEL_HINTS: Final = {
     "easy": "scores its first roll where it's worth most",
     "threshold": "holds dice for the box it's after",

@@ -19,17 +19,10 @@ import random
 from typing import Any, Final
 
 from games.rules import table as table_game
+from games.rules.bot_levels import LEVELS
 from games.rules.ninety_nine import MAX_COUNT, ROUND_OVER, NinetyNineTable, bot_card, play_card
 
-LEVELS: Final = ("easy", "threshold", "strong")
-LEVEL_LABELS: Final = {
-    "easy": "Easy: any legal card",
-    "threshold": "Steady: keeps its 99s and minus 10s",
-    "strong": "Sharp: keeps its specials and leaves 99",
-}
-
-
-# What a page says of each level beside its word (games.rules.registry.BOT_LEVEL_WORDS), in one line.
+# What a page says of each level (games.rules.bot_levels.LEVELS) beside its word, in one line.
 LEVEL_HINTS: Final = {
     "easy": "plays any card it may, at random",
     "threshold": "saves its 99s and minus 10s for a tight spot",

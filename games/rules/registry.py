@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.rules import bot_levels as levels
 from games.rules import (
     fill_or_bust_bots,
     fill_or_bust_table,
@@ -25,13 +26,10 @@ GAMES: dict[str, GameRules] = {
     rules.name: rules for rules in (fill_or_bust_table.RULES, ninety_nine_table.RULES, kismet_table.RULES)
 }
 
-# The levels a bot plays at, the same for every game (each game's bots take them): the names kept
-# with a seat, posted by the pages and taken by simulate_table's --level (CONTRACT.md), so never
-# renamed. People read them as BOT_LEVEL_WORDS says.
-BOT_LEVELS: tuple[str, ...] = tuple(fill_or_bust_bots.LEVELS)
-
-# What people read for each level, as friends at a table would name how a player plays.
-BOT_LEVEL_WORDS: dict[str, str] = {"easy": "easy", "threshold": "steady", "strong": "sharp"}
+# The levels a bot plays at, the same for every game, and what people read for each: said once, in
+# games/rules/bot_levels.py (the names never renamed: CONTRACT.md).
+BOT_LEVELS: tuple[str, ...] = levels.LEVELS
+BOT_LEVEL_WORDS: dict[str, str] = levels.WORDS
 
 # How each game's bot plays at each level, in one line (each game's bots say it: LEVEL_HINTS).
 _BOT_LEVEL_HINTS: dict[str, dict[str, str]] = {

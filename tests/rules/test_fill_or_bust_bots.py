@@ -33,7 +33,7 @@ from games.rules.fill_or_bust import (
     new_game,
 )
 from games.rules.fill_or_bust_bots import (
-    LEVEL_LABELS,
+    LEVEL_HINTS,
     LEVELS,
     UnknownLevel,
     _wins,
@@ -84,9 +84,9 @@ def test_it_finishes_games_at_every_level(level):
         assert max(result.scores) >= 5000
 
 
-def test_it_names_every_level_for_people():
-    assert set(LEVEL_LABELS) == set(LEVELS)
-    assert LEVEL_LABELS["easy"].startswith("Easy")
+def test_it_says_how_it_plays_at_every_level():
+    assert set(LEVEL_HINTS) == set(LEVELS)
+    assert LEVEL_HINTS["easy"] == "any move it may make, at random"
 
 
 def test_it_refuses_a_level_it_does_not_know():

@@ -12,7 +12,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.phones import PHONE_TOKEN_KEY
-from games.rules.registry import BOT_LEVELS, GAMES, bot_levels
+from games.rules import bot_levels as level_list
+from games.rules import fill_or_bust_bots, kismet_bots, ninety_nine_bots
+from games.rules.registry import BOT_LEVEL_WORDS, BOT_LEVELS, GAMES, bot_level_word, bot_levels
 from games.table import actions
 from tests.builders import make_table
 from tests.builders import table_url as url
@@ -32,6 +34,17 @@ def test_every_game_names_each_level_by_its_word_with_a_hint_of_its_own() -> Non
         assert [level.name for level in levels] == list(BOT_LEVELS) == ["easy", "threshold", "strong"]
         assert [level.word for level in levels] == ["easy", "steady", "sharp"]
         assert all(level.hint and len(level.label) <= 60 for level in levels), levels
+
+
+def test_the_levels_and_their_words_are_said_once_and_every_games_bots_play_them_with_hints_of_their_own() -> None:
+    """Issue 43: one list of levels and one of their words (games/rules/bot_levels.py), which the
+    registry offers; each game's bots take the list and say only how they play at each level."""
+    assert BOT_LEVELS is level_list.LEVELS and BOT_LEVEL_WORDS is level_list.WORDS
+    assert [bot_level_word(level) for level in BOT_LEVELS] == ["easy", "steady", "sharp"]
+    for bots in (fill_or_bust_bots, kismet_bots, ninety_nine_bots):
+        assert bots.LEVELS is level_list.LEVELS, bots.__name__
+        assert list(bots.LEVEL_HINTS) == list(level_list.LEVELS), bots.__name__
+        assert not hasattr(bots, "LEVEL_LABELS"), bots.__name__  # no second set of words
 
 
 @pytest.mark.parametrize("game", list(GAMES))
