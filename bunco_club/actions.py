@@ -1,5 +1,5 @@
 """Workflows of a club: each is atomic, logs an event on the club's channel and changes nothing
-when it refuses (DESIGN.md §3).
+when it refuses (docs/DESIGN.md §3).
 
 Errors are `ClubError`s, or the refusals every app shares (live.refusals: NotNow, KeyReused),
 carrying the HTTP status a view should answer with and a message for people. Emails (substitute

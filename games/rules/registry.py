@@ -1,4 +1,4 @@
-"""The games a game table can play: the one place that names them (DESIGN.md §2).
+"""The games a game table can play: the one place that names them (docs/DESIGN.md §2).
 
 Each game keeps its engine, bots and table adapter together (games/rules/<game>*.py, its
 `GameRules` record in `<game>_table.py`) and its templates in templates/games/table/<game>/;
@@ -26,7 +26,7 @@ GAMES: dict[str, GameRules] = {
 }
 
 # The levels a bot plays at, the same for every game (each game's bots take them): the names kept
-# with a seat, posted by the pages and taken by simulate_table's --level (CONTRACT.md), so never
+# with a seat, posted by the pages and taken by simulate_table's --level (docs/CONTRACT.md), so never
 # renamed. People read them as BOT_LEVEL_WORDS says.
 BOT_LEVELS: tuple[str, ...] = tuple(fill_or_bust_bots.LEVELS)
 
