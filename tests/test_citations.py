@@ -18,7 +18,7 @@ What counts as a citation (`citations()`):
   with a placeholder), an absolute path (`/etc/…`, `/usr/…`: the machine's, not the repository's), and
   a bare lower-case file name (`actions.py`), whose folder the sentence around it names.
 - Where it must be: a path, relative to the repository's root, or to the citing file's folder or one
-  of its parents (`night/views.py` written in games/), or under a `templates/` or `static/` folder
+  of its parents (a file of games/ may cite its night/ files from there), or under a `templates/` or `static/` folder
   (where Django looks template and static names up); a Markdown link's target `[..](path)` relative to
   the Markdown file. A bare document name must be under docs/ (or at the root, like README.md).
 
