@@ -36,6 +36,7 @@ import re
 import subprocess
 import tokenize
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,13 +142,19 @@ def citations() -> Iterator[tuple[str, int, str, bool]]:
                             yield name, first_line + offset, cited, resolves(name, cited, link=True)
 
 
+@cache
+def all_citations() -> tuple[tuple[str, int, str, bool], ...]:
+    """`citations()` read once for the tests below (reading every file takes a couple of seconds)."""
+    return tuple(citations())
+
+
 def test_every_file_the_repository_cites_is_in_it() -> None:
-    missing = sorted({f"{name}:{line}: {cited}" for name, line, cited, found in citations() if not found})
+    missing = sorted({f"{name}:{line}: {cited}" for name, line, cited, found in all_citations() if not found})
     assert not missing, f"{len(missing)} citations name no file of the repository:\n" + "\n".join(missing)
 
 
 def test_the_citations_are_found_where_people_write_them() -> None:
-    found = {(name, cited) for name, _, cited, _ in citations()}
+    found = {(name, cited) for name, _, cited, _ in all_citations()}
     # A docstring, a comment, a Makefile comment and a Markdown document are all read.
     assert ("games/rules/dice.py", "docs/FAIRNESS.md") in found
     assert any(name == "tests/test_layout.py" and cited == "docs/DESIGN.md" for name, cited in found)
