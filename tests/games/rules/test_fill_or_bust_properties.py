@@ -7,7 +7,7 @@ say, nobody goes below 0, the deck always holds its 54 cards, the buttons `legal
 are exactly the calls that work, and every recorded turn replays through `play_turn` to the same
 scoresheet.
 
-No Django here: run with `python -m pytest -p no:django tests/rules/test_fill_or_bust*.py`.
+No Django here: run with `python -m pytest -p no:django tests/games/rules/test_fill_or_bust*.py`.
 """
 
 from __future__ import annotations

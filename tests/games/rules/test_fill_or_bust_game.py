@@ -4,7 +4,7 @@ Most turns are written as `play_turn` steps, the contract's replay format, so ea
 like the worked example it checks; `Game` is used directly where a test needs what happens
 between steps or after the turn (legal buttons, the deck, the goal, the clock, the show down).
 
-No Django here: run with `python -m pytest -p no:django tests/rules/test_fill_or_bust*.py`.
+No Django here: run with `python -m pytest -p no:django tests/games/rules/test_fill_or_bust*.py`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ keeps the best. The module instead precomputes tables with closed-form counting;
 on every toss of 1 to 6 dice (55,986 ordered tosses) and every selection of every toss, the fast
 code is right.
 
-No Django here: run with `python -m pytest -p no:django tests/rules/test_fill_or_bust*.py`.
+No Django here: run with `python -m pytest -p no:django tests/games/rules/test_fill_or_bust*.py`.
 """
 
 from __future__ import annotations
