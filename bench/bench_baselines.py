@@ -1,4 +1,4 @@
-"""The two baselines the later targets are ratios of (DESIGN.md §7):
+"""The two baselines the later targets are ratios of (docs/DESIGN.md §7):
 
 1. the same server's trivial-view throughput (`/alive/`, the default middleware, no database);
 2. event fan-out: one POST on a connection check room's page, delivered to N open streams; the
@@ -132,7 +132,7 @@ def run() -> str:
         f"{PINGS_PER_RUN} pings POSTed one after another; each delivery's latency runs from the POST "
         "being sent (so it includes saving the event) to the event arriving on that stream. "
         "Memory per stream is the server's resident memory growth divided by N.\n"
-        "Targets (DESIGN.md §7, for the bell): 500 phones p99 ≤ 100 ms; 0 missed; ≤ 100 KiB per stream.\n\n"
+        "Targets (docs/DESIGN.md §7, for the bell): 500 phones p99 ≤ 100 ms; 0 missed; ≤ 100 KiB per stream.\n\n"
         + fan_out_section()
     )
 

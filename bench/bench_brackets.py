@@ -1,6 +1,6 @@
 """Benchmark: a 1,000-player Fill or Bust tournament's grouping and one round's cut.
 
-Target (DESIGN.md §7): grouping + a round's cut < 100 ms. What is timed is the pure work of
+Target (docs/DESIGN.md §7): grouping + a round's cut < 100 ms. What is timed is the pure work of
 `tournaments.brackets` the round-closing action does: draw 1,000 players into groups, rank
 everyone by their round score across groups and cut at ceil(n/2). The round scores are made up
 beforehand (multiples of 50 up to 10,000, as Fill or Bust scores are, so ties across the line
@@ -74,7 +74,7 @@ def run() -> str:
             "|---|---|---|",
             *rows,
             "",
-            f"Target (DESIGN.md §7): grouping + a round's cut < {TARGET_MS:.0f} ms. "
+            f"Target (docs/DESIGN.md §7): grouping + a round's cut < {TARGET_MS:.0f} ms. "
             f"Worst of {REPEATS} runs {max(main):.2f} ms: {verdict} the target "
             f"({TARGET_MS / statistics.median(main):.0f}x headroom at the median).",
             "",

@@ -1,6 +1,6 @@
 """Benchmark: the pure Bunco rules for a 100-table charity night (400 players).
 
-Targets (DESIGN.md §7): seating draw < 1 s, moving everyone after a round < 200 ms, a whole
+Targets (docs/DESIGN.md §7): seating draw < 1 s, moving everyone after a round < 200 ms, a whole
 24-round night by bots through the real actions < 60 s. Those targets are for the full path
 through the database; this measures only the pure `games.rules.bunco` work inside it (the draw,
 one movement with the "where do I go next" lookup, and a whole night played by the pure engine in
@@ -81,7 +81,7 @@ def run() -> str:
             f"threw {rolls:,} rolls of three dice, {tallies:,} of them scoring "
             "(the tallies a replay through the database would post).",
             "",
-            "| What | median ms | max ms | DESIGN.md §7 target ms (full database path) |",
+            "| What | median ms | max ms | docs/DESIGN.md §7 target ms (full database path) |",
             "|---|---|---|---|",
             *rows,
             "",

@@ -1,5 +1,5 @@
-"""Benchmark: what the fair-dice streams of FAIRNESS.md version 2 cost a game table's move (issue 31;
-DESIGN.md §7 and issue 34: no more than 5 % of a move).
+"""Benchmark: what the fair-dice streams of docs/FAIRNESS.md version 2 cost a game table's move (issue 31;
+docs/DESIGN.md §7 and issue 34: no more than 5 % of a move).
 
 In a child process on a fresh SQLite database (`make run`'s default), whole games of each game are
 played as `simulate_table --phones` plays them: every move through `games.table.actions.make_move`,

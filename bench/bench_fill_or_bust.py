@@ -1,4 +1,4 @@
-"""Benchmark: scoring every six-dice Fill or Bust toss (DESIGN.md §7 target: < 20 ms).
+"""Benchmark: scoring every six-dice Fill or Bust toss (docs/DESIGN.md §7 target: < 20 ms).
 
 Times `max_selection` (and `is_bust`) over all 46,656 ordered tosses of six dice, best of several
 repeats with `time.perf_counter` and the garbage collector paused (as `timeit` does). The tosses
@@ -112,7 +112,7 @@ def run() -> str:
         "",
         f"All {len(lists):,} ordered six-dice tosses scored one after another (in `itertools.product` "
         f"order), best of {REPEATS} runs (`time.perf_counter`, garbage collector paused). Target "
-        f"(DESIGN.md §7): under {TARGET_MS:.0f} ms. The baseline calls a do-nothing function on each "
+        f"(docs/DESIGN.md §7): under {TARGET_MS:.0f} ms. The baseline calls a do-nothing function on each "
         "toss: the floor for any per-toss Python call.",
         "",
         "| What | Time for 46,656 tosses | Per toss | vs baseline | Target |",

@@ -1,6 +1,6 @@
 """Benchmark: a 100-table charity night (400 players) through the real actions and the database.
 
-Targets (DESIGN.md §7): seating draw < 1 s, moving everyone after a round < 200 ms, a whole
+Targets (docs/DESIGN.md §7): seating draw < 1 s, moving everyone after a round < 200 ms, a whole
 simulated 24-round night by bots through the real actions < 60 s. Measured on a fresh SQLite file
 (the embedded default) and, when it is reachable, on a throwaway PostgreSQL database
 (`bunco_bench_night_<pid>` on postgres://postgres@127.0.0.1:5432, dropped afterwards):
@@ -308,7 +308,7 @@ def run() -> str:
         f"{machine_line()}; load average {load_before:.1f} before, "
         f"{load_after:.1f} after (the machine is shared: wall times include waiting for a core).",
         "",
-        "| What | " + " | ".join(labels[b] for b in BACKENDS) + " | DESIGN.md §7 target |",
+        "| What | " + " | ".join(labels[b] for b in BACKENDS) + " | docs/DESIGN.md §7 target |",
         "|---|" + "---|" * len(BACKENDS) + "---|",
         row("seating draw + `start_night`", "< 1 s", lambda r: _median_max(r["start_ms"])),
         row("`move_players` after a round", "< 200 ms", lambda r: _median_max(r["move_ms"])),

@@ -1,4 +1,4 @@
-"""A live Bunco night under load (DESIGN.md §7), through the real pages:
+"""A live Bunco night under load (docs/DESIGN.md §7), through the real pages:
 
 1. Tally POST throughput at saturation, as a ratio of the same server's trivial-view throughput
    (`/alive/`, same middleware), on PostgreSQL: one uvicorn process (the embedded shape) and the

@@ -1,4 +1,4 @@
-"""What a phone downloads to open its table page (DESIGN.md §7: ≤ 60 KB transferred, htmx
+"""What a phone downloads to open its table page (docs/DESIGN.md §7: ≤ 60 KB transferred, htmx
 included, one request for the page plus one stream), measured in Debian's Chromium with the
 static files as `make run` serves them (collected, compressed).
 
@@ -76,7 +76,7 @@ def run() -> str:
         "## The phone's table page: weight\n",
         f"Measured {machine_line()} in Chromium (390×844), static files collected and compressed as",
         "`make run` serves them. Bytes are as transferred (headers + compressed body; the event",
-        "stream is open, so its bytes are not counted). Target (DESIGN.md §7): ≤ 60 KB, one request",
+        "stream is open, so its bytes are not counted). Target (docs/DESIGN.md §7): ≤ 60 KB, one request",
         "for the page + one stream.",
         "Command: `.venv/bin/python bench/bench_page_weight.py` (part of `make bench`).\n",
         "| Request | type | bytes |",

@@ -1,4 +1,4 @@
-"""Benchmark: 100 game tables of bots playing at once on the embedded default (DESIGN.md §7).
+"""Benchmark: 100 game tables of bots playing at once on the embedded default (docs/DESIGN.md §7).
 
 `make run`'s server (one uvicorn process, SQLite, the in-process clock, no Redis) plays 100 Fill or
 Bust tables of three bots each to the short goal. Nothing drives the bots but the server's own

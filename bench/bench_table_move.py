@@ -1,4 +1,4 @@
-"""Benchmark: a game table's move to every phone at the table, against a Bunco tap (DESIGN.md §7).
+"""Benchmark: a game table's move to every phone at the table, against a Bunco tap (docs/DESIGN.md §7).
 
 `make run`'s server (one uvicorn process, SQLite, the in-process broadcaster) serves, at once:
 
@@ -143,7 +143,7 @@ def choose(payload: dict[str, Any], rng: Random) -> dict[str, Any]:
 def move_fields(move: dict[str, Any], seat: int) -> dict[str, str | list[str]]:
     """The move as the page's FormData posts it: its fields (a list as one field a value, so a
     `dice` or `keep` field per die), then seat, a fresh key and the phone's fresh part of the
-    move's chance (FAIRNESS.md), as static/js/table_live.js `send` sets them."""
+    move's chance (docs/FAIRNESS.md), as static/js/table_live.js `send` sets them."""
     fields: dict[str, str | list[str]] = {}
     for name in MOVE_FIELDS:
         value = move.get(name)
@@ -442,7 +442,7 @@ def run() -> str:
     missed = [f"{label} ({p50:.2f} / {p99:.2f})" for label, p50, p99 in verdicts if max(p50, p99) > TARGET]
     out += [
         "",
-        f"Target (DESIGN.md §7, issue 34): each game's move to every phone ≤ {TARGET:.1f} × a Bunco tap's answer "
+        f"Target (docs/DESIGN.md §7, issue 34): each game's move to every phone ≤ {TARGET:.1f} × a Bunco tap's answer "
         "at p50 and at p99 (medians of the pairs). "
         + (f"Met: {', '.join(met)}. " if met else "")
         + (f"Missed: {', '.join(missed)}." if missed else "Every game meets it."),

@@ -1,6 +1,6 @@
 """Benchmark: a 1,000-player Fill or Bust tournament through the real actions and the database.
 
-Targets (DESIGN.md §7, issue 11): grouping and a round's cut for 1,000 players < 100 ms as pure
+Targets (docs/DESIGN.md §7, issue 11): grouping and a round's cut for 1,000 players < 100 ms as pure
 work (measured by bench/bench_brackets.py, "Tournament brackets: 1,000 players": not repeated
 here) and < 1 s through the actions on PostgreSQL; a whole simulated 1,000-player
 double-elimination tournament, with its time.
@@ -323,7 +323,7 @@ def run() -> str:
         f"A whole tournament played by the bots of `{SIMULATION}` (every turn a "
         "`record_turn` on a simulated clock, every round closed by `close_round_if_due`, play-offs "
         "at the line, the face-off), in a subprocess on a fresh database per backend: SQLite (the "
-        "embedded default, a temporary file) and PostgreSQL. DESIGN.md §7 sets no target for it "
+        "embedded default, a temporary file) and PostgreSQL. docs/DESIGN.md §7 sets no target for it "
         "beyond reporting its time.",
         "",
         *_whole_lines(whole),

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 HEADER = """# Performance
 
 Figures from `make bench` (the scripts in `bench/`), measured on the 2-core development machine
-with client and server on loopback. Targets: DESIGN.md §7. Each section names the command that
+with client and server on loopback. Targets: docs/DESIGN.md §7. Each section names the command that
 reproduces it. Regenerated {when}.
 """
 

@@ -1,6 +1,6 @@
 """Who is coming to a party and what the night would need (seats come in fours): read by the
 club's pages, the host's dashboard and the host's reminder email (bunco_club.mail), so it sits below
-the actions that the mail tasks must not import (DESIGN.md §2: no import circles)."""
+the actions that the mail tasks must not import (docs/DESIGN.md §2: no import circles)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ by their actions once the transaction commits; `send_due_reminders` (RSVP nudges
 reminder, and any invitation or swap whose email an enqueue lost) runs from the clock. Every email
 goes out through `send_once`, which records it, so however often these run each goes once.
 
-This module sits one floor below bunco_club.actions (DESIGN.md §2): the actions import the tasks
+This module sits one floor below bunco_club.actions (docs/DESIGN.md §2): the actions import the tasks
 to enqueue them, the tasks import this module, and this module imports neither.
 """
 

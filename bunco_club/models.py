@@ -1,7 +1,7 @@
 """The club domain: clubs, their members and alternates, seasons, parties, RSVPs, substitutes,
 swap requests, the nights' records and the reminders sent.
 
-This app never imports `games` or `tournaments` models (DESIGN.md §2): a night may belong to a
+This app never imports `games` or `tournaments` models (docs/DESIGN.md §2): a night may belong to a
 party, not the other way round, and reports its results through `actions.record_night_results`.
 The house rules' choices (ties at a table, prize amounts) are the pure engine's (`games.rules`,
 the ground floor): one list, which the night's form offers too.

@@ -1,4 +1,4 @@
-"""The hosting rotation of a club's season (shared/CONTRACT.md "bunco_club/rotation.py").
+"""The hosting rotation of a club's season (docs/CONTRACT.md "bunco_club/rotation.py").
 
 Pure and deterministic, standard library only: the same members, dates, blackouts and past counts
 always give the same plan, so a host who regenerates a season sees the same rota again.

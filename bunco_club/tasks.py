@@ -1,4 +1,4 @@
-"""Background jobs of clubs: thin, each calls bunco_club.mail (DESIGN.md §2, §3).
+"""Background jobs of clubs: thin, each calls bunco_club.mail (docs/DESIGN.md §2, §3).
 
 The substitute invitation and the swap request are enqueued by their actions once the transaction
 commits. `send_due_reminders` (RSVP nudges, the host's reminder, and any invitation or swap whose

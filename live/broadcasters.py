@@ -1,4 +1,4 @@
-"""Delivery of committed events to the streams that follow their channels (DESIGN.md §4).
+"""Delivery of committed events to the streams that follow their channels (docs/DESIGN.md §4).
 
 * `MemoryBroadcaster` (embedded default): asyncio queues in this one process.
 * `RedisBroadcaster` (REDIS_URL set): Redis pub/sub, so a POST served by one process reaches the

@@ -1,4 +1,4 @@
-"""What every management command that plays through the database shares (CONTRACT.md, Commands)."""
+"""What every management command that plays through the database shares (docs/CONTRACT.md, Commands)."""
 
 from __future__ import annotations
 

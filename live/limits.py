@@ -1,4 +1,4 @@
-"""Rate limits on the doors anyone can knock at: logging in and joining a night (DESIGN.md §6).
+"""Rate limits on the doors anyone can knock at: logging in and joining a night (docs/DESIGN.md §6).
 
 Counted by django-ratelimit in the cache settings.RATELIMIT_USE_CACHE names ("limits"): the site's
 database in the embedded default (`CountsInTheDatabase`: a restart keeps the counts; issue 42, S3)

@@ -1,4 +1,4 @@
-"""The event log: what changed, appended in the same transaction as the change (DESIGN.md §4).
+"""The event log: what changed, appended in the same transaction as the change (docs/DESIGN.md §4).
 
 An action calls `log_event` inside its `transaction.atomic()` block; once the transaction commits,
 the event is published to this process's broadcaster (`live.broadcasters`), which hands it to every

@@ -1,4 +1,4 @@
-"""The event log every live screen follows, for every app (DESIGN.md §4)."""
+"""The event log every live screen follows, for every app (docs/DESIGN.md §4)."""
 
 from __future__ import annotations
 

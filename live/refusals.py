@@ -1,4 +1,4 @@
-"""The one base of every refusal the site gives (DESIGN.md §3).
+"""The one base of every refusal the site gives (docs/DESIGN.md §3).
 
 A `Refusal` is a request the site will not take, raised by an action before it changes anything:
 `status` is the HTTP answer (400 bad input, 403 not yours, 404 no such thing, 409 not now or

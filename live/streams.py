@@ -1,4 +1,4 @@
-"""The Server-Sent Events stream a page follows (DESIGN.md §4).
+"""The Server-Sent Events stream a page follows (docs/DESIGN.md §4).
 
 A stream subscribes first, then sends a snapshot (fresh connection) or replays the rows missed
 after `Last-Event-ID` (reconnect); then it relays what the broadcaster hands it, with a heartbeat

@@ -59,7 +59,7 @@ THRESHOLD = 95
 LIGHTHOUSE = "lighthouse@13"
 CACHE = Path(os.environ.get("BUNCO_LIGHTHOUSE_DIR", Path.home() / ".cache" / "bunco-lighthouse"))
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-# STACK_NOTES.md's flags for Debian's Chromium, without its host-resolver rule (Lighthouse's flag
+# docs/STACK_NOTES.md's flags for Debian's Chromium, without its host-resolver rule (Lighthouse's flag
 # parser splits a value with spaces): nothing but 127.0.0.1 is asked for, and there is no internet.
 CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run "
                 "--disable-background-networking --disable-component-update --disable-sync")

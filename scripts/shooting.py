@@ -72,7 +72,7 @@ CHROMIUM_ARGS = [
 
 
 def launch_chromium(playwright: Playwright) -> Browser:
-    """Debian's Chromium (never a downloaded browser), with the flags STACK_NOTES.md gives."""
+    """Debian's Chromium (never a downloaded browser), with the flags docs/STACK_NOTES.md gives."""
     from tests.conftest import CHROMIUM
 
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -2,7 +2,7 @@
 """Check a finished Bunco Club game table on your own: python3 verify_record.py RECORD.json
 
 RECORD.json is the file "Download this game's record" gives (or its http(s) address). This script
-needs nothing but Python's standard library and none of the site's code: it is FAIRNESS.md
+needs nothing but Python's standard library and none of the site's code: it is docs/FAIRNESS.md
 (version 2) written out. It checks that the revealed seed is the one committed to before any phone
 spoke, then re-derives every step's byte stream from the seed, the table's code and the phones'
 contributions, and compares every die, every shuffle and every card drawn. It prints "Verified" and

@@ -447,7 +447,7 @@ def make_table(players: int = 3, *, bots: list[str] | None = None, seed: int = 1
 
 
 def version_1_tables(monkeypatch: Any) -> None:
-    """From now on in the test, tables open as they did before FAIRNESS.md version 2 (their chance
+    """From now on in the test, tables open as they did before docs/FAIRNESS.md version 2 (their chance
     from `random.Random(f"{seed}:{step}")`, dealt once at the open): a table stored back then."""
     from games.table.models import Table
 
@@ -456,7 +456,7 @@ def version_1_tables(monkeypatch: Any) -> None:
 
 def a_table_code(seed: int) -> str:
     """A code for a test's table made from its seed (and how many tables the test has opened), so
-    that the same test deals the same cards and dice every time: FAIRNESS.md version 2 mixes the
+    that the same test deals the same cards and dice every time: docs/FAIRNESS.md version 2 mixes the
     table's code into every step's chance."""
     from games.table.models import Table
 

@@ -31,14 +31,14 @@ def test_the_browser_tests_without_chromium_stop_before_the_first_test_with_the_
 
 
 def test_a_run_without_browser_tests_says_so_in_its_last_line():
-    done = run([sys.executable, "-m", "pytest", "-q", "tests/rules/test_ninety_nine.py"], DATABASE_URL="", REDIS_URL="")
+    done = run([sys.executable, "-m", "pytest", "-q", "tests/games/rules/test_ninety_nine.py"], DATABASE_URL="", REDIS_URL="")
 
     assert done.returncode == 0
     assert done.stdout.strip().splitlines()[-1].startswith("Browser tests: none ran")
 
 
 def test_the_pass_without_browser_tests_says_they_run_in_their_own_pass():
-    done = run([sys.executable, "-m", "pytest", "-q", "-m", "not e2e", "tests/rules/test_ninety_nine.py"],
+    done = run([sys.executable, "-m", "pytest", "-q", "-m", "not e2e", "tests/games/rules/test_ninety_nine.py"],
                DATABASE_URL="", REDIS_URL="")
 
     assert done.returncode == 0

@@ -6,7 +6,7 @@ between its `def` and its last line that hold code: not blank, not only a commen
 (its own or a nested one's). A statement written over several lines counts each of them.
 
 The pure engines are left out: games/rules/, tournaments/brackets.py and bunco_club/rotation.py hold
-the rules of the games and of the rotation, read against RULES.md line by line; migrations are
+the rules of the games and of the rotation, read against docs/RULES.md line by line; migrations are
 written by Django.
 """
 

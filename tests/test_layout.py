@@ -1,4 +1,4 @@
-"""The dependency directions of DESIGN.md §2, checked on every import of every project module.
+"""The dependency directions of docs/DESIGN.md §2, checked on every import of every project module.
 
 `layout_violations(root)` reads each .py file of the project packages (bunco_club, live, games,
 tournaments, migrations included) with `ast`, collects every import wherever it is written (at the
@@ -38,7 +38,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bunco_club", "live", "games", "tournaments")
-DESIGN = "(DESIGN.md §2)"
+DESIGN = "(docs/DESIGN.md §2)"
 
 # Layers.
 PURE_RULES = "pure rules"
@@ -179,7 +179,7 @@ def project_imports(root: Path) -> list[Import]:
     return [found for path in project_modules(root) for found in imports_of(root, path)]
 
 
-# Packages of one layer that never import each other (DESIGN.md §2: the Bunco night and the game
+# Packages of one layer that never import each other (docs/DESIGN.md §2: the Bunco night and the game
 # tables share games/phones.py and games/rules/, not each other's code).
 APART = (("games.night", "games.table"),)
 
@@ -189,7 +189,7 @@ def within(module: str, package: str) -> bool:
 
 
 def layout_violations(root: Path) -> list[str]:
-    """One message per import that breaks DESIGN.md §2: file:line, what it imports, which rule."""
+    """One message per import that breaks docs/DESIGN.md §2: file:line, what it imports, which rule."""
     violations = []
     for found in project_imports(root):
         importer, imported = layer_of(found.importer), layer_of(found.imported)
@@ -302,7 +302,7 @@ def test_a_club_file_importing_games_is_reported(tmp_path: Path) -> None:
     )
     assert layout_violations(root) == [
         "bunco_club/models.py:5 imports games.models: the club domain never imports games or "
-        "tournaments (DESIGN.md §2)"
+        "tournaments (docs/DESIGN.md §2)"
     ]
 
 
@@ -321,7 +321,7 @@ def test_a_club_file_may_read_the_pure_rules_but_not_the_nights_code(tmp_path: P
     )
     assert layout_violations(root) == [
         "bunco_club/models.py:2 imports games.forms: the club domain never imports games or "
-        "tournaments (DESIGN.md §2)"
+        "tournaments (docs/DESIGN.md §2)"
     ]
 
 
@@ -339,7 +339,7 @@ def test_an_import_under_type_checking_is_reported(tmp_path: Path) -> None:
     )
     assert layout_violations(root) == [
         "bunco_club/views.py:4 imports tournaments.models: the club domain never imports games or "
-        "tournaments (DESIGN.md §2)"
+        "tournaments (docs/DESIGN.md §2)"
     ]
 
 
@@ -355,11 +355,11 @@ def test_a_pure_module_importing_django_is_reported(tmp_path: Path) -> None:
     )
     assert layout_violations(root) == [
         "bunco_club/rotation.py:2 imports celery: bunco_club/rotation.py and standings.py are pure: "
-        "the standard library only (DESIGN.md §2)",
+        "the standard library only (docs/DESIGN.md §2)",
         "games/rules/kismet.py:3 imports django.utils: games/rules/ and tournaments/brackets.py are "
-        "pure: the standard library and games.rules only (DESIGN.md §2)",
+        "pure: the standard library and games.rules only (docs/DESIGN.md §2)",
         "tournaments/brackets.py:5 imports django.db: games/rules/ and tournaments/brackets.py are "
-        "pure: the standard library and games.rules only (DESIGN.md §2)",
+        "pure: the standard library and games.rules only (docs/DESIGN.md §2)",
     ]
 
 
@@ -376,7 +376,7 @@ def test_a_relative_import_is_resolved_before_it_is_judged(tmp_path: Path) -> No
     )
     assert layout_violations(root) == [
         "games/rules/bunco.py:3 imports games.models: games/rules/ and tournaments/brackets.py are "
-        "pure: the standard library and games.rules only (DESIGN.md §2)"
+        "pure: the standard library and games.rules only (docs/DESIGN.md §2)"
     ]
 
 
@@ -391,9 +391,9 @@ def test_live_importing_games_is_reported(tmp_path: Path) -> None:
     )
     assert layout_violations(root) == [
         "live/log.py:1 imports bunco_club.models: live imports no domain app (Django and the standard "
-        "library only) (DESIGN.md §2)",
+        "library only) (docs/DESIGN.md §2)",
         "live/streams.py:3 imports games.models: live imports no domain app (Django and the standard "
-        "library only) (DESIGN.md §2)",
+        "library only) (docs/DESIGN.md §2)",
     ]
 
 
@@ -414,10 +414,10 @@ def test_games_importing_a_wiring_module_or_tournaments_is_reported(tmp_path: Pa
     )
     assert layout_violations(root) == [
         "games/views.py:2 imports bunco_club.site.views: games never imports a wiring module of "
-        "bunco_club (only the wiring may import everything) (DESIGN.md §2)",
+        "bunco_club (only the wiring may import everything) (docs/DESIGN.md §2)",
         "games/views.py:3 imports bunco_club.site.settings: games never imports a wiring module of "
-        "bunco_club (only the wiring may import everything) (DESIGN.md §2)",
-        "games/views.py:4 imports tournaments.models: games never imports tournaments (DESIGN.md §2)",
+        "bunco_club (only the wiring may import everything) (docs/DESIGN.md §2)",
+        "games/views.py:4 imports tournaments.models: games never imports tournaments (docs/DESIGN.md §2)",
     ]
 
 
@@ -465,8 +465,8 @@ def test_an_import_circle_is_reported_even_through_a_function_level_import(tmp_p
         },
     )
     assert import_circles(root) == [
-        "import circle: bunco_club.actions -> bunco_club.tasks -> bunco_club.actions (DESIGN.md §2)",
-        "import circle: games.a -> games.b -> games.c -> games.a (DESIGN.md §2)",
+        "import circle: bunco_club.actions -> bunco_club.tasks -> bunco_club.actions (docs/DESIGN.md §2)",
+        "import circle: games.a -> games.b -> games.c -> games.a (docs/DESIGN.md §2)",
     ]
 
 
@@ -499,9 +499,9 @@ def test_the_night_and_the_game_tables_importing_each_other_is_reported(tmp_path
     )
     assert layout_violations(root) == [
         "games/night/views.py:2 imports games.table.models: games.night and games.table never import "
-        "each other (DESIGN.md §2)",
+        "each other (docs/DESIGN.md §2)",
         "games/table/actions.py:2 imports games.night.views: games.night and games.table never import "
-        "each other (DESIGN.md §2)",
+        "each other (docs/DESIGN.md §2)",
     ]
 
 

@@ -1,5 +1,5 @@
 """scripts/verify_record.py, the check anyone can run on a game's record (issue 31): one file of the
-standard library that re-derives FAIRNESS.md version 2 on its own. It reproduces the page's test
+standard library that re-derives docs/FAIRNESS.md version 2 on its own. It reproduces the page's test
 vectors, passes an honest record, and names the first step of a record with one die, one card, one
 contribution or the seed altered."""
 

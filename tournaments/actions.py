@@ -1,4 +1,4 @@
-"""Workflows of a Fill or Bust tournament (RULES.md §1.7): atomic, logged, published on commit.
+"""Workflows of a Fill or Bust tournament (docs/RULES.md §1.7): atomic, logged, published on commit.
 
 A director `create_tournament`s, `register`s players, `check_in`s them and `start_round`s; each
 group's phone `record_turn`s (and `undo_last_turn`s); the clock's one idempotent
@@ -10,7 +10,7 @@ face-off; then a champion and everyone's final place.
 Every function takes `now` where time matters, so the simulation and the tests run on a clock of
 their own. Errors are `TournamentError`s, or the refusals every app shares (live.refusals: NotNow,
 KeyReused), carrying the HTTP status a view answers with; they change nothing. Closing and deciding
-rounds, which the clock calls too, is in tournaments.deciding, one floor down (DESIGN.md §2): these
+rounds, which the clock calls too, is in tournaments.deciding, one floor down (docs/DESIGN.md §2): these
 actions import it and the tasks, the tasks only it.
 """
 

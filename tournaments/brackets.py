@@ -1,4 +1,4 @@
-"""Fill or Bust tournament brackets (RULES.md §1.7): groups, rankings, cuts and strikes.
+"""Fill or Bust tournament brackets (docs/RULES.md §1.7): groups, rankings, cuts and strikes.
 
 Pure arithmetic on names and scores: no Django, no database, no clock. The models and actions of
 the `tournaments` app call these functions with a round's final scores and store what they return.
@@ -426,7 +426,7 @@ def _check_int(value: object, what: str) -> None:
         raise ValueError(f"{what.capitalize()} must be a whole number, not {value!r}.")
 
 
-# --- a group's scoresheet (RULES.md §1.4, as a tournament group enters it) ----------------------
+# --- a group's scoresheet (docs/RULES.md §1.4, as a tournament group enters it) ----------------------
 
 
 def vengeance_targets(scores: Mapping[str, int], drawer: str) -> list[str]:
@@ -452,7 +452,7 @@ def apply_turn(
     """The scoresheet after one entered turn: `points` banked by `player` (0 for a bust, negative
     only for a Must Bust penalty), and, when a Vengeance was played, `penalty` off each target
     as the leaders stood before the turn. No score goes below 0. A Vengeance bites only when the
-    turn fills (RULES.md §1.4), so it banks points: a bust (0 or less) can't play one. The
+    turn fills (docs/RULES.md §1.4), so it banks points: a bust (0 or less) can't play one. The
     arithmetic is the engine's (`fill_or_bust.bank`); this checks what a director typed."""
     _check_scores(scores)
     _check_int(points, "the points")

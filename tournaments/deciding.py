@@ -1,6 +1,6 @@
 """Closing and deciding a tournament's rounds: what the clock (tournaments.tasks, the in-process
 clock, a simulation) and the actions (a turn that makes its group final, the director's "End round
-now" and `decide_tie`) both call (DESIGN.md §2, §5).
+now" and `decide_tie`) both call (docs/DESIGN.md §2, §5).
 
 `close_round_if_due` is the one idempotent function every trigger calls: it makes final every
 group whose time and grace period are over and decides every round whose groups are all final

@@ -1,4 +1,4 @@
-"""Groups played on phones: a tournament group at a game table (games.table), RULES.md §1.7.
+"""Groups played on phones: a tournament group at a game table (games.table), docs/RULES.md §1.7.
 
 When a round is played on phones, each of its groups gets a game table of Fill or Bust, its players
 as the seats, timed (no point goal: the round's clock ends it) and with the tournament's options;
@@ -45,7 +45,7 @@ def table_path(table: Table) -> str:
 
 
 def table_options(tournament: Tournament) -> dict[str, Any]:
-    """A group's game: timed (RULES.md §1.7: tournament play is always timed, the round's clock
+    """A group's game: timed (docs/RULES.md §1.7: tournament play is always timed, the round's clock
     sounds the buzzer), with the tournament's Vengeance penalty and Must Bust penalty."""
     return {"goal": None, "timed": True, "vengeance": tournament.vengeance_penalty,
             "must_bust_penalty": tournament.must_bust_penalty}
@@ -79,7 +79,7 @@ def open_group_table(group: Group, players: list[Entrant], *, bot_level: str = "
 
 def _vengeance_bit(turn: fill_or_bust.TurnResult) -> bool:
     """Whether the turn played a Vengeance that took points off others (what the group's phone
-    ticks: RULES.md §1.4, a Vengeance bites only on a Fill)."""
+    ticks: docs/RULES.md §1.4, a Vengeance bites only on a Fill)."""
     return any(step[0] == "play" for step in turn.steps) and any(
         turn.scores_after[name] < turn.scores_before[name] for name in turn.scores_before if name != turn.player)
 

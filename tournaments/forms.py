@@ -41,7 +41,7 @@ class NewTournamentForm(forms.Form):
                                   label="Point goal shown on the group sheets")
     vengeance_penalty = WholeNumberField(low=0, high=10000, what="the Vengeance penalty",
                                          initial=fill_or_bust.VENGEANCE_PENALTY)
-    must_bust_penalty = forms.BooleanField(required=False, label="Must Bust penalty (RULES.md §1.5)")
+    must_bust_penalty = forms.BooleanField(required=False, label="Must Bust penalty (docs/RULES.md §1.5)")
     club = RecordChoiceField(queryset=Club.objects.none(), required=False,
                                   label="Register players from a club you host (optional)")
 

@@ -1,4 +1,4 @@
-"""Fill or Bust tournaments (RULES.md §1.7): entrants, timed rounds of groups, entered turns.
+"""Fill or Bust tournaments (docs/RULES.md §1.7): entrants, timed rounds of groups, entered turns.
 
 Scores are never stored: a group's scoresheet is replayed from its append-only `Turn` rows by the
 pure `brackets.replay_turns` (a Vengeance hits the leaders as they stood, so the order matters and

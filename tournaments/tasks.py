@@ -1,4 +1,4 @@
-"""The tournament's round clock (DESIGN.md §5): thin, each calls `deciding.close_round_if_due`.
+"""The tournament's round clock (docs/DESIGN.md §5): thin, each calls `deciding.close_round_if_due`.
 
 Embedded default: the in-process clock calls `close_rounds_when_due` every second
 (settings.CLOCK_TICKERS). Scaled: `start_round` enqueues `close_round_at` with eta = the round's

@@ -1,5 +1,5 @@
 """Workflows of a club: each is atomic, logs an event on the club's channel and changes nothing
-when it refuses (DESIGN.md §3).
+when it refuses (docs/DESIGN.md §3).
 
 One module per part of a club's life: clubs (a club, its settings and hosts), roster (members, the
 sub list, co-host pairs), schedule (seasons and parties), hosting (dates away, the rotation, swaps),

@@ -1,4 +1,4 @@
-"""The in-process round clock of the embedded default (DESIGN.md §5).
+"""The in-process round clock of the embedded default (docs/DESIGN.md §5).
 
 Timed rounds must end on time even with no Celery worker: in one-process mode the ASGI lifespan
 runs this loop, which calls each ticker of settings.CLOCK_TICKERS once a second. Tickers are

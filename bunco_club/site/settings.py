@@ -1,6 +1,6 @@
 """Bunco Club settings: one file, configured by environment variables.
 
-Unset variables give the embedded default of DESIGN.md §5 (SQLite in WAL mode, the in-process
+Unset variables give the embedded default of docs/DESIGN.md §5 (SQLite in WAL mode, the in-process
 broadcaster, Celery eager, the in-process round clock): `make run` needs no set-up at all.
 Setting DATABASE_URL and REDIS_URL gives the scaled layout (PostgreSQL, Redis pub/sub, Celery
 workers). See docs/OPERATIONS.md.
@@ -288,7 +288,7 @@ EVENTS_HEARTBEAT_SECONDS = env_float("EVENTS_HEARTBEAT_SECONDS", 15)
 # life of a connection whose other end vanished without a word.
 EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 300)
 # The safety net under the streams: every live page re-fetches itself this often, whatever the
-# stream missed (the htmx `every Ns` triggers, static/js/table.js). Browser tests that must prove
+# stream missed (the htmx `every Ns` triggers, static/js/table_live.js). Browser tests that must prove
 # delivery by the stream turn it effectively off (an hour).
 PHONE_POLL_SECONDS = env_int("PHONE_POLL_SECONDS", 10)
 

@@ -1,4 +1,4 @@
-"""The site's front door (wiring, DESIGN.md §2): home, health, login.
+"""The site's front door (wiring, docs/DESIGN.md §2): home, health, login.
 
 A wiring file: it may import every app (the home page lists a host's nights and clubs).
 """

@@ -1,5 +1,5 @@
 """The slow poll under every live page's stream: `every {% phone_poll_seconds %}s` in the htmx
-triggers, and `data-poll-seconds` for static/js/table.js (settings.PHONE_POLL_SECONDS)."""
+triggers, and `data-poll-seconds` for static/js/table_live.js (settings.PHONE_POLL_SECONDS)."""
 
 from __future__ import annotations
 

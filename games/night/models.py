@@ -457,7 +457,7 @@ class TableRound(models.Model):
     def bunco_credits(self, seated: list[Player] | None = None) -> list[tuple[Player, Player]]:
         """Each player at the table (ghosts too), in seat order, with whom a Bunco rolled for them
         is credited to: themselves, or for a ghost the partner who rolls for it (the engine's
-        `bunco_credit_seat`, RULES.md §4.5). The tally action and the phone's "Who rolled it?" both
+        `bunco_credit_seat`, docs/RULES.md §4.5). The tally action and the phone's "Who rolled it?" both
         read it. `seated` saves the query when the caller has it."""
         seated = self.seated() if seated is None else seated
         ghosts = {position for position, player in enumerate(seated) if player.is_ghost}

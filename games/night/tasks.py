@@ -1,4 +1,4 @@
-"""Background jobs of games: thin, each calls an action (DESIGN.md §3).
+"""Background jobs of games: thin, each calls an action (docs/DESIGN.md §3).
 
 The purge of abandoned nights runs daily from Celery beat in the scaled layout
 (settings.CELERY_BEAT_SCHEDULE), at most hourly from the in-process clock of the embedded default

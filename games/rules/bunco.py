@@ -1,9 +1,9 @@
-"""Bunco (RULES.md §4): a roll's score, the seating draw, movement between rounds, one table's
+"""Bunco (docs/RULES.md §4): a roll's score, the seating draw, movement between rounds, one table's
 round and a whole simulated night.
 
 Pure Python: no Django, no global random. Dice are arguments; where this module needs chance
 (the draw, the simulator) it takes a `random.Random` and goes through `dice.py`, so a seeded night
-replays exactly. The contract entry points (shared/CONTRACT.md) are `target_for_round`,
+replays exactly. The contract entry points (docs/CONTRACT.md) are `target_for_round`,
 `score_roll` and `next_seating`; the rest serves the live site and the bots.
 
 Seats and teams: a table is 4 names in seat order; seats 0 and 2 are team "A", 1 and 3 team "B";
@@ -18,7 +18,7 @@ Decisions on points the rule text leaves open (each also noted where it is imple
   Sudden death ends at the first roll that breaks the tie (with the official scoring, the first
   scoring roll), so the winner always has more points.
 - Fewer than 3 players is no Bunco night: the draw refuses 1 or 2. Five players sit at two
-  tables with three ghosts (RULES.md §4.1): one table holds two ghosts, one in each team.
+  tables with three ghosts (docs/RULES.md §4.1): one table holds two ghosts, one in each team.
 - Movement may bring two ghosts to one table (each came with a different pair); they are kept
   from partnering, but are not moved across tables, because that would move a real player off
   the table the official rule sends them to. Since ghosts never partner, every pair holds at
@@ -43,7 +43,7 @@ ROUNDS_PER_SET = 6
 SETS = ROUNDS // ROUNDS_PER_SET
 BREAK_AFTER_ROUND = 2 * ROUNDS_PER_SET  # the break comes after set 2
 SEATS = 4
-MIN_PLAYERS = 3  # fewer is no Bunco night (RULES.md §4.1)
+MIN_PLAYERS = 3  # fewer is no Bunco night (docs/RULES.md §4.1)
 MAX_GHOSTS_A_TABLE = 2  # one in each team, never partners (only 5 players need it)
 BUNCO_POINTS = 21
 BABY_BUNCO_POINTS = 5
@@ -270,7 +270,7 @@ def partner_seat(position: int) -> int:
 
 
 def bunco_credit_seat(position: int, ghost_seats: Collection[int]) -> int:
-    """The seat whose player a Bunco rolled for `position` is credited to (RULES.md §4.5): the
+    """The seat whose player a Bunco rolled for `position` is credited to (docs/RULES.md §4.5): the
     seat's own player, or, for a ghost, the partner who rolls for it. `ghost_seats` are the
     table's seats held by ghosts; two ghosts never partner, so the credit always reaches a person."""
     _check_seat(position)

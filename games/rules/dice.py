@@ -2,7 +2,7 @@
 
 Every function takes the chance to use: `secrets.SystemRandom()` in production (`system_rng()`), a
 seeded `random.Random` in tests and simulations, so that any night can be replayed exactly, or, at a
-game table, a `ChanceStream`: version 2 of ../shared/FAIRNESS.md, the HMAC-SHA256 byte stream of one
+game table, a `ChanceStream`: version 2 of docs/FAIRNESS.md, the HMAC-SHA256 byte stream of one
 step that anyone can re-derive from the revealed seed, the table's code and the phones' contributions
 (dice by rejection, `below(k)`, the shuffle, exactly as that page says).
 """
@@ -20,7 +20,7 @@ T = TypeVar("T")
 
 FACES = (1, 2, 3, 4, 5, 6)
 
-# FAIRNESS.md version 2: a byte at or above this is thrown away, so that `b mod 6` is even.
+# docs/FAIRNESS.md version 2: a byte at or above this is thrown away, so that `b mod 6` is even.
 DIE_REJECT_FROM = 252
 WORD = 2**32  # below(k) reads 4 bytes at a time, big-endian
 CONTRIBUTION_LENGTH = 32  # a phone's contribution: 16 bytes as lowercase hex
@@ -37,7 +37,7 @@ def commitment_of(seed: str) -> str:
 
 
 class ChanceStream:
-    """The byte stream of one step of a game table (FAIRNESS.md v2): for i = 0, 1, 2, ... the
+    """The byte stream of one step of a game table (docs/FAIRNESS.md v2): for i = 0, 1, 2, ... the
     HMAC-SHA256, keyed by the seed's 64 ASCII characters, of "{code}/{step}/{contribution}/{i}".
     Everything chance produces in that step is read from it, in the order the game needs it."""
 
@@ -48,7 +48,7 @@ class ChanceStream:
         self._bytes = b""
         self._at = 0
         # What the step's chance produced, in the order the stream was used: the record's "chance"
-        # (FAIRNESS.md, "The record"), which an outside check re-derives item by item.
+        # (docs/FAIRNESS.md, "The record"), which an outside check re-derives item by item.
         self.used: list[dict[str, Any]] = []
 
     def _next_byte(self) -> int:
@@ -86,7 +86,7 @@ class ChanceStream:
         return values
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """The shuffle of FAIRNESS.md: for i from the last index down to 1, swap items i and below(i + 1)."""
+        """The shuffle of docs/FAIRNESS.md: for i from the last index down to 1, swap items i and below(i + 1)."""
         before = [card_name(item) for item in items]
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
@@ -98,7 +98,7 @@ class ChanceStream:
 
 
 def card_name(card: object) -> str:
-    """A card as the record writes it (FAIRNESS.md): "BONUS 300", "minus 10", "7"."""
+    """A card as the record writes it (docs/FAIRNESS.md): "BONUS 300", "minus 10", "7"."""
     return str(card).replace("_", " ")
 
 
@@ -134,11 +134,11 @@ def shuffled[T](rng: Chance, items: Sequence[T]) -> list[T]:
 
 
 def shuffle_in_place[T](rng: Chance, items: MutableSequence[T]) -> None:
-    rng.shuffle(items)  # a stream shuffles as FAIRNESS.md says, a generator as Python does
+    rng.shuffle(items)  # a stream shuffles as docs/FAIRNESS.md says, a generator as Python does
 
 
 def draw[T](rng: Chance | None, pile: MutableSequence[T], *, seat: int | None = None) -> T:
-    """The front card of `pile`, taken off it (FAIRNESS.md: cards are drawn from the front), and
+    """The front card of `pile`, taken off it (docs/FAIRNESS.md: cards are drawn from the front), and
     noted in the step's record (`seat`: who it was dealt to, where the record says)."""
     card = pile.pop(0)
     if isinstance(rng, ChanceStream):
@@ -147,7 +147,7 @@ def draw[T](rng: Chance | None, pile: MutableSequence[T], *, seat: int | None = 
 
 
 def deal_one[T](rng: Chance, deck: MutableSequence[T], *, seat: int) -> T:
-    """The next card of a deal to `seat`: from the front (FAIRNESS.md version 2), or from the back for
+    """The next card of a deal to `seat`: from the front (docs/FAIRNESS.md version 2), or from the back for
     a generator (version 1 tables were dealt so, and still replay as they were)."""
     if isinstance(rng, ChanceStream):
         return draw(rng, deck, seat=seat)

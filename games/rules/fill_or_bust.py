@@ -1,4 +1,4 @@
-"""Fill or Bust (RULES.md §1): scoring a toss, the deck, and a whole game as a state machine.
+"""Fill or Bust (docs/RULES.md §1): scoring a toss, the deck, and a whole game as a state machine.
 
 Pure rules: no Django, no database, no global `random`. Chance comes from outside: the dice of
 every toss are passed in (rolled by `games.rules.dice`, or by real players and typed in), and
@@ -9,7 +9,7 @@ Three layers, each built on the one before:
 - **Scoring** (`score_selection`, `max_selection`, `is_bust`, `legal_keeps`, `maximal_keep`).
   Every multiset of 1 to 6 dice (923 of them) is scored once at import time; every ordered
   toss (55,986) then maps to its multiset's answer, so the hot path is one `tuple()` and one
-  dict lookup (DESIGN.md §7: all 46,656 six-dice tosses in well under 20 ms).
+  dict lookup (docs/DESIGN.md §7: all 46,656 six-dice tosses in well under 20 ms).
 - **The deck** (`Deck`): 54 cards, a draw pile and a discard pile, reshuffled from the
   discards when the draw pile runs out.
 - **The game** (`Game`): seats (players or teams) in clockwise order, the scoresheet, whose
@@ -22,7 +22,7 @@ Three layers, each built on the one before:
 A small bot (`bot_decide`, `play_bot_turn`, `play_bot_game`) plays sensibly enough for
 simulated tournaments.
 
-Decisions on points RULES.md leaves open (see also the docstrings where they apply):
+Decisions on points docs/RULES.md leaves open (see also the docstrings where they apply):
 
 - A Fill's bonus is only ever earned by all six dice being set aside; stopping under a BONUS
   card is allowed once something has been set aside under that card (a card must be followed
@@ -102,7 +102,7 @@ FACES: Final = (1, 2, 3, 4, 5, 6)
 STRAIGHT: Final = (1, 2, 3, 4, 5, 6)
 STRAIGHT_POINTS: Final = 1500
 COMBO_PAIR_POINTS: Final = 50  # house rule Combo 5: a 2+3 or a 1+4 pair that completes a Fill
-# What each target of a Vengeance loses (RULES.md §1.4); 5,000 is the team house rule. The one
+# What each target of a Vengeance loses (docs/RULES.md §1.4); 5,000 is the team house rule. The one
 # number every app names (a tournament's default, the table form's choice) instead of its own 2500.
 VENGEANCE_PENALTY: Final = 2500
 TEAM_VENGEANCE_PENALTY: Final = 5000  # the team house rule: `Options(vengeance=TEAM_VENGEANCE_PENALTY)`
@@ -118,7 +118,7 @@ class IllegalMove(table_game.IllegalMove):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The options agreed before the game (RULES.md §1.5); the defaults are the official rules."""
+    """The options agreed before the game (docs/RULES.md §1.5); the defaults are the official rules."""
 
     combo5: bool = False
     must_bust_penalty: bool = False
@@ -494,7 +494,7 @@ class Deck:
 
     def draw(self, rng: dice.Chance) -> tuple[Card, Deck]:
         """The top card and the deck without it; an empty draw pile is first refilled by shuffling
-        the discards with `rng` (RULES.md §1.2)."""
+        the discards with `rng` (docs/RULES.md §1.2)."""
         pile, discards = self.draw_pile, self.discards
         if not pile:
             if not discards:
@@ -586,7 +586,7 @@ def leaders(scores: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(name for name, score in scores.items() if score == top)
 
 
-# The Vengeance and the 0 floor (RULES.md §1.4, §1.5), as functions of a scoresheet, so that every
+# The Vengeance and the 0 floor (docs/RULES.md §1.4, §1.5), as functions of a scoresheet, so that every
 # app scoring a Fill or Bust turn (the game below, a tournament's typed turns) asks this one place.
 
 
@@ -620,7 +620,7 @@ def bank(
 
 @dataclass(frozen=True, slots=True)
 class StartRoll:
-    """The roll for who starts (RULES.md §1.2), as it was made, for the players to see.
+    """The roll for who starts (docs/RULES.md §1.2), as it was made, for the players to see.
 
     `rounds[0]` holds every player's die in seat order; each later round, the dice of the players
     tied for the highest in the round before (they rolled again). `starter` had the highest die of
@@ -646,7 +646,7 @@ class StartRoll:
 
 
 def roll_for_first_player(seats: Sequence[str], rng: dice.Chance) -> StartRoll:
-    """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2); the roll as made.
+    """Each player rolls one die, highest starts, ties roll again (docs/RULES.md §1.2); the roll as made.
 
     The dice come from `rng` exactly as they always have (one `dice.roll` per round, of as many
     dice as there are contenders): a game dealt before the roll was recorded deals the same."""
@@ -663,7 +663,7 @@ def roll_for_first_player(seats: Sequence[str], rng: dice.Chance) -> StartRoll:
 
 
 def choose_first_player(seats: Sequence[str], rng: dice.Chance) -> str:
-    """Each player rolls one die, highest starts, ties roll again (RULES.md §1.2): who starts."""
+    """Each player rolls one die, highest starts, ties roll again (docs/RULES.md §1.2): who starts."""
     return roll_for_first_player(seats, rng).starter
 
 
@@ -1154,7 +1154,7 @@ class Game:
         return game._finish_turn(TurnOutcome.REACHED_GOAL if game._goal_reached() else TurnOutcome.MUST_BUST)
 
     def _fill(self) -> Game:
-        """All six dice are set aside; what that does depends on the card (RULES.md §1.4)."""
+        """All six dice are set aside; what that does depends on the card (docs/RULES.md §1.4)."""
         card = self.card
         if card is Card.MUST_BUST or (card is Card.DOUBLE_TROUBLE and self.fills == 0):
             # Toss all six again under the same card; its points keep adding up.

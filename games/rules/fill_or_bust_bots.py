@@ -1,4 +1,4 @@
-"""Bots for Fill or Bust at a game table (RULES.md §1), at three levels.
+"""Bots for Fill or Bust at a game table (docs/RULES.md §1), at three levels.
 
 Pure rules: the standard library and games.rules only; every random choice comes from the
 generator passed in. The game table calls one function, `choose_move(table, seat, level, rng)`,

@@ -1,4 +1,4 @@
-"""Kismet (RULES.md §3): the box table, a player's sheet, a turn's rolls and a game's turn order.
+"""Kismet (docs/RULES.md §3): the box table, a player's sheet, a turn's rolls and a game's turn order.
 
 Pure rules, no Django, no random: every function takes the dice it is given (the site rolls them
 with `games.rules.dice`, or players roll real dice and type them in). The score-keeping pages keep
@@ -463,7 +463,7 @@ def _boxes_for(sheet: Sheet, faces: Sequence[int], no_straight: bool = False) ->
     """The open boxes of `sheet` the dice may go in (the second-Kismet rule narrows them; with the
     house rule `no_straight` it never goes in Straight while another box is open)."""
     if sheet.has_kismet and is_kismet(faces):
-        # RULES.md §3's example: five 5s qualify for Fives, never for Ones (a Basic box the dice
+        # docs/RULES.md §3's example: five 5s qualify for Fives, never for Ones (a Basic box the dice
         # would score 0 in is not one they qualify for).
         scores = options(faces)
         qualifying = tuple(b for b in sheet.open_boxes

@@ -1,4 +1,4 @@
-"""Bots for Kismet at a game table (RULES.md §3): which move a bot makes, and the hint a phone may show.
+"""Bots for Kismet at a game table (docs/RULES.md §3): which move a bot makes, and the hint a phone may show.
 
 Pure: no Django; the bot's own generator is passed in (it picks only among equal choices, and types
 in the dice of a seat that rolls real dice). Three levels, by the names the tables use for every game:

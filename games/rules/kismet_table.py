@@ -105,7 +105,7 @@ def legal_moves_shown(game: TableGame, seat: int) -> list[dict[str, Any]]:
 
 
 def summary(steps: Sequence[tuple[Mapping[str, Any], TableGame]]) -> dict[str, Any]:
-    """A finished game as CONTRACT.md's simulate_table prints it, from each move and the game after
+    """A finished game as docs/CONTRACT.md's simulate_table prints it, from each move and the game after
     it: "turns" (who, the five dice after each roll, the box, its score, whether it was a second
     Kismet and, for one, the zeroes it forced as "penalties") and the final "sheets"."""
     turns: list[dict[str, Any]] = []

@@ -1,4 +1,4 @@
-"""Ninety-Nine or Bust (RULES.md §2): the count, the deck, and a dealt game from deal to winner.
+"""Ninety-Nine or Bust (docs/RULES.md §2): the count, the deck, and a dealt game from deal to winner.
 
 Pure rules, no Django, no global random: shuffles go through `games.rules.dice` with a generator
 passed to each action that needs chance (the first deal, a reshuffle, the next deal), so a game
@@ -138,7 +138,7 @@ DEFAULT_DECK: tuple[Card, ...] = make_deck(dict.fromkeys(CARDS, 4))  # 13 kinds 
 
 @dataclass(frozen=True)
 class Rules:
-    """The table's choices: the deck (RULES.md §2 by default) and each player's markers."""
+    """The table's choices: the deck (docs/RULES.md §2 by default) and each player's markers."""
 
     deck: tuple[Card, ...] = DEFAULT_DECK
     markers: int = STARTING_MARKERS

@@ -1,4 +1,4 @@
-"""Bots for Ninety-Nine or Bust at a game table (RULES.md §2), at the table's three levels.
+"""Bots for Ninety-Nine or Bust at a game table (docs/RULES.md §2), at the table's three levels.
 
 Pure rules: every random choice comes from the generator passed in. The game table calls
 `choose_move(table, seat, level, rng)` and gets back one of `table.legal_moves(seat)`. A bot sees

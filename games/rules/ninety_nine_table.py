@@ -2,7 +2,7 @@
 (games.rules.table.GameRules), registered in games/rules/registry.py.
 
 Options a Ninety-Nine or Bust table stores: {"markers": M} (1 to 10; 4 by default) and,
-optionally, {"deck": {card: copies}} for another composition than RULES.md §2's 52 cards. Its
+optionally, {"deck": {card: copies}} for another composition than docs/RULES.md §2's 52 cards. Its
 templates are templates/games/table/ninety_nine/.
 """
 

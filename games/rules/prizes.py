@@ -1,6 +1,6 @@
-"""The prizes at the end of a Bunco night (RULES.md §4.7), paid out of the pot in whole cents.
+"""The prizes at the end of a Bunco night (docs/RULES.md §4.7), paid out of the pot in whole cents.
 
-`allocate` is the contract entry point (shared/CONTRACT.md). Everything is derived from the
+`allocate` is the contract entry point (docs/CONTRACT.md). Everything is derived from the
 players' final sheets, the traveler's holder and an injected random generator, so the host can
 re-run the allocation from the corrected record and get the same answer with the same seed.
 

@@ -1,4 +1,4 @@
-"""The games a game table can play: the one place that names them (DESIGN.md §2).
+"""The games a game table can play: the one place that names them (docs/DESIGN.md §2).
 
 Each game keeps its engine, bots and table adapter together (games/rules/<game>*.py, its
 `GameRules` record in `<game>_table.py`) and its templates in templates/games/table/<game>/;
@@ -27,7 +27,7 @@ GAMES: dict[str, GameRules] = {
 }
 
 # The levels a bot plays at, the same for every game, and what people read for each: said once, in
-# games/rules/bot_levels.py (the names never renamed: CONTRACT.md).
+# games/rules/bot_levels.py (the names never renamed: docs/CONTRACT.md).
 BOT_LEVELS: tuple[str, ...] = levels.LEVELS
 BOT_LEVEL_WORDS: dict[str, str] = levels.WORDS
 

@@ -1,4 +1,4 @@
-"""The one interface every game played at a game table implements (DESIGN.md §2, §3).
+"""The one interface every game played at a game table implements (docs/DESIGN.md §2, §3).
 
 Pure Python, no Django, no global random. A game table (games/table/) knows nothing of Fill or Bust,
 Kismet or Ninety-Nine or Bust: it stores a `TableGame` as `to_dict()`, asks whose move it is and
@@ -196,7 +196,7 @@ def dice_tossed(move: Mapping[str, Any]) -> list[int] | None:
 
 @dataclass(frozen=True)
 class GameRules:
-    """Everything game-specific a table needs, in one record per game (DESIGN.md §2: a game is
+    """Everything game-specific a table needs, in one record per game (docs/DESIGN.md §2: a game is
     one folder). Pure: functions of games and plain data."""
 
     name: str  # the registry's key, the Table's `game`, the templates' folder
@@ -241,7 +241,7 @@ class GameRules:
     named_cards: tuple[str, ...] = ()
     # The dice a recorded move showed (the replay draws them).
     dice_shown: Callable[[Mapping[str, Any]], list[int] | None] = dice_tossed
-    # The public view's parts that chance makes when the game is dealt at the start (FAIRNESS.md
+    # The public view's parts that chance makes when the game is dealt at the start (docs/FAIRNESS.md
     # step 0, with the phones' parts brought in the lobby): the lobby shows none of them.
     made_at_the_start: tuple[str, ...] = ()
 

@@ -8,7 +8,7 @@ card against it.
 
 Each move locks the table row, runs through the engine (games/rules/, the `TableGame` interface),
 is appended as a `Move` with what chance produced and the scores after, and is published: the
-public view on the table's channel, each seat's private view on that seat's own channel (DESIGN.md
+public view on the table's channel, each seat's private view on that seat's own channel (docs/DESIGN.md
 §3: a hand never travels on a channel another phone follows). Errors are `TableError`s, or the
 refusals every app shares (live.refusals: NotNow, SeatTaken, KeyReused), and change nothing.
 """
@@ -137,7 +137,7 @@ def open_table(
 
 def _start(table: Table) -> None:
     """The game begins, dealt from the seed and the contributions the seats' phones brought to the
-    lobby (FAIRNESS.md step 0), frozen from now on."""
+    lobby (docs/FAIRNESS.md step 0), frozen from now on."""
     if table.fairness != 1:  # a version 1 table was dealt once and for all when it opened
         table.state = deal(table).to_dict()
     table.status = Table.Status.PLAYING
@@ -181,7 +181,7 @@ def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "")
     first). Once a game of hidden hands is under way, a phone that held one seat never takes
     another: it has seen that seat's hand (`hands_seen`).
 
-    In the lobby the phone's `contribution` (FAIRNESS.md) becomes the seat's part of the deal,
+    In the lobby the phone's `contribution` (docs/FAIRNESS.md) becomes the seat's part of the deal,
     replacing what an earlier claim brought; once the game has started the deal is made and a
     claim brings nothing to it."""
     table = _locked(table)
@@ -263,7 +263,7 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str, quiet: bool = Fal
         seat.quiet_at = None
     seat.bot_level, seat.claimed_by = level, ""
     if table.status == Table.Status.SEATING:
-        seat.contribution = ""  # a bot brings nothing to the deal (FAIRNESS.md)
+        seat.contribution = ""  # a bot brings nothing to the deal (docs/FAIRNESS.md)
     seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot", "contribution", "quiet_at"])
     table.bot_seats = sorted({*table.bot_seats, seat.number})
     table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
@@ -453,7 +453,7 @@ def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, mov
 def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | None = None,
               by_bot: bool = False, client: str = "", phone: str = "") -> Move:
     """Seat `seat` makes `move` (a mapping such as {"kind": "toss"}). The engine rolls and draws
-    with this move's own chance, mixed with the `client` value its phone sent (FAIRNESS.md; "" for
+    with this move's own chance, mixed with the `client` value its phone sent (docs/FAIRNESS.md; "" for
     a bot); a key already recorded for the same move and value returns that move (a retry counts
     once); out of turn, an illegal move or a move after the game: refused, nothing changed.
     `phone`: the phone that sent it, heard from (`hear_from_phone`) in the move's transaction."""
@@ -514,7 +514,7 @@ def _undo(table: Table, seat: int, key: str | None, client: str) -> Move:
 @transaction.atomic
 def sound_buzzer(*, table: Table) -> Move | None:
     """Time is up (a tournament round's clock): no new turn starts, the turn under way is played
-    out, then the game ends (RULES.md §1.2). Recorded as a move so that a replay sounds it too.
+    out, then the game ends (docs/RULES.md §1.2). Recorded as a move so that a replay sounds it too.
     None when there is nothing to do (the game is over, or the buzzer has sounded)."""
     table = _locked(table)
     time_up = table.engine.time_up

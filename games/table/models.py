@@ -1,7 +1,7 @@
-"""Game tables: a table playing one game, its seats, and every move made at it (DESIGN.md §2, §3).
+"""Game tables: a table playing one game, its seats, and every move made at it (docs/DESIGN.md §2, §3).
 
 The server rolls and shuffles from the table's `seed`, a secret drawn when the table opens, mixed
-with what every phone brings (../shared/FAIRNESS.md, version 2): the value it sent when it claimed
+with what every phone brings (docs/FAIRNESS.md, version 2): the value it sent when it claimed
 its seat (`TableSeat.contribution`, step 0: the deal at the start) and the one it sends with every
 move (`Move.client`, step n: the n-th move). The seed's SHA-256 (`commitment`) is shown before any
 phone speaks; the seed itself is revealed once the game is over, and with it anyone can re-derive
@@ -30,7 +30,7 @@ from games.rules.table import TableGame
 from games.table.engines import Engine, engine
 
 SETUP = "setup"
-FAIRNESS_VERSION = 2  # ../shared/FAIRNESS.md: how a new table derives its chance
+FAIRNESS_VERSION = 2  # docs/FAIRNESS.md: how a new table derives its chance
 
 
 def new_seed() -> str:
@@ -46,7 +46,7 @@ def rng_for(seed: str, step: int | str) -> random.Random:
 
 
 def well_formed_contribution(value: object) -> bool:
-    """A phone's contribution: "" (none) or 32 lowercase hex characters (FAIRNESS.md)."""
+    """A phone's contribution: "" (none) or 32 lowercase hex characters (docs/FAIRNESS.md)."""
     return isinstance(value, str) and (value == "" or (
         len(value) == dice.CONTRIBUTION_LENGTH and all(character in "0123456789abcdef" for character in value)))
 
@@ -54,7 +54,7 @@ def well_formed_contribution(value: object) -> bool:
 class TableQuerySet(models.QuerySet["Table"]):
     def free_code(self, seed: str) -> str:
         """A code for a simulation's table made from its seed (so that the same seed on a fresh
-        database plays the same game: FAIRNESS.md mixes the code into every step's chance), and
+        database plays the same game: docs/FAIRNESS.md mixes the code into every step's chance), and
         numbered on when an earlier simulation took it."""
         base = "sim" + hashlib.sha256(seed.encode("ascii")).hexdigest()[:8]
         taken = set(self.filter(code__startswith=base).values_list("code", flat=True))
@@ -84,7 +84,7 @@ class Table(models.Model):
     options = models.JSONField(default=dict, blank=True)
     seed = models.CharField(max_length=64, default=new_seed)
     commitment = models.CharField(max_length=64)
-    # Which derivation of ../shared/FAIRNESS.md the table's chance follows (1: tables opened before
+    # Which derivation of docs/FAIRNESS.md the table's chance follows (1: tables opened before
     # version 2, kept as they were dealt).
     fairness = models.PositiveSmallIntegerField(default=FAIRNESS_VERSION)
     state = models.JSONField(default=dict)
@@ -217,7 +217,7 @@ class TableSeat(models.Model):
     # that phone counts as away again: None from the moment the bot covered it for being quiet
     # until the phone is heard from. None too when nobody holds it or the table has no patience.
     quiet_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    # What the phone that claimed the seat in the lobby brought to the deal (FAIRNESS.md: 32 hex
+    # What the phone that claimed the seat in the lobby brought to the deal (docs/FAIRNESS.md: 32 hex
     # characters from its crypto.getRandomValues; "" for a bot or nobody), frozen at the start.
     contribution = models.CharField(max_length=32, blank=True)
 
@@ -278,7 +278,7 @@ class Move(models.Model):
     scores = models.JSONField(default=list)
     by_bot = models.BooleanField(default=False)
     key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001  (keyless bot moves: NULLs never collide)
-    # What the phone that sent the move brought to its chance (FAIRNESS.md's X_n; "" for a bot's
+    # What the phone that sent the move brought to its chance (docs/FAIRNESS.md's X_n; "" for a bot's
     # move and one the server makes), kept with the key: a retry sends the same.
     client = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

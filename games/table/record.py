@@ -1,4 +1,4 @@
-"""A finished table's record (../shared/FAIRNESS.md, "The record"): everything anyone needs to check
+"""A finished table's record (docs/FAIRNESS.md, "The record"): everything anyone needs to check
 every die and card on their own, with `scripts/verify_record.py` or a script of their own.
 
 It is made by replaying the recorded moves from the revealed seed through the engines, each step

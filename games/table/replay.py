@@ -24,7 +24,7 @@ TIME_UP = "time_up"  # the buzzer of a timed game, recorded as a move of the sea
 
 @dataclass(frozen=True)
 class Step:
-    """One recorded move, the game after it, and what chance produced in it (FAIRNESS.md's record:
+    """One recorded move, the game after it, and what chance produced in it (docs/FAIRNESS.md's record:
     empty for a version 1 table)."""
 
     move: Move

@@ -2,7 +2,7 @@
 
 Building a statement through the ORM costs about half a millisecond on the development machine,
 more than SQLite or PostgreSQL take to run it, and a move's answer is what every phone at the table
-waits for (DESIGN.md §7: a move to every phone within 1.2 times a Bunco tap). So the two writes
+waits for (docs/DESIGN.md §7: a move to every phone within 1.2 times a Bunco tap). So the two writes
 every move makes are written out here in the common subset of SQLite and PostgreSQL; everything
 else stays in the ORM.
 """

@@ -336,7 +336,7 @@
       });
       body.set("seat", String(state.seat));
       body.set("key", Send.newKey());  // one key per move: sent again as it is, it counts once
-      // This phone's part of the move's chance (FAIRNESS.md): fresh for every move, sent again
+      // This phone's part of the move's chance (docs/FAIRNESS.md): fresh for every move, sent again
       // with its key on a retry (the same key with another part is refused).
       body.set("client", Send.newKey());
       try {
@@ -373,7 +373,7 @@
     return { refresh: refresh, send: send, set: set };
   }
 
-  // The lobby: a seat's claim brings this phone's part of the deal (FAIRNESS.md: 16 random bytes,
+  // The lobby: a seat's claim brings this phone's part of the deal (docs/FAIRNESS.md: 16 random bytes,
   // Send.newKey's, which plain http has too). The phone keeps what it sent, and the seat's
   // line says so when the fingerprint the server shows is that part's.
   function partsInTheLobby() {

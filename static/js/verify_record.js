@@ -1,10 +1,10 @@
 // "Check the dice" in the player's own browser (issue 31): the finished game's public record
-// (/g/<code>/record.json) is checked here, on the phone, against FAIRNESS.md version 2, the same
+// (/g/<code>/record.json) is checked here, on the phone, against docs/FAIRNESS.md version 2, the same
 // recipe scripts/verify_record.py follows: the seed's SHA-256 is the commitment, and every step's
 // dice, shuffles and cards come again from HMAC-SHA256(seed, "{code}/{step}/{part}/{i}").
 // Web Crypto does the hashing where the page has it (HTTPS, localhost); a living room that reaches
 // the site over plain http at a LAN address has no crypto.subtle, so a small SHA-256 of our own
-// (below, checked against the FAIRNESS.md vectors by the browser tests) does it there.
+// (below, checked against the docs/FAIRNESS.md vectors by the browser tests) does it there.
 (function () {
   "use strict";
 
@@ -114,7 +114,7 @@
   var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
   var sorted = function (list) { return list.slice().sort(); };
 
-  // What a step's stream is keyed by (FAIRNESS.md): step 0's the seats' parts joined by commas, a
+  // What a step's stream is keyed by (docs/FAIRNESS.md): step 0's the seats' parts joined by commas, a
   // move's its phone's part.
   function stepInput(record, step) {
     return step.number === 0 ? record.seats.map(function (seat) { return seat.contribution || ""; }).join(",") : (step.client || "");

@@ -1,4 +1,4 @@
-"""One source per rule across apps (DESIGN.md §3): the club reads its house rules and its party
+"""One source per rule across apps (docs/DESIGN.md §3): the club reads its house rules and its party
 headcount from the pure engine (games.rules, the ground floor), so a club's nights and its pages
 say what a night would do."""
 

@@ -1,4 +1,4 @@
-"""The hosting rotation (shared/CONTRACT.md "bunco_club/rotation.py"): worked examples, the errors,
+"""The hosting rotation (docs/CONTRACT.md "bunco_club/rotation.py"): worked examples, the errors,
 and the fairness invariant at every date under hypothesis."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Accessibility of the night's pages (DESIGN.md §1: a dim room, one hand, a phone): axe-core finds
+"""Accessibility of the night's pages (docs/DESIGN.md §1: a dim room, one hand, a phone): axe-core finds
 no serious or critical violation on the start page, the join page, the phone page in each of its
 states, the host page and the projector; and the phone pages fit a 360 px wide screen."""
 

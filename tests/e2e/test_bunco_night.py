@@ -1,4 +1,4 @@
-"""The acceptance test: a 12-player Bunco night in real browsers (RULES.md §4, DESIGN.md §1, §4).
+"""The acceptance test: a 12-player Bunco night in real browsers (docs/RULES.md §4, docs/DESIGN.md §1, §4).
 
 Twelve phones join by their table's QR link and tap their names; the head table starts round 1 and
 taps its way to 21; the bell reaches every phone by its stream; the other tables
@@ -305,7 +305,7 @@ def test_a_twelve_player_night_rings_the_bell_everywhere_moves_everyone_and_pays
 
 
 def check_prizes(night: Night, figures: dict[str, Player], page: Page) -> None:
-    """The stored awards follow RULES.md §4.7 from the sheets in the database, and the page
+    """The stored awards follow docs/RULES.md §4.7 from the sheets in the database, and the page
     shows exactly them. Ties are rolled off at random, so a tied prize is checked to have gone to
     one of the tied players, with its dice kept."""
     awards = list(night.awards.select_related("player").order_by("order"))

@@ -105,7 +105,7 @@ def said_so_far(page: Page) -> list[str]:
 
 
 
-# The phones' parts of each move's chance (FAIRNESS.md) are random, so a game planned offline has
+# The phones' parts of each move's chance (docs/FAIRNESS.md) are random, so a game planned offline has
 # its phones send none (the server takes a move without one, as from a page of before version 2).
 # tests/e2e/test_table_parts.py plays with the parts.
 WITHOUT_PARTS = """(() => {

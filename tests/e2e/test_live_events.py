@@ -1,6 +1,6 @@
 """Live events in a real browser: a ping from one phone lights up another in the same check room
 (and no phone in another room), and a phone whose stream was cut gets what it missed replayed when
-it reconnects (DESIGN.md §4).
+it reconnects (docs/DESIGN.md §4).
 
 Runs against the embedded default (one uvicorn, in-process broadcaster) and against the scaled
 layout (POSTs on gunicorn, streams on two uvicorn processes behind nginx, Redis between them).

@@ -1,7 +1,7 @@
 """"Check the dice" in the player's own browser (issue 31): the check page fetches the finished game's
 public record and re-derives every die and card on the phone (static/js/verify_record.js), with Web
 Crypto on a secure origin and with the page's own SHA-256 on plain http at a LAN name, where
-crypto.subtle does not exist. Both reproduce FAIRNESS.md's test vectors; an honest record is
+crypto.subtle does not exist. Both reproduce docs/FAIRNESS.md's test vectors; an honest record is
 "Verified on this phone"; a record altered on its way names the step that differs."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tests.conftest import PHONE, ServerProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SEED = "56a0fbc90b238f126c6722d476c70a9d7dd67a6d8f648e5da981890a0ab2c0f8"  # FAIRNESS.md's S
+SEED = "56a0fbc90b238f126c6722d476c70a9d7dd67a6d8f648e5da981890a0ab2c0f8"  # docs/FAIRNESS.md's S
 VECTOR_PART = "0123456789abcdef0123456789abcdef"
 BLOCK_0 = "093aa3eb43a6dcdca7ab4de2e6c8881be0cfe5fcb02d5823c2eb8d55c940fd00"
 FIRST_DICE = [4, 5, 2, 2, 2, 5, 5, 5, 6, 4, 6, 5]

@@ -1,4 +1,4 @@
-"""`manage.py simulate_night` (CONTRACT.md): a whole Bunco night played by bots through the real
+"""`manage.py simulate_night` (docs/CONTRACT.md): a whole Bunco night played by bots through the real
 actions, its JSON read back from the database.
 
 Whole nights are the slow part (every scoring roll is a real `record_tally`), so the 12- and

@@ -1,4 +1,4 @@
-"""CONTRACT.md, Commands: on a database without the tables each command says in one line to run
+"""docs/CONTRACT.md, Commands: on a database without the tables each command says in one line to run
 `make run` (or migrate) first, never a traceback."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The event log, the broadcasters and the SSE stream (DESIGN.md §4)."""
+"""The event log, the broadcasters and the SSE stream (docs/DESIGN.md §4)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 SQLite file in WAL mode). Six tables of four, every phone tapping as fast as it can with a key per
 tap, a few taps sent again with their keys: every tap answered 2xx is in the database exactly once,
 a retry is never counted twice, nothing is answered 5xx, and the server never says "database is
-locked" (DESIGN.md §5: IMMEDIATE transactions wait their turn behind the busy timeout).
+locked" (docs/DESIGN.md §5: IMMEDIATE transactions wait their turn behind the busy timeout).
 
 Run on the suite's database: SQLite with `make test`; PostgreSQL with `make test-services`, where
 the same counts hold (the lock message is SQLite's alone)."""

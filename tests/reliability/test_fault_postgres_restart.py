@@ -1,5 +1,5 @@
 """Issue 21, faults: PostgreSQL stopped in the middle of a night and started again (scaled layout:
-the pages and POSTs on gunicorn workers with psycopg's pool, DESIGN.md §5).
+the pages and POSTs on gunicorn workers with psycopg's pool, docs/DESIGN.md §5).
 
 The site runs on a private PostgreSQL cluster of the test's own (its database a copy of the suite's
 migrated test database), gunicorn for pages and POSTs and uvicorn for streams, and eight phones

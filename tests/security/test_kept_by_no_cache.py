@@ -6,7 +6,7 @@ Vary: HX-Request, Accept (a page and the region of it that its own refresh asks 
 Back after the refresh showed the region alone, unstyled and dead).
 
 The one answer with a Cache-Control of its own is the service worker's script: checked with the
-server at each visit (tests/bunco_club/test_installable.py)."""
+server at each visit (tests/bunco_club/site/test_installable.py)."""
 
 from __future__ import annotations
 

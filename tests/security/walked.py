@@ -4,7 +4,7 @@ and the visitors who knock on them.
 `routes()` lists every route Django resolves (url patterns and includes, recursively). `REGISTRY`
 says, for each, how to fill its URL from the `World` and what a POST to it may carry, and
 walked_table.PERMISSIONS who may use each URL; a route missing from them fails
-tests/security/test_walked_permissions.py, so a new page cannot be forgotten by the checks that
+tests/security/test_walked_pages.py, so a new page cannot be forgotten by the checks that
 walk them all (permissions, markup, fuzzing, CSRF).
 
 The world is one of everything a URL can point at: a club with members, a party, a season and its

@@ -1,5 +1,5 @@
 """Who may knock on which door: the permission table of every walked URL × every kind of visitor
-(issue 21), asserted cell by cell by tests/security/test_walked_permissions.py. A route added to
+(issue 21), asserted cell by cell by tests/security/test_walked_pages.py. A route added to
 the URLconf fails that test until its rows are here (and in walked.REGISTRY).
 
 A row is one URL and method ("route[which URL] METHOD", the URLs of walked.REGISTRY); its cells are

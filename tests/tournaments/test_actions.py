@@ -1,4 +1,4 @@
-"""The tournament's actions (RULES.md §1.7): registration, timed rounds, turns, the clock, cuts,
+"""The tournament's actions (docs/RULES.md §1.7): registration, timed rounds, turns, the clock, cuts,
 strikes, play-offs, the face-off and the final places."""
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def test_a_vengeance_takes_the_penalty_off_the_leaders_as_they_stood_never_below
 
 
 def test_a_bust_with_a_vengeance_ticked_is_refused_and_changes_nothing(tournament):
-    """RULES.md §1.4: a Vengeance bites only when the turn fills, so a bust never hits the leaders."""
+    """docs/RULES.md §1.4: a Vengeance bites only when the turn fills, so a bust never hits the leaders."""
     actions.start_round(tournament, now=START)
     group = groups_of(tournament)[0]
     a, b, *_ = group.players()

@@ -1,4 +1,4 @@
-"""Tournament brackets (RULES.md §1.7): groups, single- and double-elimination rounds, play-offs."""
+"""Tournament brackets (docs/RULES.md §1.7): groups, single- and double-elimination rounds, play-offs."""
 
 from __future__ import annotations
 
@@ -458,7 +458,7 @@ def test_replaying_the_rules_worked_example_gives_its_scores():
 
 
 def test_a_bust_plays_no_vengeance_and_one_stored_before_the_refusal_hits_nobody():
-    """RULES.md §1.4: a Vengeance bites only when the turn fills."""
+    """docs/RULES.md §1.4: a Vengeance bites only when the turn fills."""
     from tournaments.brackets import TurnEntry, apply_turn, replay_turns
 
     with pytest.raises(ValueError, match="only when the turn fills"):
@@ -534,7 +534,7 @@ def _engine_turn(data: st.DataObject, game, card: str):
 def test_typed_turns_and_the_engine_agree_on_any_scoresheet_with_and_without_a_vengeance(data):
     """The tournament's typed-turn scoring (apply_turn, replay_turns) gives the engine's scoresheet:
     the Vengeance penalty off the leaders as they stood, the 0 floor, the sole leader's discard,
-    the Must Bust penalty, for random scoresheets and turns (RULES.md §1.4, §1.5)."""
+    the Must Bust penalty, for random scoresheets and turns (docs/RULES.md §1.4, §1.5)."""
     from games.rules.fill_or_bust import Game, Options, Phase
     from tournaments.brackets import TurnEntry, apply_turn, replay_turns
 

@@ -1,4 +1,4 @@
-"""`manage.py simulate_tournament` (CONTRACT.md): bots play whole tournaments through the actions,
+"""`manage.py simulate_tournament` (docs/CONTRACT.md): bots play whole tournaments through the actions,
 on a simulated clock; the JSON is read back from the database and checked for every invariant."""
 
 from __future__ import annotations

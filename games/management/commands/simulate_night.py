@@ -1,4 +1,4 @@
-"""`simulate_night`: a whole Bunco night played by bots through the real actions (CONTRACT.md).
+"""`simulate_night`: a whole Bunco night played by bots through the real actions (docs/CONTRACT.md).
 
     python manage.py simulate_night --players N --seed S [--json] [--buy-in CENTS]
     python manage.py simulate_night --party ID --seed S [--json]     (a club party's night)

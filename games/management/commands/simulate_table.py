@@ -1,4 +1,4 @@
-"""`simulate_table`: a whole game at a game table, every seat a bot (CONTRACT.md).
+"""`simulate_table`: a whole game at a game table, every seat a bot (docs/CONTRACT.md).
 
     python manage.py simulate_table --game fill_or_bust --players N --seed S [--goal G] [--json]
     python manage.py simulate_table --game ninety_nine --players N --seed S [--markers M] [--json]
@@ -10,7 +10,7 @@ before the first move and revealed at the end, as a real table's), and every mov
 `make_move`, the action the phones call, chosen by the table's bots. The output is read back from
 the table's record.
 
-Chance follows version 2 of FAIRNESS.md: a bot's seat and a bot's move contribute nothing. With
+Chance follows version 2 of docs/FAIRNESS.md: a bot's seat and a bot's move contribute nothing. With
 `--phones` every seat is claimed in the lobby by a phone of its own that brings its value, as a real
 phone's page does, and sends one with every move (the bots still choose the moves), so that the
 record shows what phones bring. The values are derived from S: the same S plays the same game.
@@ -42,7 +42,7 @@ def simulated_seed(seed: int) -> str:
 
 
 def phone_value(seed: int, what: str) -> str:
-    """What a simulated phone brings (FAIRNESS.md: 32 hex characters), derived from S."""
+    """What a simulated phone brings (docs/FAIRNESS.md: 32 hex characters), derived from S."""
     return hashlib.sha256(f"simulate_table:{seed}:phone:{what}".encode()).hexdigest()[:32]
 
 

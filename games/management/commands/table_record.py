@@ -1,5 +1,5 @@
 """`table_record CODE`: print a finished table's record exactly as /g/<code>/record.json serves it
-(../shared/FAIRNESS.md, "The record"; CONTRACT.md): one JSON object. Exit 2 with a message for a game
+(docs/FAIRNESS.md, "The record"; docs/CONTRACT.md): one JSON object. Exit 2 with a message for a game
 still being played (its seed is secret until the end) or a table that does not exist."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`verify_table CODE`: check a finished table's dice and cards against its revealed seed (CONTRACT.md).
+"""`verify_table CODE`: check a finished table's dice and cards against its revealed seed (docs/CONTRACT.md).
 
 Exit 0 and a line beginning "verified" when SHA-256(seed) is the commitment published before the
 first move and replaying every recorded move from the seed gives every toss, card and score; exit 1

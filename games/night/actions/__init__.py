@@ -1,6 +1,6 @@
 """Workflows of live play: each is atomic, logs its events and publishes them after commit.
 
-A Bunco night (RULES.md §4): `start_night` seats everyone; the head table's `start_round` opens a
+A Bunco night (docs/RULES.md §4): `start_night` seats everyone; the head table's `start_round` opens a
 round; phones `record_tally`; a head-table team at 21 or a head-table Bunco rings the bell
 (exactly once, by a conditional update); other tables `finish_turn`; ties `finish_roll_off`;
 when every table has a winner the round closes and `move_players` seats the next one. After round

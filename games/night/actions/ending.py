@@ -68,7 +68,7 @@ def finish_night(night: Night) -> None:
 
 @transaction.atomic
 def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAward]:
-    """Hand out the pot (RULES.md §4.7), once; ties are rolled off and the dice kept to show."""
+    """Hand out the pot (docs/RULES.md §4.7), once; ties are rolled off and the dice kept to show."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     if night.status != Night.Status.FINISHED:
         raise NotNow("Prizes come at the end of the night.")

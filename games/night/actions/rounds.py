@@ -150,7 +150,7 @@ def close_round_if_resolved(night: Night, round_: Round) -> None:
 
 
 def move_players(night: Night, round_: Round) -> Round | None:
-    """Seat the next round by the movement of RULES.md §4.4 (or the club's house rule), or end the
+    """Seat the next round by the movement of docs/RULES.md §4.4 (or the club's house rule), or end the
     night after the last round (the engine's `after_round`)."""
     played = round_in_play(night, round_.pk, round_.number, closing=True)
     try:

@@ -85,7 +85,7 @@ def back(request: HttpRequest, code: str) -> HttpResponse:
 @refused(as_json=True)
 def move(request: HttpRequest, code: str) -> HttpResponse:
     """A move of the seat this phone holds: {"kind": ...} (and its dice, for a keep), with its
-    idempotency key and the phone's part of its chance (`client`, FAIRNESS.md). Answered with the
+    idempotency key and the phone's part of its chance (`client`, docs/FAIRNESS.md). Answered with the
     seat's view as JSON; a refusal is {"error": ...} with a 4xx
     (403 for a seat this phone doesn't hold, 409 out of turn, 400 an illegal or malformed move)."""
     table, mine = table_and_seat_of_phone(request, code)

@@ -1,7 +1,7 @@
 """What the table's views share: finding the table, the seat this phone holds, whether this browser
 opened the table, the one answer to a refusal, and what a page may be sent of the game.
 
-PRIVACY (DESIGN.md §3): everything a page or an answer carries comes from `TableGame.view(seat)`
+PRIVACY (docs/DESIGN.md §3): everything a page or an answer carries comes from `TableGame.view(seat)`
 and the table's public fields. Never `table.state` (the deck's order), never `table.seed` before
 the end (`revealed_seed`).
 """

@@ -114,7 +114,7 @@ def check(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 @refused(as_json=True)
 def record(request: HttpRequest, code: str) -> HttpResponse:
-    """The finished game's record (FAIRNESS.md, "The record"), for anyone's own check; 409 while it
+    """The finished game's record (docs/FAIRNESS.md, "The record"), for anyone's own check; 409 while it
     is played."""
     table = table_or_404(code)
     response = HttpResponse(record_json(table), content_type="application/json")

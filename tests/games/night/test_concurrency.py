@@ -1,4 +1,4 @@
-"""Many phones at once (DESIGN.md §3–§4): parallel taps at one table, retried taps, the race for
+"""Many phones at once (docs/DESIGN.md §3–§4): parallel taps at one table, retried taps, the race for
 the bell, taps and an undo while the bell rings, and two tables finishing together; from real
 threads, each with its own database connection.
 

@@ -1,4 +1,4 @@
-"""Five players can play a night (issue 9, fault 15; RULES.md §4.1): two tables and three ghosts,
+"""Five players can play a night (issue 9, fault 15; docs/RULES.md §4.1): two tables and three ghosts,
 one table holding two ghosts, one in each team, never partners; the movement keeps at most two a
 table and the seat swap keeps them from partnering. Through the pure engine, the start action, the
 start form, `manage.py simulate_night --players 5` and a whole night through the actions."""

@@ -1,4 +1,4 @@
-"""The house rules offered when starting a night are honoured on the phones (DESIGN.md §3, RULES.md
+"""The house rules offered when starting a night are honoured on the phones (docs/DESIGN.md §3, docs/RULES.md
 §4.2–§4.3): sudden death ends a roll-off at the first tally that breaks the tie; a wipeout (three
 1s when 1s are not up) clears the team's points for the round, and its undo gives them back."""
 

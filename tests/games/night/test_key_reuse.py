@@ -1,5 +1,5 @@
 """A key reused with different content is refused (409, with a message) and changes nothing; the
-same key with the same content is a retry, counted once (issue 16, T3; DESIGN.md §3): taps,
+same key with the same content is a retry, counted once (issue 16, T3; docs/DESIGN.md §3): taps,
 undos, the host's corrections, arrivals and departures."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One source per rule (DESIGN.md §3): whether a table takes tallies is one model predicate that the
+"""One source per rule (docs/DESIGN.md §3): whether a table takes tallies is one model predicate that the
 tally action and the phone page both ask; whether the night can be re-opened or ended are model
 predicates that the actions and the host's page both ask; the night's templates take its rounds,
 sets and break from the engine; the page data (a table's teams, standings, a score sheet, the

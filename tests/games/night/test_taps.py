@@ -1,4 +1,4 @@
-"""The plain-SQL statements of a tap (games/taps.py) agree with the ORM they stand in for."""
+"""The plain-SQL statements of a tap (games/night/taps.py) agree with the ORM they stand in for."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """An undo carries an idempotency key like a tap: a phone that lost the answer to its undo and
-sends it again takes back one entry, not two (DESIGN.md §3)."""
+sends it again takes back one entry, not two (docs/DESIGN.md §3)."""
 
 from __future__ import annotations
 

@@ -263,7 +263,7 @@ def test_a_flag_is_not_a_number_of_points(night):
     assert not Tally.objects.exists()
 
 
-# Rate limits on joining (DESIGN.md §6)
+# Rate limits on joining (docs/DESIGN.md §6)
 
 
 def test_an_address_that_keeps_sending_forged_links_waits_for_its_bad_links_but_not_its_good_ones(night, settings):

@@ -1,4 +1,4 @@
-"""A game is one folder (DESIGN.md §2): a fourth game, registered only here, plays a whole game at a
+"""A game is one folder (docs/DESIGN.md §2): a fourth game, registered only here, plays a whole game at a
 table through the real views, with no line of games/table/ knowing it.
 
 "First to Ten": each seat on turn rolls one die, from the table's own chance, and adds it to its

@@ -1,4 +1,4 @@
-"""`simulate_table` and `verify_table`, as CONTRACT.md words them."""
+"""`simulate_table` and `verify_table`, as docs/CONTRACT.md words them."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_simulate_table_plays_fill_or_bust_to_the_goal_and_its_turns_replay_by_t
 
 
 def test_the_same_server_seed_at_two_tables_plays_two_games_each_bound_to_its_tables_code() -> None:
-    # FAIRNESS.md v2: every step's stream names the table's code, so a seed cannot be reused to
+    # docs/FAIRNESS.md v2: every step's stream names the table's code, so a seed cannot be reused to
     # replay one table's luck at another.
     first = simulate("--game", "fill_or_bust", "--players", "2", "--seed", "3", "--goal", "2000")
     second = simulate("--game", "fill_or_bust", "--players", "2", "--seed", "3", "--goal", "2000")

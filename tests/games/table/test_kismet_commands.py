@@ -1,4 +1,4 @@
-"""`simulate_table --game kismet` and `verify_table` on a Kismet table, as CONTRACT.md words them."""
+"""`simulate_table --game kismet` and `verify_table` on a Kismet table, as docs/CONTRACT.md words them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Ninety-Nine or Bust through the site: "Play a game" opens one, a phone plays its cards (a card
-not held, past 99 or out of turn is a 4xx with a message), and the commands of CONTRACT.md."""
+not held, past 99 or out of turn is a 4xx with a message), and the commands of docs/CONTRACT.md."""
 
 from __future__ import annotations
 

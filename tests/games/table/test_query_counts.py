@@ -1,6 +1,6 @@
 """How many statements a phone's requests at a game table run (issue 34 pins them): a move in each
 game, a move at a table with patience, the phone's page and its state. Each statement of a move is
-one the phones at the table wait for (DESIGN.md §7: a move no dearer than a Bunco tap), so one more
+one the phones at the table wait for (docs/DESIGN.md §7: a move no dearer than a Bunco tap), so one more
 is a change to make on purpose. With several processes the session is one statement more
 (`statements_besides_the_session`)."""
 

@@ -1,7 +1,7 @@
 """Who starts Fill or Bust at a game table (issue 29, G6): the start roll the deal made (each
 player's die, the tied players' dice rolled again) travels in the page's payload of every phone and
 of the screen, from the start through the first turn (the lobby shows none: the game is dealt when
-it starts, with the phones' parts, FAIRNESS.md step 0), and the replay shows it; a table stored
+it starts, with the phones' parts, docs/FAIRNESS.md step 0), and the replay shows it; a table stored
 before the roll was recorded still verifies and shows nothing rather than failing. And the check
 page says its verdict once, in plain words (G7)."""
 
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 def dealt(seed: int, players: int, code: str | None = None) -> FillOrBustTable:
     """The game `make_table(players, seed=seed)` deals (the test's first table, unless `code` says
-    which) when no phone brought a part to it, worked out without a table (FAIRNESS.md: the seed,
+    which) when no phone brought a part to it, worked out without a table (docs/FAIRNESS.md: the seed,
     the code, step 0, X0)."""
     chance = dice.ChanceStream(f"{seed:064x}", code or a_table_code(seed), 0, "," * (players - 1))
     return FillOrBustTable.new(NAMES[:players], chance, goal=SHORT_GOAL)

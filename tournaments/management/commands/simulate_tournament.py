@@ -22,7 +22,7 @@ toss 10 s. From the groups' `ends_at` every move first runs the round's clock
 (`deciding.close_round_if_due`), which sounds the buzzer at each table: the turn under way is played
 out, then the group is final. Play-offs stay one typed turn each, as above.
 
-The JSON (CONTRACT.md) is read back from the database: one entry per round, the face-off
+The JSON (docs/CONTRACT.md) is read back from the database: one entry per round, the face-off
 included as the last (2 players, one group of 2, its loser eliminated), so every player but the
 champion is eliminated exactly once.
 """
@@ -134,7 +134,7 @@ class _Bots:
             clock += timedelta(seconds=TURN_SECONDS + TOSS_SECONDS * tosses)
             if clock >= group.final_at:
                 clock = group.final_at - timedelta(seconds=1)  # the turn under way is played out in time
-            # A Vengeance played bites only if the turn filled under it (RULES.md §1.4): the group's
+            # A Vengeance played bites only if the turn filled under it (docs/RULES.md §1.4): the group's
             # phone ticks the box when it took points off the leaders, never for a bust.
             vengeance = ("play",) in turn.steps and any(
                 turn.scores_after[name] < turn.scores_before[name] for name in names if name != turn.player)

@@ -113,7 +113,7 @@
     drawActions(pub);
   }
 
-  // Who starts (RULES.md §1.2): each player's die, the tied players' dice rolled again, and who
+  // Who starts (docs/RULES.md §1.2): each player's die, the tied players' dice rolled again, and who
   // starts, as the server recorded them; the view carries them in the lobby and through the first
   // turn. The screen has a place for them (#start-roll); a phone's page gets one under the lobby's
   // heading, or in play above the scores (the buttons of the turn stay where the thumb expects).

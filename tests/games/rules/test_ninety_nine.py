@@ -1,4 +1,4 @@
-"""Ninety-Nine or Bust (RULES.md §2): the count, the deck and a refereed game.
+"""Ninety-Nine or Bust (docs/RULES.md §2): the count, the deck and a refereed game.
 
 Every worked example of §2 is a test; every (count, card) pair is checked against a reference
 written here; whole games played with random legal cards keep the deck, the count and the hands
@@ -78,13 +78,13 @@ def at_random(game: Game, rng: random.Random):
 
 
 def reference_count(count: int, card) -> int | None:
-    """RULES.md §2 read literally; None when the card may not be played."""
+    """docs/RULES.md §2 read literally; None when the card may not be played."""
     if card in (1, 2, 3, 4, 5, 6, 7, 8, 10):
         return count + card if count + card <= 99 else None
     return {"minus_10": max(count - 10, 0), "hold": count, "reverse": count, "99": 99}[card]
 
 
-# --- the worked examples of RULES.md §2 -----------------------------------------------------------
+# --- the worked examples of docs/RULES.md §2 -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""A whole simulated Bunco night (RULES.md §4.1–§4.5): 24 rounds across all tables, movement,
+"""A whole simulated Bunco night (docs/RULES.md §4.1–§4.5): 24 rounds across all tables, movement,
 sheets and the traveler, and enough record to replay the night."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The engine's decisions that live play asks instead of repeating them (DESIGN.md §3, "One source
+"""The engine's decisions that live play asks instead of repeating them (docs/DESIGN.md §3, "One source
 per rule"): who wins a table, who wins a roll-off under each tie break, whether a wipeout applies,
-and a seat's team, partner and opponents (RULES.md §4.1, §4.2, §4.3)."""
+and a seat's team, partner and opponents (docs/RULES.md §4.1, §4.2, §4.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kismet (RULES.md §3): the box table, sheets, turns and the second-Kismet rule.
+"""Kismet (docs/RULES.md §3): the box table, sheets, turns and the second-Kismet rule.
 
 Every worked example of §3 is a test; every one of the 7,776 rolls is checked against a reference
 written here from the table alone, box by box, deliberately in a different style from the engine.
@@ -39,7 +39,7 @@ def make_game(*names: str, sheets: dict[str, Sheet] | None = None, current: int 
     return Game(names, tuple(sheets.get(name, Sheet()) for name in names), current)
 
 
-# --- the reference: the table of RULES.md §3, read literally ---------------------------------------
+# --- the reference: the table of docs/RULES.md §3, read literally ---------------------------------------
 
 PIP_COLOUR = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "green"}
 
@@ -102,7 +102,7 @@ def test_a_face_that_is_not_one_to_six_has_no_colour(face):
         color(face)
 
 
-# --- the worked examples of RULES.md §3 -----------------------------------------------------------
+# --- the worked examples of docs/RULES.md §3 -----------------------------------------------------------
 
 
 def test_four_fives_and_a_four_score_as_the_table_says():

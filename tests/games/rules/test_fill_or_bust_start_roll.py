@@ -1,4 +1,4 @@
-"""Who starts Fill or Bust (RULES.md §1.2): each player rolls one die, highest starts, ties roll
+"""Who starts Fill or Bust (docs/RULES.md §1.2): each player rolls one die, highest starts, ties roll
 again; the roll is recorded so that the tables can show it, and is made exactly as before the
 record existed (the same dice from the same generator), so that every game already played
 replays and verifies the same.

@@ -1,4 +1,4 @@
-"""Bunco seating (RULES.md §4.1, §4.4, §4.5): the draw, movement between rounds, ghosts, and
+"""Bunco seating (docs/RULES.md §4.1, §4.4, §4.5): the draw, movement between rounds, ghosts, and
 telling each person where to go next."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The chance of a game table, version 2 (../shared/FAIRNESS.md): games/rules/dice.py reproduces
+"""The chance of a game table, version 2 (docs/FAIRNESS.md): games/rules/dice.py reproduces
 every test vector of that page, which outside checks implement on their own and compare."""
 
 from __future__ import annotations

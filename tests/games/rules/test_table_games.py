@@ -183,7 +183,7 @@ def test_each_engines_errors_are_illegal_moves() -> None:
     assert issubclass(fill_or_bust.IllegalSelection, IllegalMove)
     assert issubclass(kismet.KismetError, IllegalMove)
     assert issubclass(ninety_nine.IllegalPlay, IllegalMove)
-    assert issubclass(IllegalMove, ValueError)  # CONTRACT.md: every rule error is a ValueError
+    assert issubclass(IllegalMove, ValueError)  # docs/CONTRACT.md: every rule error is a ValueError
 
 
 def test_a_fill_or_bust_toss_is_the_servers_alone() -> None:

@@ -1,4 +1,4 @@
-"""Bunco rounds and rolls (RULES.md §4.1, §4.2): the number up, scoring every roll, house rules."""
+"""Bunco rounds and rolls (docs/RULES.md §4.1, §4.2): the number up, scoring every roll, house rules."""
 
 from __future__ import annotations
 

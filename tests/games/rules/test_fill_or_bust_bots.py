@@ -281,7 +281,7 @@ def test_the_turns_behind_the_win_table_are_consistent():
 def test_the_turns_behind_the_win_table_are_the_scripts():
     """The script's first turns are a part of what the data file counts (it plays the same games
     from the same seeds), and what the script writes is the module's form."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / "fill_or_bust_gains.py"
+    path = Path(__file__).resolve().parents[3] / "scripts" / "fill_or_bust_gains.py"
     spec = importlib.util.spec_from_file_location("fill_or_bust_gains_script", path)
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)

@@ -2,12 +2,12 @@
 
 Games are driven by a random player: at every point it picks one of `legal_actions()` at random
 (a random legal keep, random dice), with random options, seats and starting scores. After every
-action the invariants of RULES.md §1.4 are checked: banked points are lost only where the rules
+action the invariants of docs/RULES.md §1.4 are checked: banked points are lost only where the rules
 say, nobody goes below 0, the deck always holds its 54 cards, the buttons `legal_actions()` shows
 are exactly the calls that work, and every recorded turn replays through `play_turn` to the same
 scoresheet.
 
-No Django here: run with `python -m pytest -p no:django tests/rules/test_fill_or_bust*.py`.
+No Django here: run with `python -m pytest -p no:django tests/games/rules/test_fill_or_bust*.py`.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def assert_deck_is_whole(game: Game) -> None:
 
 
 def assert_scores_moved_only_as_the_rules_say(before: Game, action: Action, after: Game) -> None:
-    """Compare the scoresheet across one action with what RULES.md §1.4 allows for it."""
+    """Compare the scoresheet across one action with what docs/RULES.md §1.4 allows for it."""
     old, new = before.scores, after.scores
     player = before.player
     assert all(score >= 0 for score in new.values())

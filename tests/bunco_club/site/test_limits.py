@@ -1,4 +1,4 @@
-"""Rate limits on logging in (DESIGN.md §6): password guesses are refused, with a message, and log
+"""Rate limits on logging in (docs/DESIGN.md §6): password guesses are refused, with a message, and log
 nobody in; other addresses and other doors are not affected. Wrong passwords lock out the pair of an
 address and a username (issue 8), not the user everywhere: tests/bunco_club/test_lockouts.py."""
 

@@ -1,4 +1,4 @@
-"""One table's Bunco round (RULES.md §4.3, §4.5, §4.6): turns, the bell, finishing a turn,
+"""One table's Bunco round (docs/RULES.md §4.3, §4.5, §4.6): turns, the bell, finishing a turn,
 roll-offs and ghosts, driven with the dice given."""
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""A whole game of Fill or Bust (RULES.md §1.2, §1.4, §1.5): the turn, the cards, the deck, the end.
+"""A whole game of Fill or Bust (docs/RULES.md §1.2, §1.4, §1.5): the turn, the cards, the deck, the end.
 
 Most turns are written as `play_turn` steps, the contract's replay format, so each test reads
 like the worked example it checks; `Game` is used directly where a test needs what happens
 between steps or after the turn (legal buttons, the deck, the goal, the clock, the show down).
 
-No Django here: run with `python -m pytest -p no:django tests/rules/test_fill_or_bust*.py`.
+No Django here: run with `python -m pytest -p no:django tests/games/rules/test_fill_or_bust*.py`.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class ScriptedRng(random.Random):
         return self.faces.pop(0)
 
 
-# --- the worked examples of RULES.md §1.6 (turns) -----------------------------------------------
+# --- the worked examples of docs/RULES.md §1.6 (turns) -----------------------------------------------
 
 
 def test_a_keep_of_all_scoring_dice_of_1_1_1_5_2_3_leaves_two_dice_to_toss():
@@ -225,7 +225,7 @@ def test_with_combo_5_a_last_2_and_3_fill_and_without_it_they_bust():
     assert play_turn({"Ann": 0}, "Ann", steps) == {"Ann": 0}
 
 
-# --- each card's banking rules (RULES.md §1.4) ------------------------------------------------------
+# --- each card's banking rules (docs/RULES.md §1.4) ------------------------------------------------------
 
 
 def test_no_dice_ends_the_turn_at_once_and_banks_nothing():
@@ -370,7 +370,7 @@ def test_a_vengeance_must_be_filled():
     assert game.legal_actions() == (A.TOSS,)
 
 
-# --- house rules (RULES.md §1.5) -------------------------------------------------------------------
+# --- house rules (docs/RULES.md §1.5) -------------------------------------------------------------------
 
 
 def test_the_must_bust_penalty_subtracts_the_points_tossed_under_the_card_and_loses_pending():
@@ -401,7 +401,7 @@ def test_combo_5_turns_a_would_be_bust_into_a_fill_under_must_bust():
     assert game.dice_to_toss == 6
 
 
-# --- the point goal, the clock and the show down (RULES.md §1.2, §1.5) -------------------------------
+# --- the point goal, the clock and the show down (docs/RULES.md §1.2, §1.5) -------------------------------
 
 
 def test_the_first_to_reach_the_goal_at_a_bank_wins():
@@ -657,7 +657,7 @@ def test_the_errors_are_value_errors():
     assert issubclass(IllegalMove, ValueError)
 
 
-# --- the deck (RULES.md §1.1, §1.2) ---------------------------------------------------------------
+# --- the deck (docs/RULES.md §1.1, §1.2) ---------------------------------------------------------------
 
 
 def test_the_deck_holds_the_54_cards_of_the_rule_sheet():

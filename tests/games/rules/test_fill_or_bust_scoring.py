@@ -1,4 +1,4 @@
-"""Scoring a Fill or Bust toss (RULES.md §1.3), checked exhaustively against a slow reference.
+"""Scoring a Fill or Bust toss (docs/RULES.md §1.3), checked exhaustively against a slow reference.
 
 The reference below is written from the rule table alone and shares no code with the module: it
 enumerates every way to split the dice into units (each unit taken from the table of §1.3) and
@@ -6,7 +6,7 @@ keeps the best. The module instead precomputes tables with closed-form counting;
 on every toss of 1 to 6 dice (55,986 ordered tosses) and every selection of every toss, the fast
 code is right.
 
-No Django here: run with `python -m pytest -p no:django tests/rules/test_fill_or_bust*.py`.
+No Django here: run with `python -m pytest -p no:django tests/games/rules/test_fill_or_bust*.py`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from games.rules.fill_or_bust import (
 FACES = range(1, 7)
 
 
-# --- the reference: every partition into the units of RULES.md §1.3 ---------------------------------
+# --- the reference: every partition into the units of docs/RULES.md §1.3 ---------------------------------
 
 
 def reference_units(
@@ -122,7 +122,7 @@ def test_the_reference_agrees_with_the_rule_sheet_on_a_few_hand_scored_selection
     assert reference_max_selection((1, 4), True) == (50, 2)
 
 
-# --- every worked example of RULES.md §1.6 that is about scoring --------------------------------
+# --- every worked example of docs/RULES.md §1.6 that is about scoring --------------------------------
 
 
 def test_keeping_all_scoring_dice_of_1_1_1_5_2_3_scores_1050_and_leaves_two_dice():

@@ -1,4 +1,4 @@
-"""Bunco prizes (RULES.md §4.7): shares of the pot in whole cents, unclaimed prizes to the draw,
+"""Bunco prizes (docs/RULES.md §4.7): shares of the pot in whole cents, unclaimed prizes to the draw,
 ties rolled off, and the house rules."""
 
 from __future__ import annotations
