@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
 from live.http import ID_MAX, client_address, parse_int
 from live.models import Event
-from live.refusals import Refusal, answers_refusals, text_refusal
+from live.refusals import Refusal, TooMany, answers_refusals, text_refusal
 from live.rendering import encode_frame, render_message
 
 logger = logging.getLogger("live.streams")
@@ -224,9 +224,7 @@ def event_stream_response(
     address = client_address(request)
     most = settings.EVENTS_MAX_STREAMS_PER_ADDRESS
     if not open_streams.open(address, most):
-        refused = HttpResponse(TOO_MANY_STREAMS.format(most=most), status=429, content_type="text/plain; charset=utf-8")
-        refused["Retry-After"] = "10"
-        return refused
+        raise TooMany(TOO_MANY_STREAMS.format(most=most), retry_after=10)  # answered as text, as a bad id is
     try:
         _let_go_of_the_database()
         response = EventStreamResponse(

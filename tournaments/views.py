@@ -30,7 +30,7 @@ from games.table.renderers import STOPPED
 from live.http import HtmxHttpRequest
 from live.limits import too_many
 from live.qr import qr_svg
-from live.refusals import Refusal, answers_refusals
+from live.refusals import NotYours, Refusal, TooMany, answers_refusals, form_status
 from live.streams import event_stream_response, read_for_a_stream
 from tournaments import actions, brackets, digital
 from tournaments.forms import (
@@ -112,7 +112,7 @@ def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str =
     if page is Page.GROUP_LINK:
         # Only bad links count (per address, with the night's join links): a hall shares one address.
         if isinstance(error, BadGroupLink) and too_many(request, "bad-join"):
-            return render(request, "tournaments/refused.html", {"message": TOO_MANY_BAD_LINKS}, status=429)
+            error = TooMany(TOO_MANY_BAD_LINKS)  # past the limit, not the link's reason
         return render(request, "tournaments/refused.html", {"message": error.message}, status=error.status)
     if page is Page.GROUP_PHONE:
         group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
@@ -127,7 +127,7 @@ def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str =
         form = NewTournamentForm(request.POST, user=request.user)
         form.is_valid()
         form.add_error(None, error.message)
-        return render(request, "tournaments/new.html", {"form": form}, status=400)
+        return render(request, "tournaments/new.html", {"form": form}, status=form_status(form))
     # The dashboard again, the message in it beside what settles it: htmx swaps a 4xx answer like
     # any other, so its live region comes whole (the message alone would replace the dashboard);
     # a plain form (no script, or a button pressed before the page's script was ready) gets the
@@ -381,21 +381,18 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_new(request: HttpRequest) -> HttpResponse:
     # Bound on every POST: an empty one gets the form back with what is missing, not a blank form.
     form = NewTournamentForm(request.POST if request.method == "POST" else None, user=request.user)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            data = form.cleaned_data
-            tournament = actions.create_tournament(
-                director=request.user, name=data["name"], date=data["date"], format=data["format"],
-                round_minutes=data["round_minutes"], per_player_minutes=data["per_player_minutes"],
-                face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
-                ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
-                vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
-                club=data["club"], practice_minutes=data["practice_minutes"],
-            )
-            return redirect("tournaments:dashboard", code=tournament.code)
-    return render(request, "tournaments/new.html", {"form": form}, status=status)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        tournament = actions.create_tournament(
+            director=request.user, name=data["name"], date=data["date"], format=data["format"],
+            round_minutes=data["round_minutes"], per_player_minutes=data["per_player_minutes"],
+            face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
+            ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
+            vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
+            club=data["club"], practice_minutes=data["practice_minutes"],
+        )
+        return redirect("tournaments:dashboard", code=tournament.code)
+    return render(request, "tournaments/new.html", {"form": form}, status=form_status(form))
 
 
 def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -787,7 +784,7 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
     code = read_group_token(token)
     group = Group.objects.select_related("round__tournament").filter(code=code).first()
     if group is None:
-        return render(request, "tournaments/refused.html", {"message": "That group no longer exists."}, status=403)
+        raise NotYours("That group no longer exists.")
     request.session[_group_key(code)] = group.round.tournament_id
     request.session[f"tournament:{group.round.tournament.code}"] = True
     return redirect("tournaments:group", code=code)
