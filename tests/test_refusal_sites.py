@@ -59,8 +59,10 @@ def _raises_again(handler: ast.ExceptHandler) -> bool:
     return isinstance(last, ast.Raise) and last.exc is None
 
 
-def test_the_tournaments_views_catch_no_refusal_their_one_answer_does():
-    assert refusal_catches("tournaments/views.py", "tournaments.views") == []
+@pytest.mark.parametrize("topic", ["new", "director", "group_sheet", "printouts", "group", "screen", "contexts",
+                                   "shared"])
+def test_the_tournaments_views_catch_no_refusal_their_one_answer_does(topic):
+    assert refusal_catches(f"tournaments/views/{topic}.py", f"tournaments.views.{topic}") == []
 
 
 def test_the_clubs_views_catch_no_refusal_their_one_answer_or_the_form_does():
