@@ -14,13 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from live.http import HtmxHttpRequest
 from tournaments import actions
-from tournaments.forms import (
-    ExtendForm,
-    RegisterForm,
-    RoundForm,
-    SeatForm,
-    StartForm,
-)
+from tournaments.forms import ExtendForm, RegisterForm, RoundForm, SeatForm, StartForm
 from tournaments.models import Entrant, Tournament, TournamentRound
 from tournaments.views.contexts import dashboard_context
 from tournaments.views.shared import Page, form_error, group_of, refused, tournament_for_director

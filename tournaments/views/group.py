@@ -10,10 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from live.http import HtmxHttpRequest
 from live.refusals import NotYours
 from tournaments import actions, digital
-from tournaments.forms import (
-    KeyForm,
-    TurnForm,
-)
+from tournaments.forms import KeyForm, TurnForm
 from tournaments.links import read_group_token
 from tournaments.models import Group
 from tournaments.views.contexts import group_context

@@ -11,10 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from live.http import HtmxHttpRequest
 from tournaments import actions, digital
-from tournaments.forms import (
-    CorrectionForm,
-    KeyForm,
-)
+from tournaments.forms import CorrectionForm, KeyForm
 from tournaments.links import group_path
 from tournaments.models import Turn, new_token
 from tournaments.views.contexts import group_context

@@ -9,9 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from live.refusals import form_status
 from tournaments import actions
-from tournaments.forms import (
-    NewTournamentForm,
-)
+from tournaments.forms import NewTournamentForm
 from tournaments.models import Tournament
 from tournaments.views.shared import Page, refused
 

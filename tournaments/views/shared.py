@@ -18,11 +18,7 @@ from live.http import HtmxHttpRequest
 from live.limits import too_many
 from live.refusals import Refusal, TooMany, answers_refusals, form_status
 from tournaments import actions
-from tournaments.forms import (
-    CorrectionForm,
-    NewTournamentForm,
-    TurnForm,
-)
+from tournaments.forms import CorrectionForm, NewTournamentForm, TurnForm
 from tournaments.links import BadGroupLink
 from tournaments.models import Entrant, Group, Tournament, Turn
 from tournaments.views.contexts import dashboard_context, group_context
