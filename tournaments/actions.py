@@ -95,6 +95,27 @@ def create_tournament(
     name = " ".join(name.split())
     if not name or len(name) > NAME_MAX:
         raise BadEntry(f"Give the tournament a name ({NAME_MAX} letters at most).")
+    _check_settings(format=format, ties=ties, grouping=grouping, round_minutes=round_minutes,
+                    per_player_minutes=per_player_minutes, practice_minutes=practice_minutes,
+                    face_off_minutes=face_off_minutes, grace_seconds=grace_seconds, point_goal=point_goal,
+                    vengeance_penalty=vengeance_penalty)
+    _check_open_tournaments(director)
+    tournament = Tournament.objects.create(
+        director=director, name=name, format=format, round_minutes=round_minutes,
+        per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
+        ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
+        point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
+        date=date, club=club, simulated=simulated,
+        practice_minutes=practice_minutes,
+    )
+    log_event(tournament.channel, "tournament_state", {"what": "created"})
+    return tournament
+
+
+def _check_settings(*, format: str, ties: str, grouping: str, round_minutes: int, per_player_minutes: int | None,
+                    practice_minutes: int | None, face_off_minutes: int, grace_seconds: int, point_goal: int,
+                    vengeance_penalty: int) -> None:
+    """BadEntry for a new tournament's setting out of what the site plays, saying what it takes."""
     if format not in Tournament.Format.values:
         raise BadEntry("Choose single or double elimination.")
     if ties not in Tournament.Ties.values:
@@ -117,17 +138,6 @@ def create_tournament(
         raise BadEntry("The point goal on the sheets is 1,000 to 100,000 (usually 5,000 or 10,000).")
     if not 0 <= vengeance_penalty <= 10000 or vengeance_penalty % POINT_STEP:
         raise BadEntry("The Vengeance penalty is a multiple of 50 up to 10,000 (officially 2,500).")
-    _check_open_tournaments(director)
-    tournament = Tournament.objects.create(
-        director=director, name=name, format=format, round_minutes=round_minutes,
-        per_player_minutes=per_player_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds,
-        ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
-        point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
-        date=date, club=club, simulated=simulated,
-        practice_minutes=practice_minutes,
-    )
-    log_event(tournament.channel, "tournament_state", {"what": "created"})
-    return tournament
 
 
 def _check_open_tournaments(director: Any) -> None:
