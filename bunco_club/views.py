@@ -47,7 +47,7 @@ from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
 from live.http import HtmxHttpRequest
-from live.refusals import KeyReused, Refusal, answers_refusals, shown_on
+from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
 
 SESSION_MEMBERS = "club-member-codes"
 NOT_A_HOST = "Only the club's hosts can do that."
@@ -218,7 +218,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
             club = actions.create_club(user=request.user, **form.club_fields())
             messages.success(request, f"{club.name} is ready. Add its members next.")
             return redirect("clubs:roster", slug=club.slug)
-    return render(request, "bunco_club/club_form.html", {"form": form}, status=400 if form.errors else 200)
+    return render(request, "bunco_club/club_form.html", {"form": form}, status=form_status(form))
 
 
 @require_GET
@@ -249,7 +249,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
             actions.update_club(club, **form.club_fields())
             messages.success(request, "Saved.")
             return redirect("clubs:club", slug=club.slug)
-    return render(request, "bunco_club/club_form.html", {"form": form, "club": club}, status=400 if form.errors else 200)
+    return render(request, "bunco_club/club_form.html", {"form": form, "club": club}, status=form_status(form))
 
 
 @require_POST
@@ -295,7 +295,7 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club, "form": form,
         "regulars": members.regulars(), "alternates": members.alternates(), "retired": members.retired(),
     }
-    return render(request, "bunco_club/roster.html", context, status=400 if form.errors else 200)
+    return render(request, "bunco_club/roster.html", context, status=form_status(form))
 
 
 @require_http_methods(["GET", "POST"])
@@ -312,7 +312,7 @@ def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     context = {"club": club, "member": member, "form": form, "blackouts": blackouts,
                "pair_form": PairForm(member=member),
                "history": member.records.select_related("party").order_by("-party__starts_at")[:24]}
-    return render(request, "bunco_club/member_edit.html", context, status=400 if form.errors else 200)
+    return render(request, "bunco_club/member_edit.html", context, status=form_status(form))
 
 
 @require_POST
@@ -323,7 +323,7 @@ def member_blackouts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         context = {"club": club, "member": member, "blackouts": form, "pair_form": PairForm(member=member),
                    "form": MemberForm(initial={"name": member.name, "email": member.email, "phone": member.phone})}
-        return render(request, "bunco_club/member_edit.html", context, status=400)
+        return render(request, "bunco_club/member_edit.html", context, status=form_status(form))
     actions.set_blackouts(member, form.chosen())
     messages.success(request, f"{member.name}'s dates away are saved.")
     return redirect("clubs:member_edit", slug=club.slug, pk=member.pk)
@@ -434,7 +434,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"{season.name}: {season.parties.count()} dates. Now plan who hosts.")
             return redirect("clubs:season", slug=club.slug, pk=season.pk)
     context = {"club": club, "form": form, "by_hand": by_hand}
-    return render(request, "bunco_club/season_new.html", context, status=400 if form.errors else 200)
+    return render(request, "bunco_club/season_new.html", context, status=form_status(form))
 
 
 @require_GET
@@ -511,7 +511,7 @@ def party_new(request: HttpRequest, slug: str) -> HttpResponse:
                                       cohost=values["cohost"])
             return redirect("clubs:party", slug=club.slug, pk=party.pk)
     return render(request, "bunco_club/party_form.html", {"club": club, "form": form},
-                  status=400 if form.errors else 200)
+                  status=form_status(form))
 
 
 @require_GET
@@ -548,7 +548,7 @@ def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.success(request, "Saved: calendars that follow the club will update.")
             return redirect("clubs:party", slug=club.slug, pk=party.pk)
     return render(request, "bunco_club/party_form.html", {"club": club, "form": form, "party": party},
-                  status=400 if form.errors else 200)
+                  status=form_status(form))
 
 
 @require_POST

@@ -57,21 +57,18 @@ def join_path(code: str, table: int | None = None) -> str:
     return reverse("games:join", args=[join_token(code, table)])
 
 
+REFUSED = signing.Refused(invalid=lambda: BadJoinLink(INVALID), expired=lambda: BadJoinLink(EXPIRED),
+                          future=lambda: BadJoinLink(FROM_THE_FUTURE))
+
+
 def read_join_token(token: str) -> JoinTicket:
-    try:
-        payload = signing.read(token, salt=SALT, max_age=settings.JOIN_LINK_MAX_AGE_SECONDS)
-    except signing.ExpiredToken as error:
-        raise BadJoinLink(EXPIRED) from error
-    except signing.FutureToken as error:
-        raise BadJoinLink(FROM_THE_FUTURE) from error
-    except signing.BadToken as error:
-        raise BadJoinLink(INVALID) from error
+    payload = signing.read_link(token, salt=SALT, refused=REFUSED, max_age=settings.JOIN_LINK_MAX_AGE_SECONDS)
     if not isinstance(payload, dict):
         raise BadJoinLink(INVALID)
     if "n" in payload and "c" not in payload:  # signed by the site before links carried the code
         raise BadJoinLink(OLD_FORMAT)
-    code, table = payload.get("c"), payload.get("t")
-    if not isinstance(code, str) or not code:
+    code, table = signing.text_field(payload, "c"), payload.get("t")
+    if code is None:
         raise BadJoinLink(INVALID)
     if table is not None and (type(table) is not int or table < 1):
         raise BadJoinLink(INVALID)

@@ -12,7 +12,7 @@ this module only keeps the session's side, the same for every kind of place. The
 `Seats("player")` keyed by the night's code; a game table will use its own kind and code.
 
 A tournament group's phone keeps no seat: any phone that opened the group's link keeps the group's
-scoresheet (tournaments/views.py remembers the group in the session), so there is no claim, no
+scoresheet (tournaments/views/group.py remembers the group in the session), so there is no claim, no
 hand-over and no "That's not me" to share. When a group plays at a game table, its players' phones
 claim the table's seats through this module like any table's.
 """

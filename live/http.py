@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
-from live.refusals import Refusal
+from live.refusals import BadInput
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -40,11 +40,10 @@ def wants_json(request: HttpRequest) -> bool:
 ID_MAX = 2**63 - 1
 
 
-class BadNumber(Refusal):
+class BadNumber(BadInput):
     """A number from a request that is not a whole number within its bounds: refused (400) like any
-    other refusal, by the app's one answer. The message says so in words a person can act on."""
-
-    status = 400
+    other bad input, by the app's one answer. The message says so in words a person can act on. Its
+    own kind: a form that reads several numbers tells which field it was about."""
 
 
 def parse_int(raw: object, *, low: int, high: int, what: str, advice: str = "") -> int:

@@ -36,6 +36,7 @@ from django_ratelimit.core import get_usage, is_ratelimited
 from redis.exceptions import RedisError
 
 from live import http as live_http
+from live.refusals import TooMany
 
 logger = logging.getLogger(__name__)
 
@@ -79,15 +80,16 @@ def _report_cache_down(door: str, error: Exception) -> None:
     logger.warning("Rate limit %s not checked, the cache is down: %s", door, error)
 
 
-def limited(door: str, refused: Callable[[HttpRequest], HttpResponse]) -> Callable[[View], View]:
-    """Decorate a view: every request knocks at `door`; over the limit the view is not run and
-    `refused` answers (429 with a message that says when to try again)."""
+def limited(door: str, message: str) -> Callable[[View], View]:
+    """Decorate a view: every request knocks at `door`; over the limit the view is not run: TooMany
+    (429) with `message`, which says when to try again, answered by the app's `refused` (put it
+    above this decorator)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
         def guarded(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             if too_many(request, door):
-                return refused(request)
+                raise TooMany(message)
             return view(request, *args, **kwargs)
 
         return guarded

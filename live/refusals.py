@@ -2,7 +2,7 @@
 
 A `Refusal` is a request the site will not take, raised by an action before it changes anything:
 `status` is the HTTP answer (400 bad input, 403 not yours, 404 no such thing, 409 not now or
-already done), and the message tells a person what to do. The night's, the tournament's and the
+already done, 429 too many just now), and the message tells a person what to do. The night's, the tournament's and the
 club's errors all derive from it, so a view, a test or a middleware can tell a refusal (answered,
 never logged as a fault) from a bug (a 500, logged) with one `except Refusal`.
 """
@@ -34,6 +34,26 @@ class Refusal(Exception):
 
 # The refusals every app gives alike, defined here once: an app raises them with its own message
 # (and, for an app's own kind of them, subclasses them only to say something a view tells apart).
+# An app may give one its own name (`BadMove = BadInput`): the same class, read in the app's words.
+
+
+class BadInput(Refusal):
+    """What was sent cannot be taken as it is (malformed, out of bounds, not one of the choices);
+    the message says what to send instead."""
+
+    status = 400
+
+
+class NotYours(Refusal):
+    """Not this person's or this phone's to do (another table, another seat, another group)."""
+
+    status = 403
+
+
+class NotFound(Refusal):
+    """No such thing (any longer): a night deleted, a link that names nothing."""
+
+    status = 404
 
 
 class KeyReused(Refusal):
@@ -56,6 +76,18 @@ class SeatTaken(Refusal):
     status = 409
 
 
+class TooMany(Refusal):
+    """Over a limit (too many log-ins, bad links, nights, streams, pings from here just now): 429,
+    the message says how long to wait. `retry_after` (seconds), when given, is sent as the answer's
+    Retry-After header, by whichever answer gives it (`answers_refusals`)."""
+
+    status = 429
+
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 Answer = Callable[..., HttpResponse]
 
 
@@ -74,11 +106,19 @@ def answers_refusals(answer: Answer) -> Callable[[Callable[P, R]], Callable[P, R
             try:
                 return view(*args, **kwargs)
             except Refusal as refusal:
-                return answer(args[0], refusal, **kwargs)
+                return with_retry_after(answer(args[0], refusal, **kwargs), refusal)
 
         return answered
 
     return decorate
+
+
+def with_retry_after[Response: HttpResponseBase](response: Response, refusal: Refusal) -> Response:
+    """The answer to a refusal, with Retry-After when the refusal says when to come back (TooMany)."""
+    retry_after = getattr(refusal, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def json_refusal(refusal: Refusal) -> JsonResponse:
@@ -103,8 +143,24 @@ def shown_on(form: forms.BaseForm, field: str | None) -> Iterator[None]:
                 return redirect(...)        # only when the action took it
         return render(...)                  # the form, with the refusal as its error
 
+    A limit's refusal (TooMany) is about the whole form, never one field: it is shown above it, and
+    the page is answered with its 429 (`form_status`), the form still filled in to send again later.
+
     Only refusals are caught: a bug stays a 500."""
     try:
         yield
     except Refusal as refusal:
-        form.add_error(field, refusal.message)
+        too_many = isinstance(refusal, TooMany)
+        form.add_error(None if too_many else field, refusal.message)
+        if too_many:
+            form.over_a_limit = refusal  # type: ignore[attr-defined]
+
+
+def form_status(form: forms.BaseForm) -> int:
+    """The status of a form page, the one way every form page tells it: 200 shown afresh, 400 sent
+    back for what was typed (an action's refusal shown on it by `shown_on` included), and a limit's
+    429 when `shown_on` showed a TooMany on it."""
+    over_a_limit = getattr(form, "over_a_limit", None)
+    if isinstance(over_a_limit, TooMany):
+        return over_a_limit.status
+    return BadInput.status if form.errors else 200

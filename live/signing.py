@@ -10,16 +10,22 @@ the value back or refuses it:
 - `ExpiredToken`: signed longer than `max_age` ago,
 - `FutureToken`: dated in the future beyond the clock skew allowed between the site's processes
   (Django's timestamp signer checks only that a token is not too old).
-Each app's link module turns these into its own refusal, with its own message for people.
+`read_link(token, salt=…, refused=…)` is the one reader of a link every app uses: `read`, with each of
+those turned into the refusal the link's `Refused` names (its own class, status and message for
+people), so the ladder of invalid, expired and not yet valid is written here once.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.core import signing
+
+from live.refusals import Refusal
 
 # Several processes (or machines) sign and read tokens: their clocks may differ by this much (NTP keeps
 # them within a second; a link dated minutes ahead was made by a clock set wrong, or by hand).
@@ -96,3 +102,39 @@ def read(token: str, *, salt: str, max_age: float | timedelta | None = None, dat
         raise
     except (signing.BadSignature, ValueError, UnicodeError) as error:  # ValueError: a part that doesn't decode
         raise ForgedToken(str(error)) from error
+
+
+@dataclass(frozen=True)
+class Refused:
+    """How a link refuses a token `read` will not take: each a refusal made afresh (a class, or a
+    function of no arguments), with the link's own message for people. `expired` and `future`
+    default to `invalid` (a link that never expires, one that says no more than "not valid")."""
+
+    invalid: Callable[[], Refusal]
+    expired: Callable[[], Refusal] | None = None
+    future: Callable[[], Refusal] | None = None
+
+    def of(self, error: BadToken) -> Refusal:
+        """The refusal for why `read` refused a token."""
+        if isinstance(error, ExpiredToken) and self.expired is not None:
+            return self.expired()
+        if isinstance(error, FutureToken) and self.future is not None:
+            return self.future()
+        return self.invalid()
+
+
+def read_link(token: str, *, salt: str, refused: Refused, max_age: float | timedelta | None = None,
+              dated: bool = True, text: bool = False) -> Any:
+    """The value a link's `token` was signed for (as `read`), or the refusal `refused` names for a
+    forged, expired or future token. The one reader of the site's signed links."""
+    try:
+        return read(token, salt=salt, max_age=max_age, dated=dated, text=text)
+    except BadToken as error:
+        raise refused.of(error) from error
+
+
+def text_field(payload: Any, key: str) -> str | None:
+    """The non-empty string a link's signed object keeps under `key`, else None (a payload of
+    another shape: signed by this site, but not as this link)."""
+    value = payload.get(key) if isinstance(payload, dict) else None
+    return value if isinstance(value, str) and value else None

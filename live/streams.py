@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
 from live.http import ID_MAX, client_address, parse_int
 from live.models import Event
-from live.refusals import Refusal, answers_refusals, text_refusal
+from live.refusals import Refusal, TooMany, answers_refusals, text_refusal
 from live.rendering import encode_frame, render_message
 
 logger = logging.getLogger("live.streams")
@@ -224,9 +224,7 @@ def event_stream_response(
     address = client_address(request)
     most = settings.EVENTS_MAX_STREAMS_PER_ADDRESS
     if not open_streams.open(address, most):
-        refused = HttpResponse(TOO_MANY_STREAMS.format(most=most), status=429, content_type="text/plain; charset=utf-8")
-        refused["Retry-After"] = "10"
-        return refused
+        raise TooMany(TOO_MANY_STREAMS.format(most=most), retry_after=10)  # answered as text, as a bad id is
     try:
         _let_go_of_the_database()
         response = EventStreamResponse(
@@ -299,16 +297,8 @@ async def _stream(
     sent: _SentIds = _SentIds()
     try:
         yield b"retry: 1000\n\n"
-        if last_event_id is None:
-            yield await _snapshot_frame(channels, snapshot, sent)
-        else:
-            missed = await _events_after(channels, max(0, last_event_id - REPLAY_OVERLAP_IDS), REPLAY_LIMIT + 1)
-            if len(missed) > REPLAY_LIMIT:
-                yield await _snapshot_frame(channels, snapshot, sent)
-            else:
-                sent.high = last_event_id
-                for message in await guard.allowed(missed, sent):
-                    yield sent.frame(message)
+        for frame in await _first_frames(channels, snapshot, last_event_id, guard, sent):
+            yield frame
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -319,17 +309,15 @@ async def _stream(
             if not messages:
                 # The safety net: whatever pub/sub lost, the log still has.
                 yield b": heartbeat\n\n"
-                unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
-                for missed_message in await guard.allowed(unsent, sent):
-                    yield sent.frame(missed_message)
+                for frame in await _missed_frames(channels, guard, sent):
+                    yield frame
                 continue
             if any(queued is CLOSE_STREAM for queued in messages):
                 return
             if subscription.overflowed:
                 subscription.overflowed = False
-                unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
-                for missed_message in await guard.allowed(unsent, sent):
-                    yield sent.frame(missed_message)
+                for frame in await _missed_frames(channels, guard, sent):
+                    yield frame
             fresh = [queued for queued in messages if queued["id"] not in sent]
             # What everyone may see goes out at once; a private event waits for its seat's check
             # (a read of the log's database), so a move reaches every phone without waiting for
@@ -352,6 +340,26 @@ async def _stream(
                      str(error).strip().splitlines()[0] if str(error).strip() else "")
     finally:
         broadcaster.local.remove(subscription)
+
+
+async def _first_frames(channels: tuple[str, ...], snapshot: Callable[[], str], last_event_id: int | None,
+                        guard: _Guard, sent: _SentIds) -> list[bytes]:
+    """What a connection starts with: a fresh one the snapshot; a reconnecting one what it missed
+    since its Last-Event-ID, or the snapshot when that is more than a replay is worth."""
+    if last_event_id is None:
+        return [await _snapshot_frame(channels, snapshot, sent)]
+    missed = await _events_after(channels, max(0, last_event_id - REPLAY_OVERLAP_IDS), REPLAY_LIMIT + 1)
+    if len(missed) > REPLAY_LIMIT:
+        return [await _snapshot_frame(channels, snapshot, sent)]
+    sent.high = last_event_id
+    return [sent.frame(message) for message in await guard.allowed(missed, sent)]
+
+
+async def _missed_frames(channels: tuple[str, ...], guard: _Guard, sent: _SentIds) -> list[bytes]:
+    """What the log holds that this connection has not sent (pub/sub lost it, or its queue
+    overflowed): the safety net, read from the log."""
+    unsent = await _unsent_after(channels, sent.catch_up_from, sent, REPLAY_LIMIT)
+    return [sent.frame(message) for message in await guard.allowed(unsent, sent)]
 
 
 class _SentIds:

@@ -25,7 +25,7 @@ from live.forms import PingForm
 from live.http import HtmxHttpRequest
 from live.models import Event
 from live.qr import qr_svg
-from live.refusals import Refusal, answers_refusals, text_refusal
+from live.refusals import Refusal, TooMany, answers_refusals, form_status, text_refusal
 from live.renderers import ping_from_message
 from live.streams import event_stream_response
 
@@ -53,12 +53,25 @@ def _answer(request: HtmxHttpRequest, refusal: Refusal, *, shown: Shown, **kwarg
     link the site never signed, nothing about it is recorded; 410 for one that has expired)."""
     if shown is Shown.STREAM:
         return text_refusal(refusal)
+    if shown is Shown.PING and isinstance(refusal, TooMany):  # over a limit: the form again, the message above it
+        return _ping_form_again(request, find_room(str(kwargs["room"])), refusal)
     context = {"room_refusal": refusal.message}
     if shown is Shown.FEED:
         return render(request, "live/connection_check.html#pings", context, status=refusal.status)
     if shown is Shown.PING and request.htmx:
         return render(request, "live/connection_check.html#ping-form", context, status=refusal.status)
     return render(request, "live/connection_check.html", context, status=refusal.status)
+
+
+def _ping_form_again(request: HtmxHttpRequest, check: CheckRoom, refusal: Refusal) -> HttpResponse:
+    """The ping form as it was sent (to send again later) with the refusal above it: the form's
+    region for htmx, else the room's page."""
+    form = PingForm(request.POST)
+    form.is_valid()
+    if request.htmx:
+        return render(request, "live/connection_check.html#ping-form",
+                      {"room": check, "form": form, "refused": refusal.message}, status=refusal.status)
+    return _room_page(request, check, form, status=refusal.status, refused=refusal.message)
 
 
 def refused(shown: Shown) -> Callable[[Callable[P, R]], Callable[P, R | HttpResponse]]:
@@ -102,8 +115,8 @@ def connection_check_feed(request: HttpRequest, room: str) -> HttpResponse:
     return render(request, "live/connection_check.html#pings", {"room": check, "pings": _recent_pings(check)})
 
 
-def _ping_refusal(request: HttpRequest, room: CheckRoom) -> str | None:
-    """Count this ping; the sentence refusing it when it is over a limit, else None.
+def _count_the_ping(request: HttpRequest, room: CheckRoom) -> None:
+    """Count this ping; TooMany when it is over a limit.
 
     A ping reaches every screen in its room, and only there: what a flood hurts is one room's
     screens, so the limit is the room's (settings.RATE_LIMITS["ping"]), whoever sends them. A hall
@@ -116,13 +129,12 @@ def _ping_refusal(request: HttpRequest, room: CheckRoom) -> str | None:
     try:
         if is_ratelimited(request, group="ping", key=lambda group, request: room.id,
                           rate=settings.RATE_LIMITS["ping"], method=ALL, increment=True):
-            return TOO_MANY_PINGS
+            raise TooMany(TOO_MANY_PINGS)
         if is_ratelimited(request, group="ping-address", key="ip", rate=settings.RATE_LIMITS["ping-address"],
                           method=ALL, increment=True):
-            return TOO_MANY_PINGS_FROM_HERE
+            raise TooMany(TOO_MANY_PINGS_FROM_HERE)
     except RedisError as error:
         logger.warning("Ping rate limit not checked, the cache is down: %s", error)
-    return None
 
 
 @require_POST
@@ -132,13 +144,9 @@ def connection_check_ping(request: HtmxHttpRequest, room: str) -> HttpResponse:
     check = find_room(room)
     form = PingForm(request.POST)
     if not form.is_valid():
-        return render(request, "live/connection_check.html#ping-form", {"room": check, "form": form}, status=400)
-    refused = _ping_refusal(request, check)
-    if refused is not None:
-        if request.htmx:
-            return render(request, "live/connection_check.html#ping-form",
-                          {"room": check, "form": form, "refused": refused}, status=429)
-        return _room_page(request, check, form, status=429, refused=refused)
+        return render(request, "live/connection_check.html#ping-form", {"room": check, "form": form},
+                      status=form_status(form))
+    _count_the_ping(request, check)
     event = send_ping(check, form.sender())
     if not request.htmx:
         return redirect("live:connection_check_room", check.token)

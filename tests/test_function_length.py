@@ -22,11 +22,6 @@ PACKAGES = ("bunco_club", "games", "live", "tournaments")
 MOST = 50
 PURE_ENGINES = ("games/rules/", "tournaments/brackets.py", "bunco_club/rotation.py")
 
-# Functions other engineers are shortening on their own branches right now (issue 43): each is
-# allowed here only until that branch is merged, then this list is emptied. `path:qualified name`.
-BEING_SHORTENED = {
-    "live/streams.py:_stream",  # being shortened on branch wt-refuse (live/streams.py is theirs)
-}
 
 NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
             tokenize.ENCODING, tokenize.ENDMARKER}
@@ -148,12 +143,7 @@ def test_a_function_over_fifty_code_lines_is_reported_and_the_pure_engines_are_n
 
 
 def test_no_function_is_over_fifty_code_lines() -> None:
-    too_long = {where: length for where, length in long_functions(ROOT).items() if where not in BEING_SHORTENED}
+    too_long = long_functions(ROOT)
     assert too_long == {}, "Functions over 50 code lines (split them into well-named steps):\n" + "\n".join(
         f"{where}: {length} code lines" for where, length in sorted(too_long.items()))
 
-
-def test_the_allow_list_names_only_functions_still_too_long() -> None:
-    """An entry whose function was shortened (or renamed) is struck off the list."""
-    still_too_long = set(long_functions(ROOT))
-    assert BEING_SHORTENED - still_too_long == set()

@@ -6,7 +6,8 @@ it; a form page shows it on its form with live's `shown_on`, the one way shared 
 And every refusal is a Refusal (issue 30): every exception class the apps define derives from the
 one base, so a bad number, a bad link or a room that is gone is answered like any other refusal;
 the few that are not refusals are named below, each with the reason. The refusals every app gives
-alike (a reused key, not now, a seat taken) are defined once, in live/refusals.py."""
+alike (bad input, not yours, not found, a reused key, not now, a seat taken, too many) are defined
+once, in live/refusals.py (issue 43: the apps' XError/BadX/NotYourX ladders were three copies of it)."""
 
 from __future__ import annotations
 
@@ -58,8 +59,10 @@ def _raises_again(handler: ast.ExceptHandler) -> bool:
     return isinstance(last, ast.Raise) and last.exc is None
 
 
-def test_the_tournaments_views_catch_no_refusal_their_one_answer_does():
-    assert refusal_catches("tournaments/views.py", "tournaments.views") == []
+@pytest.mark.parametrize("topic", ["new", "director", "group_sheet", "printouts", "group", "screen", "contexts",
+                                   "shared"])
+def test_the_tournaments_views_catch_no_refusal_their_one_answer_does(topic):
+    assert refusal_catches(f"tournaments/views/{topic}.py", f"tournaments.views.{topic}") == []
 
 
 def test_the_clubs_views_catch_no_refusal_their_one_answer_or_the_form_does():
@@ -99,8 +102,9 @@ def test_no_view_or_stream_catches_a_refusal_by_hand(path):
 NOT_REFUSALS = {
     # A stream's control flow: the phone lost its seat, so the stream ends (never raised to a view).
     "live.streams._SeatLost",
-    # A signature check's verdict, its message for logs: every link reader translates it into its
-    # own link refusal (BadJoinLink, BadGroupLink, BadMemberLink, RoomNotFound, RoomExpired).
+    # A signature check's verdict, its message for logs: live's one link reader (signing.read_link)
+    # turns it into the link's own refusal (BadJoinLink, BadGroupLink, BadMemberLink, RoomNotFound,
+    # RoomExpired).
     "live.signing.BadToken",
     "live.signing.ForgedToken",
     "live.signing.ExpiredToken",
@@ -141,7 +145,8 @@ def test_every_exception_class_of_the_apps_is_a_refusal_but_those_named():
 
 
 # A class named as one of the refusals every app gives alike, defined anywhere but live/refusals.py.
-SHARED = ("KeyReused", "NotNow", "SeatTaken", "WrongMoment", "WrongState", "MoveKeyReused")
+SHARED = ("BadInput", "NotYours", "NotFound", "KeyReused", "NotNow", "SeatTaken", "TooMany", "WrongMoment",
+          "WrongState", "MoveKeyReused")
 
 
 # The apps' own kinds of them, each kept because something tells it apart from the shared one.
@@ -155,13 +160,18 @@ KEPT_KINDS = {
     # "Start the clock" while seats nobody holds: it names them, and the dashboard shows each beside
     # the message with its "Hand … to a bot" (issue 42, T1).
     "tournaments.actions.SeatsNobodyHolds",
+    # A number that is not one: a form reading several numbers tells which field it was about
+    # (games/table/forms.py catches it apart from the move's other refusals).
+    "live.http.BadNumber",
 }
 
 
 def test_the_refusals_every_app_gives_alike_are_defined_once_in_live():
     classes = exception_classes()
     defined = sorted(name for name in classes if name.rsplit(".", 1)[1] in SHARED)
-    assert defined == ["live.refusals.KeyReused", "live.refusals.NotNow", "live.refusals.SeatTaken"]
+    assert defined == ["live.refusals.BadInput", "live.refusals.KeyReused", "live.refusals.NotFound",
+                       "live.refusals.NotNow", "live.refusals.NotYours", "live.refusals.SeatTaken",
+                       "live.refusals.TooMany"]
     shared = tuple(classes[name] for name in defined)
     kinds = {name for name, cls in classes.items() if issubclass(cls, shared) and name not in defined}
     assert kinds == KEPT_KINDS
@@ -171,3 +181,22 @@ def test_the_check_finds_a_refusal_caught_in_a_view():
     source = "try:\n    pass\nexcept actions.ClubError as error:\n    form.add_error('name', str(error))\n"
     [handler] = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ExceptHandler)]
     assert [issubclass(cls, Refusal) for cls in caught(handler, importlib.import_module("bunco_club.views"))] == [True]
+
+
+# The apps' ladders (XError, BadX 400, NotYourX 403), once three copies, are names of live's classes.
+LADDER_NAMES = {
+    "games.night.actions.refusals": ("BadTally", "NotYourTable", "NoSuchNight"),
+    "games.table.actions": ("BadMove", "NotYourSeat"),
+    "tournaments.actions": ("BadEntry", "NotYourGroup"),
+}
+
+
+@pytest.mark.parametrize("module_name", LADDER_NAMES)
+def test_the_apps_ladders_of_refusals_are_lives_own_classes_by_their_names(module_name):
+    module = importlib.import_module(module_name)
+    for name in LADDER_NAMES[module_name]:
+        cls = getattr(module, name)
+        assert cls.__module__ == "live.refusals", name
+    classes = exception_classes()
+    assert not any(name.startswith(module_name + ".") and name.rsplit(".", 1)[1].endswith("Error")
+                   for name in classes), "an app's own XError base is back"

@@ -8,8 +8,8 @@ group's phone `record_turn`s (and `undo_last_turn`s); the clock's one idempotent
 face-off; then a champion and everyone's final place.
 
 Every function takes `now` where time matters, so the simulation and the tests run on a clock of
-their own. Errors are `TournamentError`s, or the refusals every app shares (live.refusals: NotNow,
-KeyReused), carrying the HTTP status a view answers with; they change nothing. Closing and deciding
+their own. Errors are the refusals every app shares (live.refusals: BadEntry is BadInput, NotYourGroup
+NotYours; NotNow, KeyReused), carrying the HTTP status a view answers with; they change nothing. Closing and deciding
 rounds, which the clock calls too, is in tournaments.deciding, one floor down (docs/DESIGN.md §2): these
 actions import it and the tasks, the tasks only it.
 """
@@ -32,7 +32,7 @@ from games.table import tasks as table_tasks
 from games.table.models import Move
 from live.log import log_event
 from live.models import Event
-from live.refusals import KeyReused, NotNow, Refusal
+from live.refusals import BadInput, KeyReused, NotNow, NotYours, Refusal
 from live.text import well_formed_key
 from tournaments import brackets, deciding, digital, tasks
 from tournaments.models import (
@@ -53,18 +53,9 @@ MAX_EXTENSION_MINUTES = 30
 PRACTICE_MINUTES = range(2, 11)  # a practice round lasts 2-10 minutes
 
 
-class TournamentError(Refusal):
-    """A request the tournament cannot take; `status` is the HTTP answer, the message is for people."""
-
-    status = 400
-
-
-class BadEntry(TournamentError):
-    status = 400
-
-
-class NotYourGroup(TournamentError):
-    status = 403
+# The tournament's names for the refusals every app gives alike (live.refusals): the same classes.
+BadEntry = BadInput  # a turn, a name, a setting the tournament cannot take as sent (400)
+NotYourGroup = NotYours  # another group's turn, a phone that plays in no group (403)
 
 
 class SeatsNobodyHolds(NotNow):

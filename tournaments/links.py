@@ -38,17 +38,13 @@ def group_path(code: str) -> str:
     return reverse("tournaments:group_join", args=[group_token(code)])
 
 
+REFUSED = signing.Refused(invalid=lambda: BadGroupLink(INVALID), expired=lambda: BadGroupLink(EXPIRED),
+                          future=lambda: BadGroupLink(FROM_THE_FUTURE))
+
+
 def read_group_token(token: str) -> str:
     """The group code a link carries; BadGroupLink otherwise."""
-    try:
-        payload = signing.read(token, salt=SALT, max_age=MAX_AGE_SECONDS)
-    except signing.ExpiredToken as error:
-        raise BadGroupLink(EXPIRED) from error
-    except signing.FutureToken as error:
-        raise BadGroupLink(FROM_THE_FUTURE) from error
-    except signing.BadToken as error:
-        raise BadGroupLink(INVALID) from error
-    code = payload.get("g") if isinstance(payload, dict) else None
-    if not isinstance(code, str) or not code:
+    code = signing.text_field(signing.read_link(token, salt=SALT, refused=REFUSED, max_age=MAX_AGE_SECONDS), "g")
+    if code is None:
         raise BadGroupLink(INVALID)
     return code

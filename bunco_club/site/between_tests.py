@@ -18,12 +18,13 @@ import threading
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponseBase, HttpResponseForbidden, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from bunco_club.site.clock import tick_lock
+from live.refusals import NotYours, Refusal, answers_refusals, text_refusal
 from live.streams import open_streams
 
 LOOPBACK = ("127.0.0.1", "::1")
@@ -31,15 +32,21 @@ _holding = threading.Lock()  # one caller at a time decides whether the clock is
 _clock_held = [False]
 
 
-def _from_this_machine(request: HttpRequest) -> bool:
-    return request.META.get("REMOTE_ADDR") in LOOPBACK
+def _only_from_this_machine(request: HttpRequest, doing: str) -> None:
+    """NotYours (403) for a caller from anywhere but the machine itself."""
+    if request.META.get("REMOTE_ADDR") not in LOOPBACK:
+        raise NotYours(f"Only the test suite on this machine may {doing}.")
+
+
+def _answer(request: HttpRequest, refusal: Refusal, **kwargs: object) -> HttpResponse:
+    return text_refusal(refusal)
 
 
 @csrf_exempt
 @require_POST
+@answers_refusals(_answer)
 def quiet(request: HttpRequest) -> HttpResponseBase:
-    if not _from_this_machine(request):
-        return HttpResponseForbidden("Only the test suite on this machine may quiet the server.")
+    _only_from_this_machine(request, "quiet the server")
     with _holding:
         if not _clock_held[0]:
             tick_lock.acquire()  # waits for a tick under way to end
@@ -49,9 +56,9 @@ def quiet(request: HttpRequest) -> HttpResponseBase:
 
 @csrf_exempt
 @require_POST
+@answers_refusals(_answer)
 def fresh(request: HttpRequest) -> HttpResponseBase:
-    if not _from_this_machine(request):
-        return HttpResponseForbidden("Only the test suite on this machine may wipe the server's memory.")
+    _only_from_this_machine(request, "wipe the server's memory")
     for cache in caches.all():
         cache.clear()
     ContentType.objects.clear_cache()

@@ -30,6 +30,7 @@ from bunco_club.headcount import headcount
 from bunco_club.models import Club, Party
 from games.night.models import Night
 from live.limits import address_and_username, too_many, used_up
+from live.refusals import BadInput, Refusal, TooMany, answers_refusals, text_refusal
 
 TOO_MANY_LOGINS = ("Too many attempts to log in as this user from this network. Wait a while and try again, "
                    "or log in from another network.")
@@ -72,28 +73,40 @@ def health(request: HttpRequest) -> JsonResponse:
 _login_view = auth_views.LoginView.as_view()
 
 
+def _login_page_refused(request: HttpRequest, refusal: Refusal, **kwargs: object) -> HttpResponse:
+    """The log-in page's one answer to a refusal (a lock-out): the form again, the username kept,
+    the message above it."""
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {"form": form, "refused": refusal.message, "next": request.POST.get("next", "")}
+    return render(request, "registration/login.html", context, status=refusal.status)
+
+
+def _admin_login_refused(request: HttpRequest, refusal: Refusal, **kwargs: object) -> HttpResponse:
+    """The admin's log in answers a refusal as plain text."""
+    return text_refusal(refusal)
+
+
 @sensitive_post_parameters("password")
+@answers_refusals(_login_page_refused)
 def login(request: HttpRequest) -> HttpResponseBase:
     """The host's log in. Wrong passwords lock out the pair of the address and the username they
     were typed for (live/limits.py), not the user everywhere nor the address for everyone."""
-    if request.method == "POST" and _locked_out(request):
-        form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
-        context = {"form": form, "refused": TOO_MANY_LOGINS, "next": request.POST.get("next", "")}
-        return render(request, "registration/login.html", context, status=429)
+    _refuse_when_locked_out(request)
     return _counting_failures(request, _login_view(request))
 
 
 @sensitive_post_parameters("password")
+@answers_refusals(_admin_login_refused)
 def admin_login(request: HttpRequest) -> HttpResponseBase:
     """The admin's log in, under the same lock-outs as the host's."""
-    if request.method == "POST" and _locked_out(request):
-        return HttpResponse(TOO_MANY_LOGINS, status=429, content_type="text/plain; charset=utf-8")
+    _refuse_when_locked_out(request)
     return _counting_failures(request, admin.site.login(request))
 
 
-def _locked_out(request: HttpRequest) -> bool:
-    """Whether this address has typed wrong passwords for this username as often as allowed."""
-    return used_up(request, "login", key=address_and_username)
+def _refuse_when_locked_out(request: HttpRequest) -> None:
+    """TooMany when this address has typed wrong passwords for this username as often as allowed."""
+    if request.method == "POST" and used_up(request, "login", key=address_and_username):
+        raise TooMany(TOO_MANY_LOGINS)
 
 
 def _counting_failures(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
@@ -104,7 +117,7 @@ def _counting_failures(request: HttpRequest, response: HttpResponseBase) -> Http
     if request.method == "POST" and not (300 <= response.status_code < 400):
         too_many(request, "login", key=address_and_username)
         if response.status_code == 200:
-            response.status_code = 400
+            response.status_code = BadInput.status
     return response
 
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import forms
 
 from bunco_club.forms import HouseRulesForm
-from games.night.actions import MAX_CORRECTION, NightError, clean_names
+from games.night.actions import MAX_CORRECTION, BadTally, clean_names
 from games.night.models import TITLE_MAX, max_tables, night_size_refusal
 from games.rules import bunco
 from live.forms import WholeNumberField
@@ -55,7 +55,7 @@ def names_refusal(names: Sequence[str]) -> str | None:
     limit) and the engine's `night_shape` (fewer than 3 players)."""
     try:
         players = clean_names(names)
-    except NightError as error:
+    except BadTally as error:
         return str(error)
     too_many = night_size_refusal(len(players))
     if too_many is not None:

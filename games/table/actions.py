@@ -9,8 +9,9 @@ card against it.
 Each move locks the table row, runs through the engine (games/rules/, the `TableGame` interface),
 is appended as a `Move` with what chance produced and the scores after, and is published: the
 public view on the table's channel, each seat's private view on that seat's own channel (docs/DESIGN.md
-§3: a hand never travels on a channel another phone follows). Errors are `TableError`s, or the
-refusals every app shares (live.refusals: NotNow, SeatTaken, KeyReused), and change nothing.
+§3: a hand never travels on a channel another phone follows). Errors are the refusals every
+app shares (live.refusals: BadMove is BadInput, NotYourSeat NotYours; NotNow, SeatTaken, KeyReused),
+and change nothing.
 """
 
 from __future__ import annotations
@@ -31,25 +32,16 @@ from games.table.engines import engine
 from games.table.models import PATIENCE, Move, Table, TableSeat, new_seed, well_formed_contribution
 from games.table.replay import TIME_UP, UNDO, deal, replayed_state
 from live.log import log_event, log_events, publish_together
-from live.refusals import KeyReused, NotNow, Refusal, SeatTaken
+from live.refusals import BadInput, KeyReused, NotNow, NotYours, SeatTaken
 from live.text import well_formed_key
 
 MAX_NAME = 40
 
 
 
-class TableError(Refusal):
-    """A request the table cannot take; nothing was changed."""
-
-    status = 400
-
-
-class BadMove(TableError):
-    status = 400
-
-
-class NotYourSeat(TableError):
-    status = 403
+# The table's names for the refusals every app gives alike (live.refusals): the same classes.
+BadMove = BadInput  # a move, a seat list, an option the table cannot take as sent (400)
+NotYourSeat = NotYours  # another seat's move, a phone that holds no seat (403)
 
 
 def _check_bot_level(level: str) -> None:

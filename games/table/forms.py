@@ -138,8 +138,7 @@ BOX = re.compile(r"[a-z_]{1,30}")
 MOST_DICE = 6
 
 
-class BadInput(actions.BadMove):
-    """A move's fields that are not a move at all (malformed): 400, nothing changed."""
+BadInput = actions.BadMove  # live's: a move's fields that are not a move at all (malformed), 400
 
 
 def read_move(post: QueryDict, rules: GameRules) -> tuple[dict[str, Any], str | None, int | None]:

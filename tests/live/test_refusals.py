@@ -7,15 +7,46 @@ import pytest
 from bunco_club import actions as club_actions
 from bunco_club.actions import ClubError
 from games.night import actions as night_actions
-from games.night.actions import NightError
-from live.refusals import KeyReused, Refusal
+from games.night.actions import BadTally, NotYourTable
+from games.table.actions import BadMove, NotYourSeat
+from live.refusals import BadInput, KeyReused, NotYours, Refusal, TooMany
 from tournaments import actions as tournament_actions
-from tournaments.actions import TournamentError
+from tournaments.actions import BadEntry, NotYourGroup
 
 
-@pytest.mark.parametrize("error", [NightError, TournamentError, ClubError, KeyReused])
+@pytest.mark.parametrize("error", [BadTally, BadEntry, BadMove, ClubError, KeyReused, TooMany])
 def test_every_apps_errors_derive_from_the_one_refusal(error: type[Exception]) -> None:
     assert issubclass(error, Refusal)
+
+
+@pytest.mark.parametrize("bad_input", [BadTally, BadMove, BadEntry])
+def test_the_apps_bad_input_is_lives_one_bad_input_answered_400(bad_input: type[Refusal]) -> None:
+    assert bad_input is BadInput
+    assert bad_input("That tap was malformed: choose a button.").status == 400
+
+
+@pytest.mark.parametrize("not_yours", [NotYourTable, NotYourSeat, NotYourGroup])
+def test_the_apps_not_yours_is_lives_one_not_yours_answered_403(not_yours: type[Refusal]) -> None:
+    assert not_yours is NotYours
+    assert not_yours("You're not at that table this round.").status == 403
+
+
+def test_too_many_is_a_429_that_says_when_to_come_back() -> None:
+    refusal = TooMany("Wait a minute, then scan the code again.", retry_after=10)
+    assert (refusal.status, refusal.message, refusal.retry_after) == (429, "Wait a minute, then scan the code again.", 10)
+    assert TooMany("Wait a while.").retry_after is None
+
+
+def test_an_answered_too_many_carries_its_retry_after_header(rf) -> None:
+    from live.refusals import answers_refusals, json_refusal
+
+    @answers_refusals(lambda request, refusal, **kwargs: json_refusal(refusal))
+    def view(request):
+        raise TooMany("Too many streams from this address.", retry_after=10)
+
+    response = view(rf.get("/"))
+
+    assert (response.status_code, response["Retry-After"]) == (429, "10")
 
 
 def test_a_refusal_carries_its_status_and_its_message() -> None:

@@ -17,7 +17,8 @@ the answer each visitor gets (walked.VISITORS, in this order):
 
 A cell is the status answered, or LOG: the redirect to the log-in page (an account-only page, for a
 browser that is not logged in). A GET answered is that page; a POST is sent empty, so an allowed
-visitor gets what the view answers an empty form (400, the form again, a redirect with its message)
+visitor gets what the view answers an empty form (400, the form again, a redirect with its message;
+the director's dashboard again with the refusal in it, 400 or 409)
 or, for a button that posts nothing, the button's effect (rolled back afterwards). Refused visitors
 (403, 404, LOG) must leave the database as it was, every table of it.
 
@@ -132,22 +133,22 @@ PERMISSIONS = {
     "tournaments:new GET":                              "200 200 LOG LOG LOG LOG LOG 200 200 LOG LOG LOG LOG LOG 200",
     "tournaments:new POST":                             "400 400 LOG LOG LOG LOG LOG 400 400 LOG LOG LOG LOG LOG 400",
     "tournaments:dashboard GET":                        "403 403 LOG LOG LOG LOG LOG 200 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:register POST":                        "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:register_member POST":                 "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:check_in POST":                        "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:seed POST":                            "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:drop POST":                            "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:delete POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:register POST":                        "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:register_member POST":                 "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:check_in POST":                        "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:seed POST":                            "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:drop POST":                            "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:delete POST":                          "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
     "tournaments:delete[not begun] POST":               "403 403 LOG LOG LOG LOG LOG 403 302 LOG LOG LOG LOG LOG 403",
-    "tournaments:start POST":                           "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:practice POST":                        "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:pause POST":                           "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:resume POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:end_now POST":                         "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:start_clock POST":                     "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:seat_to_bot POST":                     "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:extend POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
-    "tournaments:decide POST":                          "403 403 LOG LOG LOG LOG LOG 302 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:start POST":                           "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:practice POST":                        "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:pause POST":                           "403 403 LOG LOG LOG LOG LOG 400 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:resume POST":                          "403 403 LOG LOG LOG LOG LOG 400 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:end_now POST":                         "403 403 LOG LOG LOG LOG LOG 400 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:start_clock POST":                     "403 403 LOG LOG LOG LOG LOG 400 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:seat_to_bot POST":                     "403 403 LOG LOG LOG LOG LOG 400 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:extend POST":                          "403 403 LOG LOG LOG LOG LOG 400 403 LOG LOG LOG LOG LOG 403",
+    "tournaments:decide POST":                          "403 403 LOG LOG LOG LOG LOG 409 403 LOG LOG LOG LOG LOG 403",
     "tournaments:codes GET":                            "403 403 LOG LOG LOG LOG LOG 200 403 LOG LOG LOG LOG LOG 403",
     "tournaments:results_csv GET":                      "403 403 LOG LOG LOG LOG LOG 200 403 LOG LOG LOG LOG LOG 403",
     "tournaments:director_group GET":                   "403 403 LOG LOG LOG LOG LOG 200 403 LOG LOG LOG LOG LOG 403",

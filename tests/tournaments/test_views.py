@@ -370,7 +370,7 @@ def test_the_director_exports_every_rounds_results_as_csv(director_client, direc
 
 
 def test_a_name_that_looks_like_a_formula_is_exported_as_text():
-    from tournaments.views import _csv_cell
+    from tournaments.views.printouts import _csv_cell
 
     assert _csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)"
     assert _csv_cell("Ann") == "Ann"

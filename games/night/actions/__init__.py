@@ -7,8 +7,9 @@ when every table has a winner the round closes and `move_players` seats the next
 24 the night ends and `award_prizes` hands out the pot.
 
 One module per part of the night: starting, seats, rounds, tallies (a tap, and what it leads to:
-the engine's one answer, `bunco.after_tally`), corrections, ending. Errors are `NightError`s
-(refusals.py), or the refusals every app shares (live.refusals: NotNow, SeatTaken, KeyReused),
+the engine's one answer, `bunco.after_tally`), corrections, ending. Errors are the refusals every
+app shares (live.refusals: BadInput, NotYours, NotFound, NotNow, SeatTaken, KeyReused), by the
+night's names for them where it has some (refusals.py: BadTally, NotYourTable, ...),
 carrying the HTTP status a view should answer with; they change nothing.
 """
 
@@ -26,7 +27,6 @@ from games.night.actions.ending import award_prizes, end_night, purge_abandoned_
 from games.night.actions.refusals import (
     BadTally,
     KeyOfAnotherTable,
-    NightError,
     NoSuchNight,
     NotYourTable,
     RoundClosed,
@@ -46,7 +46,7 @@ from games.night.actions.tallies import MAX_CORRECTION, POINT_BUTTONS, record_ta
 from live.refusals import KeyReused, NotNow, Refusal, SeatTaken
 
 __all__ = [
-    "MAX_CORRECTION", "NAME_MAX", "POINT_BUTTONS", "BadTally", "KeyOfAnotherTable", "KeyReused", "NightError",
+    "MAX_CORRECTION", "NAME_MAX", "POINT_BUTTONS", "BadTally", "KeyOfAnotherTable", "KeyReused",
     "NoSuchNight", "NotNow", "NotYourTable", "Refusal", "RoundClosed", "SeatTaken", "StepAlreadyEnded",
     "award_prizes", "claim_seat", "clean_names", "correct_tally", "describe_correction", "end_night",
     "finish_roll_off", "finish_turn", "key_reused", "let_player_leave", "move_players", "purge_abandoned_nights",

@@ -3,21 +3,12 @@ carrying the HTTP status a view answers with). They change nothing."""
 
 from __future__ import annotations
 
-from live.refusals import KeyReused, NotNow, Refusal
+from live.refusals import BadInput, KeyReused, NotFound, NotNow, NotYours, Refusal
 
-
-class NightError(Refusal):
-    """A request the night cannot take; `status` is the HTTP answer, the message is for people."""
-
-    status = 400
-
-
-class BadTally(NightError):
-    status = 400
-
-
-class NotYourTable(NightError):
-    status = 403
+# The night's names for the refusals every app gives alike (live.refusals): the same classes.
+BadTally = BadInput  # a tap, a name, a correction the night cannot take as sent (400)
+NotYourTable = NotYours  # another table's score, a phone that plays nobody (403)
+NoSuchNight = NotFound  # a night deleted, or a mistyped link (404)
 
 
 class RoundClosed(NotNow):
@@ -31,7 +22,7 @@ class StepAlreadyEnded(NotNow):
     the table, a late retry. Nothing changes; a view answers with the current state, no error."""
 
 
-class KeyOfAnotherTable(NightError):
+class KeyOfAnotherTable(Refusal):
     """A tap's key already recorded at another table: never answered with that table's totals."""
 
     status = 409
@@ -43,9 +34,3 @@ def key_reused(what: str) -> KeyReused:
     for a retry of the first, which would answer with what the first did and drop this one."""
     return KeyReused(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
                      "Reload the page and do it again.")
-
-
-class NoSuchNight(NightError):
-    """A request for a night that does not exist (deleted, or a mistyped link)."""
-
-    status = 404

@@ -31,7 +31,7 @@ from games.night.views.shared import (
 from live.http import ID_MAX, HtmxHttpRequest, parse_int
 from live.limits import Key, counted_as, too_many, used_up
 from live.qr import qr_svg
-from live.refusals import Refusal, shown_on
+from live.refusals import Refusal, TooMany, form_status, shown_on
 
 
 @require_http_methods(["GET", "POST"])
@@ -46,14 +46,12 @@ def night_new(request: HttpRequest) -> HttpResponse:
     if started is not None:  # one night per party: its host re-opens it (issue 16, C5)
         messages.info(request, "This party's night is started already: here it is.")
         return redirect("games:night_host", code=started.code)
-    status = 400
     if request.method == "POST":
         form = NewNightForm(request.POST)
-        if form.is_valid() and _too_many_nights(request):
-            form.add_error(None, TOO_MANY_NIGHTS)
-            status = 429  # the form stays filled in: it can be sent again later
-        elif form.is_valid():
+        if form.is_valid():
             with shown_on(form, "names"):
+                if _too_many_nights(request):
+                    raise TooMany(TOO_MANY_NIGHTS)  # shown above the form, which stays filled in to send later
                 night = actions.start_night(
                     names=form.name_list(),
                     buy_in_cents=form.buy_in_cents(),
@@ -78,10 +76,9 @@ def night_new(request: HttpRequest) -> HttpResponse:
             # The club's house rules: every night of the club starts with them.
             initial.update(NewNightForm.initial_for_rules(party.club.night_rules(), party.club.prize_rules()))
         form = NewNightForm(initial=initial)
-        status = 200
     names = form.data.get("names", form.initial.get("names", "")) or ""
     return render(request, "games/night_new.html",
-                  {"form": form, "party": party, "shape": shape_of(names_in(names))}, status=status)
+                  {"form": form, "party": party, "shape": shape_of(names_in(names))}, status=form_status(form))
 
 
 TOO_MANY_NIGHTS = "Too many nights started from here just now. Wait a while, then try again."

@@ -20,9 +20,7 @@ from games.night.views.shared import (
     SEATS,
     joined_key,
     joined_table,
-    json_error,
     leaver_of,
-    message_response,
     named_roll_off,
     named_round,
     night_for_player,
@@ -37,13 +35,14 @@ from games.rules import bunco
 from live.forms import cleaned_by_its_fields
 from live.http import ID_MAX, HtmxHttpRequest, parse_int_or_none
 from live.limits import limited
+from live.refusals import NotYours
 from live.streams import event_stream_response, read_for_a_stream
 
 
 def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
     """`night_for_player` for the hot path of a tap: one statement, the player's table with it.
 
-    Its refusals are NightErrors, so the scoring buttons get them as JSON through `refused`
+    Its refusals (NoSuchNight, NotYourTable) reach the scoring buttons as JSON through `refused`
     like any other (the page's script shows the message): an unknown night, a phone that never
     joined, a phone whose seat the host handed over."""
     player_id = SEATS.claimed(request, code)
@@ -55,10 +54,6 @@ def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
             raise actions.NoSuchNight("That game no longer exists: ask the host for tonight's QR code.")
         raise actions.NotYourTable(why_not_playing(request, night))
     return phone
-
-
-def _refuse_join(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    return render(request, "games/join_refused.html", {"message": message}, status=status)
 
 
 TOO_MANY_JOINS = "Too many tries from this network just now. Wait a minute, then scan the code again."
@@ -86,7 +81,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     ticket = read_join_token(token)
     night = Night.objects.filter(code=ticket.code).first()
     if night is None:
-        return _refuse_join(request, "That game no longer exists.", 403)
+        raise NotYours("That game no longer exists.")
     over = night.join_refusal()
     if over is not None:  # the night's link lives as long as the night: no new phone, no names
         return render(request, "games/join.html", {
@@ -104,8 +99,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@limited("claim", lambda request: _refuse_join(request, TOO_MANY_JOINS, 429))
 @refused(join_page=True)
+@limited("claim", TOO_MANY_JOINS)
 def claim(request: HttpRequest, code: str) -> HttpResponse:
     """Tap your name: this phone now plays as that person (the session remembers), if no other
     phone does. From a table's code, only a name seated at that table this round."""
@@ -116,15 +111,14 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
         raise PermissionDenied("Scan your table's QR code first.")
     over = night.join_refusal()
     if over is not None:
-        return _refuse_join(request, over, 403)
+        raise NotYours(over)
     player_id = parse_int_or_none(request.POST.get("player"), low=1, high=ID_MAX)
     player = night.players.real().filter(pk=player_id).first() if player_id is not None else None
     if player is None:
-        return message_response(request, ValueError("Tap one of the names on the list."), 400)
+        raise actions.BadTally("Tap one of the names on the list.")
     table = None if is_host else joined_table(joined)
     if table is not None and not _names_to_claim(night, table).filter(pk=player.pk).exists():
-        return _refuse_join(request, f"{player.name} isn't at table {table} this round. "
-                                     "Scan the QR code on your own table.", 403)
+        raise NotYours(f"{player.name} isn't at table {table} this round. Scan the QR code on your own table.")
     actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True))
     SEATS.remember(request, night.code, player.pk)
     return redirect("games:play", code=night.code)
@@ -205,6 +199,7 @@ def _previous_result(night: Night, player: Player, round_: Round) -> dict[str, o
 
 
 @require_GET
+@refused(join_page=True)
 def play(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night = night_or_404(code)
     player = player_of(request, night)
@@ -218,7 +213,7 @@ def play(request: HtmxHttpRequest, code: str) -> HttpResponse:
         leaver = leaver_of(request, night)
         if leaver is not None:
             return render(request, "games/left.html", {"night": night, "player": leaver, "message": why})
-        return render(request, "games/join_refused.html", {"message": why}, status=403)
+        raise NotYours(why)
     context = phone_context(night, player)
     if request.htmx:
         return render(request, "games/play.html#phone-state", context)
@@ -237,19 +232,19 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night, player = phone.night, phone.player
     cleaned = cleaned_by_its_fields(TallyForm, request.POST)  # the form's checks, without a form per tap
     if cleaned is None:
-        return json_error("That tap was malformed: choose a team and a button.", 400)
+        raise actions.BadTally("That tap was malformed: choose a team and a button.")
     table_number = posted_table(request)
     if phone.table_number is None or (table_number is not None and table_number != phone.table_number):
-        return json_error("You're not at that table this round: scores go in at your own table.", 403)
+        raise actions.NotYourTable("You're not at that table this round: scores go in at your own table.")
     bunco_player = None
     if cleaned["bunco_player"] is not None:
         bunco_player = night.players.filter(pk=cleaned["bunco_player"]).first()
         if bunco_player is None:
-            return json_error("Who rolled the Bunco? Tap a name at your table.", 400)
+            raise actions.BadTally("Who rolled the Bunco? Tap a name at your table.")
     points = cleaned["points"]
     wipeout = cleaned["wipeout"]
     if bunco_player is None and points is None and not wipeout:
-        return json_error("That tap was malformed: choose a button.", 400)
+        raise actions.BadTally("That tap was malformed: choose a button.")
     entry = actions.record_tally(
         night=night, table_number=phone.table_number, team=cleaned["team"],
         points=points or 0, bunco_player=bunco_player, entered_by=player,
@@ -272,13 +267,13 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo my last entry. Like a tap it carries a key: a retry after a lost answer undoes once."""
     phone = _phone_seat(request, code)
     if phone.table_number is None:
-        return json_error("You're not seated this round: there is nothing of yours to undo. Ask the host.", 403)
+        raise actions.NotYourTable("You're not seated this round: there is nothing of yours to undo. Ask the host.")
     form = UndoForm(request.POST)
     if not form.is_valid():
-        return json_error("That undo was malformed: tap Undo again.", 400)
+        raise actions.BadTally("That undo was malformed: tap Undo again.")
     table_number = posted_table(request)
     if table_number is not None and table_number != phone.table_number:
-        return json_error("You're not at that table this round: undo at your own table.", 403)
+        raise actions.NotYourTable("You're not at that table this round: undo at your own table.")
     entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,
                                key=form.cleaned_data["key"] or None)
     return JsonResponse(_tally_answer(entry))

@@ -8,7 +8,7 @@ from typing import NoReturn, ParamSpec
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games import phones
@@ -18,7 +18,7 @@ from games.night.models import Night, Player, Round, Seat, max_tables
 from games.rules import bunco
 from live.http import HtmxHttpRequest, answers_json, parse_int
 from live.limits import too_many
-from live.refusals import Refusal, answers_refusals, json_refusal
+from live.refusals import Refusal, TooMany, answers_refusals, json_refusal
 
 P = ParamSpec("P")
 
@@ -97,10 +97,6 @@ def leaver_of(request: HttpRequest, night: Night) -> Player | None:
     return player if player is not None and player.has_left() else None
 
 
-def message_response(request: HttpRequest, error: Exception, status: int) -> HttpResponse:
-    return render(request, "games/_message.html", {"message": str(error), "is_error": True}, status=status)
-
-
 Current = Callable[[HtmxHttpRequest, str], HttpResponse]
 """The page's state as it stands, for the request and the night's code."""
 
@@ -128,7 +124,7 @@ def refused(*, as_json: bool = False, to_host: bool = False, current: Current | 
             return json_refusal(refusal)
         if join_page:
             if isinstance(refusal, BadJoinLink) and too_many(request, "bad-join"):
-                return render(request, "games/join_refused.html", {"message": TOO_MANY_BAD_LINKS}, status=429)
+                refusal = TooMany(TOO_MANY_BAD_LINKS)  # past the limit, not the link's reason
             return render(request, "games/join_refused.html", {"message": refusal.message}, status=refusal.status)
         if page:
             return render(request, "games/refused.html", {"title": page, "message": refusal.message},
@@ -139,7 +135,8 @@ def refused(*, as_json: bool = False, to_host: bool = False, current: Current | 
             return redirect("games:night_host", code=code)
         if card is not None:
             return card(request, code, refusal)
-        return message_response(request, refusal, refusal.status)
+        return render(request, "games/_message.html", {"message": refusal.message, "is_error": True},
+                      status=refusal.status)
 
     decorate = answers_refusals(answer)
     return (lambda view: answers_json(decorate(view))) if as_json else decorate
@@ -164,10 +161,6 @@ def joined_key(night: Night) -> str:
 
 def joined_table(joined: object) -> int | None:
     return joined if type(joined) is int else None  # True (the night's link) is an int in Python
-
-
-def json_error(message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
 
 
 def posted_table(request: HttpRequest) -> int | None:

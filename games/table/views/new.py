@@ -13,7 +13,7 @@ from games.table import actions
 from games.table.forms import NewTableForm
 from games.table.views.shared import refused
 from live.limits import counted_as, too_many, used_up
-from live.refusals import shown_on
+from live.refusals import TooMany, form_status, shown_on
 
 TOO_MANY_TABLES = "Too many tables opened from here just now. Wait a while, then try again."
 
@@ -23,16 +23,13 @@ TOO_MANY_TABLES = "Too many tables opened from here just now. Wait a while, then
 def table_new(request: HttpRequest) -> HttpResponse:
     # A malformed party in the link is refused (400) by `refused`; opening's own refusals show on the form.
     party = party_in_link(request, "Only the club's hosts can open a table for its party.")
-    status = 200
     if request.method == "POST":
         form = NewTableForm(request.POST)
-        status = 400
         door, key = counted_as(request, "table-new")
-        if form.is_valid() and used_up(request, door, key=key):
-            form.add_error(None, TOO_MANY_TABLES)
-            status = 429
-        elif form.is_valid():
+        if form.is_valid():
             with shown_on(form, None):
+                if used_up(request, door, key=key):
+                    raise TooMany(TOO_MANY_TABLES)
                 table = actions.open_table(
                     game=form.cleaned_data["game"], names=form.cleaned_data["names"],
                     bots=form.cleaned_data["bots"], options=form.options(),
@@ -44,4 +41,4 @@ def table_new(request: HttpRequest) -> HttpResponse:
                 return redirect("tables:table", code=table.code)
     else:
         form = NewTableForm(initial=NewTableForm.initial_seats(party.coming_names() if party is not None else []))
-    return render(request, "games/table/new.html", {"form": form, "party": party}, status=status)
+    return render(request, "games/table/new.html", {"form": form, "party": party}, status=form_status(form))

@@ -24,16 +24,12 @@ from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from live.http import answers_json
 from live.qr import qr_svg
-from live.refusals import Refusal, answers_refusals, json_refusal
+from live.refusals import NotYours, Refusal, answers_refusals, json_refusal
 
 P = ParamSpec("P")
 
 # The seat a phone plays at a table (games/phones.py): its session keeps `table:<code>`.
 SEATS = phones.Seats("table")
-
-
-class NotTheOpener(actions.TableError):
-    status = 403
 
 
 def table_or_404(code: str) -> Table:
@@ -73,7 +69,7 @@ def is_opener(request: HttpRequest, table: Table) -> bool:
 
 def opener_only(request: HttpRequest, table: Table) -> None:
     if not is_opener(request, table):
-        raise NotTheOpener("Only whoever opened the table can do that.")
+        raise NotYours("Only whoever opened the table can do that.")
 
 
 def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:

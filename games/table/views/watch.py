@@ -19,6 +19,7 @@ from games.table.renderers import said_of
 from games.table.replay import deal, replay, verify
 from games.table.views.shared import is_screen_token, refused, seat_payload, table_or_404
 from live.qr import qr_svg
+from live.refusals import NotNow, Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream
 
 FORGED_SCREEN = "This screen link isn't valid: open the table's screen from its own link."
@@ -83,14 +84,30 @@ def replay_steps(table: Table) -> list[dict[str, Any]]:
     return steps
 
 
+NOT_OVER_YET = ("The replay opens when the game is over: then every card, toss, keep and score is shown here, "
+                "with the seed.")
+
+
+def _not_over_yet(request: HttpRequest, refusal: Refusal, *, code: str, **kwargs: object) -> HttpResponse:
+    """The replay's and the check's one answer to a refusal (the game is not over, NotNow: 409):
+    the replay page saying so, with the table's commitment (nothing secret)."""
+    return render(request, "games/table/replay.html", {"table": table_or_404(code), "not_yet": refusal.message},
+                  status=refusal.status)
+
+
+def _over(table: Table) -> None:
+    if not table.is_over:
+        raise NotNow(NOT_OVER_YET)
+
+
 @require_GET
+@answers_refusals(_not_over_yet)
 def replay_page(request: HttpRequest, code: str) -> HttpResponse:
     """After the game: every card, toss, keep and score in order, the seed and its commitment, and
     what the game's own folder shows (its `GameRules.replay_extras`: a deal, the start roll, the
     sheets). Before the end: only that the replay opens then (and the commitment): nothing secret."""
     table = table_or_404(code)
-    if not table.is_over:
-        return render(request, "games/table/replay.html", {"table": table, "steps": None}, status=409)
+    _over(table)
     final = table.loaded().view(None).public
     return render(request, "games/table/replay.html", {
         **table.engine.replay_extras(deal(table), final),
@@ -100,12 +117,12 @@ def replay_page(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
+@answers_refusals(_not_over_yet)
 def check(request: HttpRequest, code: str) -> HttpResponse:
     """"Check the dice": replay every move from the revealed seed through the engine (verify_table)
     and say whether every card, toss and score holds, or where the record first differs."""
     table = table_or_404(code)
-    if not table.is_over:
-        return render(request, "games/table/replay.html", {"table": table, "steps": None}, status=409)
+    _over(table)
     verdict = verify(table)
     return render(request, "games/table/check.html", {"table": table, "verdict": verdict,
                                                       "seed": table.revealed_seed})
