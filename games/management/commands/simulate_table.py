@@ -7,7 +7,6 @@
 Any game of the registry: its options on the command line (`--goal`, `--markers`) and what the JSON
 says of a finished game are its `GameRules` record's (`simulated`, `summary`).
 
-
 The table is opened through the same action as "Play a game" (its seed derived from S, committed
 before the first move and revealed at the end, as a real table's), and every move is made through
 `make_move`, the action the phones call, chosen by the table's bots. The output is read back from
