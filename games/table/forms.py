@@ -134,8 +134,9 @@ class NewTableForm(forms.Form):
 
 
 KIND = re.compile(r"[a-z_]{1,20}")
-# The fields a move's post carries for the table, not for the game: read here and by the view.
-TABLE_FIELDS = ("kind", "key", "seat", "client", "csrfmiddlewaretoken")
+# The fields a move's post carries for the table, never handed to the game: read here and by the
+# view (`kind` is read here and handed to the game with the move's arguments).
+TABLE_FIELDS = ("key", "seat", "client", "csrfmiddlewaretoken")
 
 
 class BadInput(actions.BadMove):
@@ -149,7 +150,7 @@ def read_move(post: QueryDict, rules: GameRules) -> tuple[dict[str, Any], str | 
     kind = post.get("kind", "")
     if not KIND.fullmatch(kind):
         raise BadInput(MALFORMED)
-    fields = {name: values for name, values in post.lists() if name not in TABLE_FIELDS or name == "kind"}
+    fields = {name: values for name, values in post.lists() if name not in TABLE_FIELDS}
     try:
         move: dict[str, Any] = {"kind": kind, **rules.read_move(fields, parse_int)}
     except (MalformedMove, BadNumber) as error:
