@@ -37,7 +37,7 @@ MOST_S = 900  # the games end long before; a bench never runs unbounded
 
 OPEN_TABLES = """
 from games.table import actions
-from games.table.engines import SHORT_GOAL
+from games.rules.fill_or_bust_table import SHORT_GOAL
 codes = [actions.open_table(game="fill_or_bust", names=["Ann", "Ben", "Cy"], bots=["easy", "threshold", "strong"],
                             options={"goal": SHORT_GOAL}).code for _ in range(%d)]
 print(" ".join(codes))

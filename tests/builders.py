@@ -431,8 +431,8 @@ def alert_of(response) -> str:
 def make_table(players: int = 3, *, bots: list[str] | None = None, seed: int = 1, **fields: Any):
     """An open Fill or Bust table, short goal, its seed derived from `seed`; people in every seat
     unless `bots` names a level per seat. Started unless `started=False`."""
+    from games.rules.fill_or_bust_table import SHORT_GOAL
     from games.table import actions as table_actions
-    from games.table.engines import SHORT_GOAL
 
     started = fields.pop("started", True)
     fields.setdefault("game", "fill_or_bust")

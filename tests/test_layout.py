@@ -580,6 +580,8 @@ def test_one_module_signs_and_reads_tokens() -> None:
 # table's key, a branch of a template), so a fourth game is its folder and a line in the registry.
 
 TABLE_CODE = "games/table"
+# The commands that play and check any game at a table (docs/CONTRACT.md): they name no game either.
+TABLE_COMMANDS = tuple(f"games/management/commands/{name}.py" for name in ("simulate_table", "verify_table", "table_record"))
 SHARED_TABLE_TEMPLATES = "templates/games/table"  # its *.html only: each game's folder below is its own
 SHARED_TABLE_SCRIPTS = ("static/js/table_live.js", "static/js/table_new.js")
 COMPARISON = ("==", "!=", "===", "!==")
@@ -606,7 +608,8 @@ def naming_a_game(root: Path, games: set[str], classes: set[str]) -> dict[str, l
     class), "comparison" (`== "kismet"`, `in ("kismet", ...)`, a template's `table.game == "..."`)
     and "literal" (any other place a game's name is written as a string: a dispatch table's key)."""
     found: dict[str, list[str]] = {"isinstance": [], "comparison": [], "literal": []}
-    for path in sorted((root / TABLE_CODE).rglob("*.py")):
+    code = sorted((root / TABLE_CODE).rglob("*.py")) + [root / name for name in TABLE_COMMANDS if (root / name).exists()]
+    for path in code:
         where = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(), filename=where)
         compared: set[int] = set()
@@ -648,11 +651,13 @@ def test_naming_a_game_in_the_tables_code_or_its_shared_pages_is_reported(tmp_pa
         "templates/games/table/kismet/_play.html": '<p data-for-game="kismet"></p>\n',
         "static/js/table_new.js": 'if (game.value === "kismet") show();\n',
         "games/rules/registry.py": "GAMES = {'kismet': 1}\n",
+        "games/management/commands/simulate_table.py": "def h(game):\n    if game == 'fill_or_bust':\n        return 4\n",
     })
     found = naming_a_game(root, {"kismet", "fill_or_bust"}, {"KismetTable"})
     assert found == {
         "isinstance": ["games/table/bots.py:4"],
-        "comparison": ["games/table/forms.py:2", "templates/games/table/table.html:1", "static/js/table_new.js:1"],
+        "comparison": ["games/table/forms.py:2", "games/management/commands/simulate_table.py:2",
+                       "templates/games/table/table.html:1", "static/js/table_new.js:1"],
         "literal": ["games/table/forms.py:4"],
     }
 

@@ -14,7 +14,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules import dice, fill_or_bust, fill_or_bust_bots
-from games.rules.table import GameRules, IllegalMove, OptionField, TableGame
+from games.rules.table import (
+    GameRules,
+    IllegalMove,
+    OptionField,
+    Played,
+    PostedFields,
+    ReadNumber,
+    SimulatedOption,
+    TableGame,
+    only_fields,
+    posted,
+    posted_dice,
+)
 
 SHORT_GOAL = 2000  # a quick game at the table: a few turns each
 GOALS = (SHORT_GOAL, 5000, 10000)
@@ -181,6 +193,26 @@ def replay_extras(dealt: TableGame, final: Mapping[str, Any]) -> dict[str, Any]:
     return {"start_roll": start_roll_shown(dealt.view(None).public.get("start_roll"))}
 
 
+def read_move(fields: PostedFields, number: ReadNumber) -> dict[str, Any]:
+    """A move's arguments as its page posts them: the dice set aside, one `dice` field a die (a
+    keep always has its dice, none posted being none set aside)."""
+    only_fields(fields, ("dice",))
+    dice = posted_dice(fields, number, "dice", "Set aside at most 6 dice.")
+    return {"dice": dice} if dice or posted(fields, "kind") == "keep" else {}
+
+
+def summary(played: Played) -> dict[str, Any]:
+    """What simulate_table prints of a finished game (docs/CONTRACT.md): each turn's steps as play_turn
+    takes them (lists for tuples) with the scores after it, the final scores and the goal."""
+    state = _game(played.final).state
+    return {
+        "turns": [{"player": turn.player, "steps": fill_or_bust.step_lists(turn.steps),
+                   "scores": dict(turn.scores_after)} for turn in state.turns],
+        "scores": dict(zip(played.final.seats, state.sheet, strict=True)),
+        "goal": state.goal,
+    }
+
+
 OPTIONS = (
     OptionField("goal", "Play to", "choice", default=SHORT_GOAL,
                 choices=((SHORT_GOAL, f"{SHORT_GOAL:,} (a short game)"),
@@ -211,4 +243,8 @@ RULES = GameRules(
     seats_note="Two to eight players, in any order: the dice say who starts.",
     replay_extras=replay_extras,
     made_at_the_start=("start_roll",),
+    read_move=read_move,
+    simulated=(SimulatedOption("goal", 5000, "Fill or Bust's point goal"),),
+    summary=summary,
+    bot_hints=tuple(fill_or_bust_bots.LEVEL_HINTS.items()),
 )

@@ -15,7 +15,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules import dice, kismet, kismet_bots
-from games.rules.table import GameRules, IllegalMove, OptionField, TableGame, dice_tossed
+from games.rules.table import (
+    GameRules,
+    IllegalMove,
+    OptionField,
+    Played,
+    PostedFields,
+    ReadNumber,
+    TableGame,
+    dice_tossed,
+    only_fields,
+    posted_box,
+    posted_dice,
+)
 
 OPTION_KEYS = ("real_seats", "no_straight", "hint")
 
@@ -104,14 +116,31 @@ def legal_moves_shown(game: TableGame, seat: int) -> list[dict[str, Any]]:
             + [move for move in moves if move["kind"] == "score"])
 
 
-def summary(steps: Sequence[tuple[Mapping[str, Any], TableGame]]) -> dict[str, Any]:
+def read_move(fields: PostedFields, number: ReadNumber) -> dict[str, Any]:
+    """A move's arguments as its page posts them: the five faces typed in (`dice`, one field a die),
+    the box to fill (`box`) and the dice held for a reroll (`keep`, one field a die)."""
+    only_fields(fields, ("dice", "box", "keep"))
+    move: dict[str, Any] = {}
+    dice = posted_dice(fields, number, "dice", "Set aside at most 6 dice.")
+    if dice:
+        move["dice"] = dice
+    box = posted_box(fields)
+    if box is not None:
+        move["box"] = box
+    keep = posted_dice(fields, number, "keep", "Hold at most 6 dice.")
+    if keep:
+        move["keep"] = keep
+    return move
+
+
+def summary(played: Played) -> dict[str, Any]:
     """A finished game as docs/CONTRACT.md's simulate_table prints it, from each move and the game after
     it: "turns" (who, the five dice after each roll, the box, its score, whether it was a second
     Kismet and, for one, the zeroes it forced as "penalties") and the final "sheets"."""
     turns: list[dict[str, Any]] = []
     rolls: list[list[int]] = []
     game: TableGame | None = None
-    for move, game in steps:
+    for move, game in played.steps:
         assert isinstance(game, kismet.KismetTable)
         kind = move.get("kind")
         if kind in ("roll", "enter") and game.state.turn is not None:
@@ -194,4 +223,7 @@ RULES = GameRules(
                 "the last roll."),
     replay_extras=replay_extras,
     dice_shown=dice_shown,
+    read_move=read_move,
+    summary=summary,
+    bot_hints=tuple(kismet_bots.LEVEL_HINTS.items()),
 )

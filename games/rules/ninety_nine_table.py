@@ -13,7 +13,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules import dice, ninety_nine, ninety_nine_bots
-from games.rules.table import GameRules, IllegalMove, OptionField, TableGame
+from games.rules.table import (
+    GameRules,
+    IllegalMove,
+    OptionField,
+    Played,
+    PostedFields,
+    ReadNumber,
+    SimulatedOption,
+    TableGame,
+    only_fields,
+    posted,
+)
 
 MARKERS = range(1, 11)
 
@@ -67,6 +78,39 @@ def step_extras(game: TableGame) -> dict[str, Any]:
     return {"hands": ninety_nine.hands_words(_game(game).state)}
 
 
+def read_move(fields: PostedFields, number: ReadNumber) -> dict[str, Any]:
+    """A move's arguments as its page posts them: the card played (`card`), a number card 1..10
+    or a special card by its word ("99" is one)."""
+    only_fields(fields, ("card",))
+    card = posted(fields, "card")
+    if card is None:
+        return {}
+    return {"card": card if card in ninety_nine.SPECIAL_CARDS else number(card, low=1, high=10, what="a card")}
+
+
+def summary(played: Played) -> dict[str, Any]:
+    """What simulate_table prints of a finished game (docs/CONTRACT.md): each deal (who dealt, every card
+    played with the count it made, who lost the deal) and the markers left."""
+    names = list(played.final.seats)
+    deals: list[dict[str, Any]] = []
+    current: dict[str, Any] = {"dealer": names[_game(played.dealt).state.dealer], "plays": [], "loser": None}
+    for move, game in played.steps:
+        state = _game(game).state
+        if move.get("kind") == "deal":
+            deals.append(current)
+            current = {"dealer": names[state.dealer], "plays": [], "loser": None}
+            continue
+        for event in state.events:
+            if event.seat is None:  # an event of the whole table, not of a player
+                continue
+            if event.kind == "played":
+                current["plays"].append({"player": names[event.seat], "card": event.card, "count": event.count})
+            elif event.kind == "lost_round":
+                current["loser"] = names[event.seat]
+    deals.append(current)
+    return {"deals": deals, "markers": dict(zip(names, _game(played.final).state.markers, strict=True))}
+
+
 RULES = GameRules(
     name=ninety_nine.NinetyNineTable.game,
     label="Ninety-Nine or Bust",
@@ -86,7 +130,10 @@ RULES = GameRules(
     ),
     seats_note="Two to eight players: seat 1 deals first and the seat after it plays first.",
     score_heading="Markers and cards in hand",
-    named_cards=ninety_nine.SPECIAL_CARDS,
     replay_extras=replay_extras,
     step_extras=step_extras,
+    read_move=read_move,
+    simulated=(SimulatedOption("markers", ninety_nine.STARTING_MARKERS, "Ninety-Nine or Bust's markers"),),
+    summary=summary,
+    bot_hints=tuple(ninety_nine_bots.LEVEL_HINTS.items()),
 )

@@ -11,14 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.rules import bot_levels as levels
-from games.rules import (
-    fill_or_bust_bots,
-    fill_or_bust_table,
-    kismet_bots,
-    kismet_table,
-    ninety_nine_bots,
-    ninety_nine_table,
-)
+from games.rules import fill_or_bust_bots, fill_or_bust_table, kismet_table, ninety_nine_table
 from games.rules.table import GameRules, IllegalMove
 
 # In the order "Play a game" offers them; the first is the form's choice until another is made.
@@ -30,13 +23,6 @@ GAMES: dict[str, GameRules] = {
 # games/rules/bot_levels.py (the names never renamed: docs/CONTRACT.md).
 BOT_LEVELS: tuple[str, ...] = levels.LEVELS
 BOT_LEVEL_WORDS: dict[str, str] = levels.WORDS
-
-# How each game's bot plays at each level, in one line (each game's bots say it: LEVEL_HINTS).
-_BOT_LEVEL_HINTS: dict[str, dict[str, str]] = {
-    fill_or_bust_table.RULES.name: dict(fill_or_bust_bots.LEVEL_HINTS),
-    kismet_table.RULES.name: dict(kismet_bots.LEVEL_HINTS),
-    ninety_nine_table.RULES.name: dict(ninety_nine_bots.LEVEL_HINTS),
-}
 
 
 @dataclass(frozen=True)
@@ -55,7 +41,7 @@ class BotLevel:
 
 def bot_levels(game: str) -> tuple[BotLevel, ...]:
     """The levels a bot plays `game` at, in BOT_LEVELS' order, with their words and `game`'s hints."""
-    hints = _BOT_LEVEL_HINTS.get(game, {})
+    hints = dict(GAMES[game].bot_hints) if game in GAMES else {}
     return tuple(BotLevel(level, BOT_LEVEL_WORDS[level], hints.get(level, "")) for level in BOT_LEVELS)
 
 

@@ -23,10 +23,11 @@ engine's errors derive from `IllegalMove`, raised with a message a player can re
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Protocol, Self
 
 from games.rules.dice import Chance
 
@@ -39,6 +40,11 @@ class IllegalMove(ValueError):
 
 class NotYourTurn(IllegalMove):
     """A seat tried to move while it is another seat's move (or the game is over)."""
+
+
+class MalformedMove(IllegalMove):
+    """A move's fields, as a phone posted them, that are not a move at all (a game's `read_move`):
+    the table refuses them as malformed (400) before the game is asked anything."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,67 @@ def move_dice(move: Move, name: str = "dice") -> tuple[int, ...]:
     return faces
 
 
+# --- A move as a phone posts it (each game reads its own fields: `GameRules.read_move`) -------------
+#
+# A phone posts a move as form fields, each field's values as text: `kind` (read by the table), the
+# move's arguments (read by the game) and the table's own fields (the idempotency key, the seat, the
+# phone's part of the chance). A number is read by the table's one way of reading numbers from a
+# request (`ReadNumber`, live.http.parse_int on the site), handed to the game: its refusal is the
+# table's, with the table's words.
+
+PostedFields = Mapping[str, Sequence[str]]
+
+MALFORMED = "That move was malformed: tap one of the buttons."
+MOST_DICE = 6  # the most dice a phone may post in one field
+
+
+class ReadNumber(Protocol):
+    """Text from a request as a whole number from `low` to `high`; refused (400, with a message
+    naming `what`) for anything else."""
+
+    def __call__(self, raw: object, *, low: int, high: int, what: str) -> int: ...
+
+
+def posted(fields: PostedFields, name: str) -> str | None:
+    """The field's value (its last, as a form's single field reads it), None when not posted."""
+    values = fields.get(name) or ()
+    return values[-1] if values else None
+
+
+def only_fields(fields: PostedFields, names: Collection[str]) -> None:
+    """MalformedMove for a field (with a value) that the game does not read: a move of another game's
+    page, or no page's. `kind` is always read."""
+    if any(any(values) for name, values in fields.items() if name != "kind" and name not in names):
+        raise MalformedMove(MALFORMED)
+
+
+def posted_dice(fields: PostedFields, number: ReadNumber, name: str, too_many: str) -> list[int]:
+    """The faces posted in field `name`, one value a die (at most MOST_DICE: `too_many` otherwise)."""
+    raw = fields.get(name) or ()
+    if len(raw) > MOST_DICE:
+        raise MalformedMove(too_many)
+    return [number(die, low=1, high=6, what="a die") for die in raw]
+
+
+BOX = re.compile(r"[a-z_]{1,30}")
+
+
+def posted_box(fields: PostedFields) -> str | None:
+    """A score sheet's box, as its button posts it (None when none is posted)."""
+    box = posted(fields, "box") or ""
+    if not box:
+        return None
+    if not BOX.fullmatch(box):
+        raise MalformedMove("That box was malformed: tap one of the boxes.")
+    return box
+
+
+def read_no_fields(fields: PostedFields, number: ReadNumber) -> dict[str, Any]:
+    """The arguments of a game whose moves take none: its kind says it all."""
+    only_fields(fields, ())
+    return {}
+
+
 # --- What a game table needs of a game beyond TableGame (one record per game) ---------------------
 #
 # A table (games/table/) knows a game only by its name in the registry (games/rules/registry.py)
@@ -177,6 +244,32 @@ class OptionField:
     @property
     def option(self) -> str:
         return self.key or self.name
+
+
+@dataclass(frozen=True)
+class SimulatedOption:
+    """A whole-number option of the game that `simulate_table` takes on its command line
+    (docs/CONTRACT.md: `--goal G`, `--markers M`), stored as the table's option `key` (`flag` when empty)."""
+
+    flag: str  # the command's `--<flag>`
+    default: int
+    help: str
+    key: str = ""
+
+    @property
+    def option(self) -> str:
+        return self.key or self.flag
+
+
+@dataclass(frozen=True)
+class Played:
+    """A finished game as its table recorded it, for the game's `summary`: the game as dealt, each
+    recorded move (`{"kind", ...}` as made) with the game after it, in order (read once, as they are
+    replayed), and the game at the end."""
+
+    dealt: TableGame
+    steps: Iterable[tuple[Mapping[str, Any], TableGame]]
+    final: TableGame
 
 
 def _nothing_more(game: TableGame, seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -237,8 +330,16 @@ class GameRules:
     # the final public view; and what `_replay_step.html` shows of each step's game.
     replay_extras: Callable[[TableGame, Mapping[str, Any]], dict[str, Any]] = _no_extras
     step_extras: Callable[[TableGame], dict[str, Any]] = _no_extras
-    # The cards a move names by a word, not a number (a phone posts them as text).
-    named_cards: tuple[str, ...] = ()
+    # A move's arguments from the fields its page posts (the table reads `kind`, the key and the
+    # seat): MalformedMove for fields that are no move of this game (`only_fields`); a number is read
+    # with the table's `ReadNumber`, whose refusal is the table's.
+    read_move: Callable[[PostedFields, ReadNumber], dict[str, Any]] = read_no_fields
+    # simulate_table (docs/CONTRACT.md): the game's options on its command line, and what its JSON says
+    # of a finished game beyond what every game's says (the game's own keys, in their order).
+    simulated: tuple[SimulatedOption, ...] = ()
+    summary: Callable[[Played], dict[str, Any]] = _no_extras
+    # How the game's bots play at each level, in a line a level: (level, words).
+    bot_hints: tuple[tuple[str, str], ...] = ()
     # The dice a recorded move showed (the replay draws them).
     dice_shown: Callable[[Mapping[str, Any]], list[int] | None] = dice_tossed
     # The public view's parts that chance makes when the game is dealt at the start (docs/FAIRNESS.md

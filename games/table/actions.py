@@ -25,10 +25,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.rules.dice import commitment_of
+from games.rules.registry import game_rules as engine
 from games.rules.table import IllegalMove, NotYourTurn, TableGame
 from games.table import bots as bot_levels
 from games.table import statements
-from games.table.engines import engine
 from games.table.models import PATIENCE, Move, Table, TableSeat, new_seed, well_formed_contribution
 from games.table.replay import TIME_UP, UNDO, deal, replayed_state
 from live.log import log_event, log_events, publish_together

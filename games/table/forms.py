@@ -13,7 +13,7 @@ from django import forms
 from django.http import QueryDict
 
 from games.rules.registry import GAMES, bot_levels, game_rules
-from games.rules.table import GameRules, OptionField
+from games.rules.table import MALFORMED, GameRules, MalformedMove, OptionField
 from games.table import actions
 from games.table.models import DEFAULT_PATIENCE, PATIENCE
 from live.http import BadNumber, parse_int
@@ -134,53 +134,26 @@ class NewTableForm(forms.Form):
 
 
 KIND = re.compile(r"[a-z_]{1,20}")
-BOX = re.compile(r"[a-z_]{1,30}")
-MOST_DICE = 6
+# The fields a move's post carries for the table, never handed to the game: read here and by the
+# view (`kind` is read here and handed to the game with the move's arguments).
+TABLE_FIELDS = ("key", "seat", "client", "csrfmiddlewaretoken")
 
 
 BadInput = actions.BadMove  # live's: a move's fields that are not a move at all (malformed), 400
 
 
 def read_move(post: QueryDict, rules: GameRules) -> tuple[dict[str, Any], str | None, int | None]:
-    """The move a phone posted (`kind`, `dice` for a keep, one field per die, `card` for a card
-    played: a number, or one of the words of the game's `named_cards`; `box` and `keep` for a
-    sheet's box and the dice held), its idempotency `key` and the `seat` its page plays (None when
-    it names none). BadInput for anything else. The same fields for every game: the engine says
-    whether the move is legal."""
+    """The move a phone posted (`kind` and the arguments its game reads from the other fields:
+    the game's `GameRules.read_move`), its idempotency `key` and the `seat` its page plays (None
+    when it names none). BadInput for anything else; the engine says whether the move is legal."""
     kind = post.get("kind", "")
     if not KIND.fullmatch(kind):
-        raise BadInput("That move was malformed: tap one of the buttons.")
-    move: dict[str, Any] = {"kind": kind}
-    raw_dice = post.getlist("dice")
-    if len(raw_dice) > MOST_DICE:
-        raise BadInput(f"Set aside at most {MOST_DICE} dice.")
-    if raw_dice or kind == "keep":
-        try:
-            move["dice"] = [parse_int(die, low=1, high=6, what="a die") for die in raw_dice]
-        except BadNumber as error:
-            raise BadInput(str(error)) from None
-    raw_card = post.get("card")
-    if raw_card is not None:  # a number card 1..10, or a card named by a word ("99" is one)
-        if raw_card in rules.named_cards:
-            move["card"] = raw_card
-        else:
-            try:
-                move["card"] = parse_int(raw_card, low=1, high=10, what="a card")
-            except BadNumber as error:
-                raise BadInput(str(error)) from None
-    box = post.get("box", "")
-    if box:  # a score sheet's box to fill
-        if not BOX.fullmatch(box):
-            raise BadInput("That box was malformed: tap one of the boxes.")
-        move["box"] = box
-    raw_keep = post.getlist("keep")
-    if raw_keep:  # the dice held for a reroll
-        if len(raw_keep) > MOST_DICE:
-            raise BadInput(f"Hold at most {MOST_DICE} dice.")
-        try:
-            move["keep"] = [parse_int(die, low=1, high=6, what="a die") for die in raw_keep]
-        except BadNumber as error:
-            raise BadInput(str(error)) from None
+        raise BadInput(MALFORMED)
+    fields = {name: values for name, values in post.lists() if name not in TABLE_FIELDS}
+    try:
+        move: dict[str, Any] = {"kind": kind, **rules.read_move(fields, parse_int)}
+    except (MalformedMove, BadNumber) as error:
+        raise BadInput(str(error)) from None
     key = post.get("key") or None
     if key is not None and not well_formed_key(key):
         raise BadInput("The move's key is malformed: reload the page and move again.")

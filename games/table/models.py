@@ -25,9 +25,8 @@ from django.utils import timezone
 
 from games.codes import new_code, new_token
 from games.rules import dice
-from games.rules.registry import bot_level_word
-from games.rules.table import TableGame
-from games.table.engines import Engine, engine
+from games.rules.registry import bot_level_word, game_rules
+from games.rules.table import GameRules, TableGame
 
 SETUP = "setup"
 FAIRNESS_VERSION = 2  # docs/FAIRNESS.md: how a new table derives its chance
@@ -139,8 +138,8 @@ class Table(models.Model):
         return f"table:{self.pk}:seat:{number}"
 
     @property
-    def engine(self) -> Engine:
-        return engine(self.game)
+    def engine(self) -> GameRules:
+        return game_rules(self.game)
 
     def loaded(self) -> TableGame:
         """The game as it stands (the server's copy): the game an action just stored (`stands_at`),

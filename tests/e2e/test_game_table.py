@@ -62,7 +62,7 @@ def phone_choice(game: FillOrBustTable, seat: int) -> dict[str, Any]:
 def simulate(seed: str, code: str) -> list[tuple[int, str, str]]:
     """The game this test plays at table `code`, offline: (seat, kind, the move in words) for every
     move. No phone brings a part to its chance here (WITHOUT_PARTS)."""
-    from games.table.engines import ENGINES
+    from games.rules.registry import GAMES
 
     game = FillOrBustTable.new(NAMES, dice.ChanceStream(seed, code, 0, ",,,"), goal=2000)
     said = []
@@ -73,7 +73,7 @@ def simulate(seed: str, code: str) -> list[tuple[int, str, str]]:
         choice = (bots.choose_move(game, seat, "threshold", bots.bot_rng(seed, number)) if seat == BOT
                   else phone_choice(game, seat))
         after = game.apply(seat, choice, dice.ChanceStream(seed, code, number, ""))
-        chance = ENGINES["fill_or_bust"].chance(game, after)
+        chance = GAMES["fill_or_bust"].chance(game, after)
         said.append((seat, choice["kind"], said_of({"seat": seat, "move": choice, "chance": chance},
                                                    after.view(None).public)))
         game = after

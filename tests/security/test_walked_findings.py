@@ -11,7 +11,7 @@ from bunco_club import actions as club_actions
 from bunco_club.links import member_token
 from bunco_club.models import RSVP
 from games.night.models import Player
-from games.table.engines import SHORT_GOAL
+from games.rules.fill_or_bust_table import SHORT_GOAL
 from live.models import Event
 from tests.builders import (
     alert_of,

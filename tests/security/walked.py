@@ -47,8 +47,8 @@ from games.links import join_token
 from games.night import actions as night_actions
 from games.night.models import Night, Player, Tally
 from games.rules import bunco
+from games.rules.fill_or_bust_table import SHORT_GOAL
 from games.table import actions as table_actions
-from games.table.engines import SHORT_GOAL
 from games.table.models import Table
 from live.actions import CheckRoom, open_room, send_ping
 from tests.builders import (

@@ -4,6 +4,8 @@
     python manage.py simulate_table --game ninety_nine --players N --seed S [--markers M] [--json]
     python manage.py simulate_table ... --phones
 
+Any game of the registry: its options on the command line (`--goal`, `--markers`) and what the JSON
+says of a finished game are its `GameRules` record's (`simulated`, `summary`).
 
 The table is opened through the same action as "Play a game" (its seed derived from S, committed
 before the first move and revealed at the end, as a real table's), and every move is made through
@@ -25,10 +27,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.rules import fill_or_bust, kismet_table
-from games.rules.table import IllegalMove
+from games.rules.registry import GAMES
+from games.rules.table import IllegalMove, Played, SimulatedOption
 from games.table import actions, bots, replay
-from games.table.engines import ENGINES
 from games.table.models import Move, Table
 from games.table.tasks import play_bot_move
 from live.commands import require_migrated_database
@@ -97,52 +98,30 @@ def summary(table: Table, elapsed: float) -> dict[str, Any]:
         "commitment": table.commitment, "seed": table.revealed_seed, "names": names,
         "winner": winners[0] if len(winners) == 1 else winners,
     }
-    if table.game == "fill_or_bust":
-        state = game.state  # type: ignore[attr-defined]
-        out["turns"] = [
-            {"player": turn.player, "steps": fill_or_bust.step_lists(turn.steps), "scores": dict(turn.scores_after)}
-            for turn in state.turns
-        ]
-        out["scores"] = dict(zip(names, state.sheet, strict=True))
-        out["goal"] = state.goal
-    elif table.game == "ninety_nine":
-        out["deals"] = ninety_nine_deals(table, names)
-        out["markers"] = dict(zip(names, game.state.markers, strict=True))  # type: ignore[attr-defined]
-    elif table.game == "kismet":
-        out |= kismet_table.summary([(step.move.move, step.game)
-                                     for step in replay.replay(table, table.moves.order_by("number"))])
-    return out
+    steps = ((step.move.move, step.game) for step in replay.replay(table, table.moves.order_by("number")))
+    return out | table.engine.summary(Played(replay.deal(table), steps, game))
 
 
-def ninety_nine_deals(table: Table, names: list[str]) -> list[dict[str, Any]]:
-    """Each deal of a finished Ninety-Nine or Bust table, from its record: who dealt, every card
-    played with the count it made, and who lost the deal."""
-    deals: list[dict[str, Any]] = []
-    current: dict[str, Any] = {"dealer": names[replay.deal(table).state.dealer], "plays": [], "loser": None}  # type: ignore[attr-defined]
-    for step in replay.replay(table, table.moves.order_by("number")):
-        state = step.game.state  # type: ignore[attr-defined]
-        if step.move.move.get("kind") == "deal":
-            deals.append(current)
-            current = {"dealer": names[state.dealer], "plays": [], "loser": None}
-            continue
-        for event in state.events:
-            if event.kind == "played":
-                current["plays"].append({"player": names[event.seat], "card": event.card, "count": event.count})
-            elif event.kind == "lost_round":
-                current["loser"] = names[event.seat]
-    deals.append(current)
-    return deals
+def simulated_options() -> dict[str, SimulatedOption]:
+    """The games' command-line options, each once (the first game of the registry to take a flag
+    says its default and help)."""
+    flags: dict[str, SimulatedOption] = {}
+    for rules in GAMES.values():
+        for option in rules.simulated:
+            flags.setdefault(option.flag, option)
+    return flags
 
 
 class Command(BaseCommand):
     help = "Play a whole game at a game table, every seat a bot, through the real actions."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", required=True, choices=["fill_or_bust", "kismet", "ninety_nine"])
+        # Every game of the registry when the command runs (alphabetical, as --help lists them).
+        parser.add_argument("--game", required=True, choices=sorted(GAMES))
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--goal", type=int, default=5000, help="Fill or Bust's point goal")
-        parser.add_argument("--markers", type=int, default=4, help="Ninety-Nine or Bust's markers")
+        for flag, option in simulated_options().items():
+            parser.add_argument(f"--{flag}", type=int, default=option.default, help=option.help)
         parser.add_argument("--level", default="threshold", choices=list(bots.LEVELS))
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--phones", action="store_true",
@@ -151,11 +130,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         require_migrated_database()
         game = options["game"]
-        if game not in ENGINES:
+        if game not in GAMES:
             raise CommandError(f"{game} is not played at the game tables yet.")
-        table_options: dict[str, Any] = {"goal": options["goal"]} if game == "fill_or_bust" else {}
-        if game == "ninety_nine":
-            table_options = {"markers": options["markers"]}
+        table_options = {option.option: options[option.flag.replace("-", "_")] for option in GAMES[game].simulated}
         started = time.perf_counter()
         try:
             table = simulate(game, options["players"], options["seed"], options=table_options,

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import fill_or_bust, kismet, ninety_nine
-from games.rules.table import IllegalMove, NotYourTurn, TableGame
+from games.rules.registry import GAMES
+from games.rules.table import IllegalMove, MalformedMove, NotYourTurn, TableGame
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
@@ -255,3 +256,42 @@ def test_the_tables_vengeance_choices_are_the_engines_penalties() -> None:
     assert [value for value, _label in vengeance.choices] == [
         fill_or_bust.VENGEANCE_PENALTY, fill_or_bust.TEAM_VENGEANCE_PENALTY]
     assert fill_or_bust.Options(vengeance=fill_or_bust.TEAM_VENGEANCE_PENALTY).vengeance == 5000
+
+
+# --- Each game reads its own move from the fields its page posts (GameRules.read_move) ---------------
+
+
+def read_number(raw: object, *, low: int, high: int, what: str) -> int:
+    """A stand-in for the site's one way of reading a number (live.http.parse_int)."""
+    if not (isinstance(raw, str) and raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
+        raise ValueError(f"not {what}")
+    return int(raw)
+
+
+@pytest.mark.parametrize(("game", "fields", "move"), [
+    ("fill_or_bust", {"kind": ["keep"], "dice": ["1", "5"]}, {"dice": [1, 5]}),
+    ("fill_or_bust", {"kind": ["keep"]}, {"dice": []}),
+    ("fill_or_bust", {"kind": ["toss"]}, {}),
+    ("kismet", {"kind": ["roll"], "keep": ["6", "6"]}, {"keep": [6, 6]}),
+    ("kismet", {"kind": ["score"], "box": ["full_house"]}, {"box": "full_house"}),
+    ("kismet", {"kind": ["enter"], "dice": ["1", "2", "3", "4", "5"]}, {"dice": [1, 2, 3, 4, 5]}),
+    ("ninety_nine", {"kind": ["play"], "card": ["hold"]}, {"card": "hold"}),
+    ("ninety_nine", {"kind": ["play"], "card": ["99"]}, {"card": "99"}),
+    ("ninety_nine", {"kind": ["play"], "card": ["7"]}, {"card": 7}),
+])
+def test_each_game_reads_its_own_moves_arguments(game: str, fields: dict[str, list[str]], move: dict[str, Any]) -> None:
+    assert GAMES[game].read_move(fields, read_number) == move
+
+
+@pytest.mark.parametrize(("game", "fields", "message"), [
+    ("fill_or_bust", {"kind": ["toss"], "card": ["7"]}, "That move was malformed: tap one of the buttons."),
+    ("fill_or_bust", {"kind": ["keep"], "dice": ["1"] * 7}, "Set aside at most 6 dice."),
+    ("kismet", {"kind": ["play"], "card": ["7"]}, "That move was malformed: tap one of the buttons."),
+    ("kismet", {"kind": ["score"], "box": ["Ones!"]}, "That box was malformed: tap one of the boxes."),
+    ("kismet", {"kind": ["roll"], "keep": ["1"] * 7}, "Hold at most 6 dice."),
+    ("ninety_nine", {"kind": ["keep"], "dice": ["1"]}, "That move was malformed: tap one of the buttons."),
+])
+def test_a_field_that_is_no_move_of_the_game_is_malformed(game: str, fields: dict[str, list[str]], message: str) -> None:
+    with pytest.raises(MalformedMove) as refused:
+        GAMES[game].read_move(fields, read_number)
+    assert str(refused.value) == message

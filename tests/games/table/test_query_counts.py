@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.table.engines import SHORT_GOAL
+from games.rules.fill_or_bust_table import SHORT_GOAL
 from games.table.models import DEFAULT_PATIENCE, Move, Table
 from tests.builders import make_table, seated_phone, statements_besides_the_session, to_move
 from tests.builders import table_url as url

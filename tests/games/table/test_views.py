@@ -225,6 +225,20 @@ def test_bad_input_is_a_clear_400_and_changes_nothing(fields: dict[str, Any]) ->
     assert unchanged(table, before)
 
 
+@pytest.mark.parametrize("fields", [{"kind": "draw", "card": "7"}, {"kind": "draw", "box": "ones"},
+                                    {"kind": "draw", "keep": "1"}, {"kind": "draw", "x": "1"}])
+def test_a_field_fill_or_bust_does_not_read_is_refused_as_malformed_and_changes_nothing(fields: dict[str, Any]) -> None:
+    """Each game reads its own move's fields (GameRules.read_move): another game's, or no game's,
+    is no move of this one."""
+    table = make_table()
+    phone = seated_phone(table, to_move(table))
+    before = Table.objects.get(pk=table.pk)
+    answer = phone.post(url("move", table), fields)
+    assert answer.status_code == 400 and answer.json()["error"] == "That move was malformed: tap one of the buttons."
+    assert unchanged(table, before)
+    assert phone.post(url("move", table), {"kind": "draw", "key": "k-1"}).status_code == 200
+
+
 def test_a_retried_move_counts_once_and_a_key_reused_for_another_move_is_refused_409() -> None:
     table = make_table()
     seat = to_move(table)
