@@ -45,7 +45,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("bunco_club", "games", "live", "tournaments")
 NOT_A_STOP = ("<genexpr>",)
-ACTION = "record_tally"  # where the view hands the tap to the night's action
+RULES = "games.rules."  # the pure engines: one room, the one the walk entered them by
+TAP_ACTION = "record_tally"  # where the tally view hands the tap to the night's action
+MOVE_ACTION = "make_move"  # where the move view hands the move to the table's action
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Walk:
     """The rooms one tap's action walked through, in order, and the functions it called."""
 
     rooms_walked: list[str] = field(default_factory=list)  # the sequence: one entry per stop
+    # The same walk with every module of the rules a room of its own (the engine's inside walked too).
+    modules_walked: list[str] = field(default_factory=list)
     functions: list[tuple[int, Stop]] = field(default_factory=list)  # (depth, function), first calls
     before: list[Stop] = field(default_factory=list)  # the view's own calls before the action
     at_commit: list[Stop] = field(default_factory=list)  # project code run when the tap committed
@@ -79,8 +83,11 @@ class Walk:
         return self.stops - len(self.rooms)
 
     def report(self) -> str:
+        modules = len(dict.fromkeys(self.modules_walked))
         lines = [f"stops: {self.stops}  rooms: {len(self.rooms)}  returns: {self.returns}", "",
                  "the walk: " + " -> ".join(self.rooms_walked), "",
+                 f"inside the engine too (each module of games/rules/ a room): {len(self.modules_walked)} stops, "
+                 f"{modules} rooms, {len(self.modules_walked) - modules} returns", "",
                  "the functions it calls (each road once; indented by caller):"]
         lines += [f"  {'  ' * depth}{stop}" for depth, stop in self.functions]
         lines += ["", "the view before the action (not counted): " + ", ".join(map(str, self.before)),
@@ -89,13 +96,16 @@ class Walk:
 
 
 class Recorder:
-    """A `sys.setprofile` hook that records the walk of the action called by the view `view`."""
+    """A `sys.setprofile` hook that records the walk of the action `action` (a function's name)
+    called by the view `view`."""
 
-    def __init__(self, view: CodeType) -> None:
+    def __init__(self, view: CodeType, action: str = TAP_ACTION) -> None:
         self.view = view
+        self.action = action
         self.walk = Walk()
         self._modules: dict[CodeType, str | None] = {}
-        self._stack: list[tuple[FrameType, Stop, bool]] = []  # project frames active: (frame, stop, counted)
+        # Project frames active: (frame, stop, counted, room).
+        self._stack: list[tuple[FrameType, Stop, bool, str]] = []
         self._seen_frames: set[FrameType] = set()  # a frame called again is a generator resumed
         self._roads: set[tuple[Stop | None, Stop]] = set()
         self._phase = "outside"  # outside -> before -> action -> after (the view's end)
@@ -128,9 +138,11 @@ class Recorder:
             return
         stop = Stop(module, code.co_qualname)
         caller = self._stack[-1] if self._stack else None
+        # Inside the rules the walk stays in the room it entered them by (the engine's answer).
+        room = caller[3] if caller is not None and _in_rules(caller[3]) and _in_rules(module) else module
         resumed = frame in self._seen_frames
         self._seen_frames.add(frame)
-        if self._phase == "before" and code.co_name == ACTION:
+        if self._phase == "before" and code.co_name == self.action:
             self._phase, self._action = "action", frame
         counted = self._phase == "action" and (caller is None or caller[2] or frame is self._action)
         if counted and not resumed:
@@ -138,30 +150,35 @@ class Recorder:
             counted = road not in self._roads  # a road already walked adds nothing, nor what it calls
             self._roads.add(road)
             if counted:
-                self._enter(module)
+                self._enter(room, module)
                 self.walk.functions.append((sum(1 for entry in self._stack if entry[2]), stop))
         elif not resumed and self._phase == "before" and caller is not None and caller[0].f_code is self.view:
             self.walk.before.append(stop)
         elif not resumed and self._phase == "after" and caller is not None and caller[0].f_code is self.view:
             self.walk.at_commit.append(stop)
-        self._stack.append((frame, stop, counted and not resumed))
+        self._stack.append((frame, stop, counted and not resumed, room))
 
     def _return(self, frame: FrameType) -> None:
         if not self._stack or self._stack[-1][0] is not frame:
             if frame.f_code is self.view:
                 self._phase = "outside"
             return
-        _frame, _stop, counted = self._stack.pop()
+        _frame, _stop, counted, _room = self._stack.pop()
         if frame is self._action:
             self._phase = "after"
         elif counted and self._stack:
-            self._enter(self._stack[-1][1].module)  # the walk goes back into the caller's room
+            self._enter(self._stack[-1][3], self._stack[-1][1].module)  # the walk goes back into the caller's room
         if frame.f_code is self.view:
             self._phase = "outside"
 
-    def _enter(self, module: str) -> None:
-        if not self.walk.rooms_walked or self.walk.rooms_walked[-1] != module:
-            self.walk.rooms_walked.append(module)
+    def _enter(self, room: str, module: str) -> None:
+        for walked, where in ((self.walk.rooms_walked, room), (self.walk.modules_walked, module)):
+            if not walked or walked[-1] != where:
+                walked.append(where)
+
+
+def _in_rules(module: str) -> bool:
+    return module.startswith(RULES)
 
 
 def walk_of_a_bunco_tap(players: int = 12, seed: int = 1) -> Walk:
@@ -202,10 +219,47 @@ def walk_of_a_bunco_tap(players: int = 12, seed: int = 1) -> Walk:
     return recorder.walk
 
 
+GAMES = ("fill_or_bust", "kismet", "ninety_nine")  # the games of the tables (games/rules/registry.py)
+
+
+def walk_of_a_move(game: str, seed: int = 1) -> Walk:
+    """Open a table of `game` for three people (its default options, a seed derived from `seed`),
+    start it, claim the seat on turn through the pages, then post that seat's first legal move as
+    its page posts it and record the walk of the move's view. Needs a database, as above."""
+    import inspect
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.table import actions
+    from games.table.views import phone as table_views
+
+    table = actions.open_table(game=game, names=["Ann", "Ben", "Cy"], seed=f"{seed:064x}")
+    table = actions.start_table(table=table)
+    seat = table.loaded().to_move()[0]
+    phone = Client()
+    assert phone.post(reverse("tables:claim", args=[table.code]), {"seat": str(seat)}).status_code == 302
+    payload = phone.get(reverse("tables:state", args=[table.code])).json()
+    assert payload["on_turn"], payload
+    move = {name: value for name, value in payload["legal_moves"][0].items() if value not in (None, [])}
+    data = {**move, "key": "move-call-graph", "client": "ab" * 16}
+
+    recorder = Recorder(inspect.unwrap(table_views.move).__code__, MOVE_ACTION)
+    sys.setprofile(recorder)
+    try:
+        response = phone.post(reverse("tables:move", args=[table.code]), data)
+    finally:
+        sys.setprofile(None)
+    assert response.status_code == 200, response.content
+    assert table.moves.count() == 1, "the move was not recorded"
+    return recorder.walk
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=12, help="12: three tables (default); 4: one table")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=GAMES, help="walk a move at a table of this game instead of a tap")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bunco-tap-call-graph-"))
     os.environ.update({
@@ -223,7 +277,8 @@ def main() -> int:
 
     setup_test_environment()  # the test client's host, as in the tests
     call_command("migrate", verbosity=0)
-    print(walk_of_a_bunco_tap(args.players, args.seed).report())
+    walk = walk_of_a_move(args.game, args.seed) if args.game else walk_of_a_bunco_tap(args.players, args.seed)
+    print(walk.report())
     return 0
 
 
