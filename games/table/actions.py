@@ -6,8 +6,9 @@
 When the game ends the seed is revealed, and `games.table.replay.verify` can check every toss and
 card against it.
 
-Each move locks the table row, runs through the engine (games/rules/, the `TableGame` interface),
-is appended as a `Move` with what chance produced and the scores after, and is published: the
+Each move locks and reads the table row with its game, asks the game once for its answer
+(games.rules.table `answer`: the game after it, what chance produced, the views, the scores, the
+end), is appended as a `Move` with what chance produced and the scores after, and is published: the
 public view on the table's channel, each seat's private view on that seat's own channel (DESIGN.md
 §3: a hand never travels on a channel another phone follows). Errors are `TableError`s, or the
 refusals every app shares (live.refusals: NotNow, SeatTaken, KeyReused), and change nothing.

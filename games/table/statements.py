@@ -2,9 +2,10 @@
 
 Building a statement through the ORM costs about half a millisecond on the development machine,
 more than SQLite or PostgreSQL take to run it, and a move's answer is what every phone at the table
-waits for (DESIGN.md §7: a move to every phone within 1.2 times a Bunco tap). So the two writes
-every move makes are written out here in the common subset of SQLite and PostgreSQL; everything
-else stays in the ORM.
+waits for (DESIGN.md §7: a move to every phone within 1.2 times a Bunco tap). So a move's read
+(`read_move`) and its write (`write_move`: the table, then the move's row with its events through
+the event log's one insert, live.log) are written out here in the common subset of SQLite and
+PostgreSQL; everything else stays in the ORM.
 """
 
 from __future__ import annotations
