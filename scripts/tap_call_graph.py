@@ -1,9 +1,11 @@
-"""The Bunco tap as a call graph: which of the project's modules ("rooms") the tap walks through,
-how many stops it makes on the way, and how often it walks back into a room it had left (issue 30).
+"""The Bunco tap and a game-table move as call graphs: which of the project's modules ("rooms")
+the action walks through, how many stops it makes on the way, and how often it walks back into a
+room it had left (issues 30 and 43).
 
-Run it: `.venv/bin/python scripts/tap_call_graph.py` (a fresh SQLite database in a temporary
-directory, migrated; no services). tests/games/night/test_tap_path.py runs the same count inside
-the test suite and pins the budget.
+Run it: `.venv/bin/python scripts/tap_call_graph.py` for a tap, `--game fill_or_bust|kismet|
+ninety_nine` for a move (a fresh SQLite database in a temporary directory, migrated; no services).
+tests/games/night/test_tap_path.py and tests/games/table/test_move_path.py run the same count
+inside the test suite and pin the budgets.
 
 What is measured: one tap of the Bunco button, posted through Django's test client as a phone
 posts it (`games:tally`), by a player at the head table in round 1 of a seeded night. With
@@ -11,24 +13,40 @@ posts it (`games:tally`), by a player at the head table in round 1 of a seeded n
 the other tables go on to finish their turn. With `--players 4` (one table) the same Bunco also
 closes the round and seats round 2: the longest walk a tap can take.
 
-How it is counted (`sys.setprofile`, while the view function `tally` of games/night/views/phone.py
-runs):
+A move (`--game`): a table of the game for three people (its default options, a seed derived from
+`--seed`), started; the phone of the seat on turn claims it through the pages, reads its state as
+its page does, and posts its first legal move (`tables:move`), its key and its part of the chance.
+
+How it is counted (`sys.setprofile`, while the view function runs: `tally` of
+games/night/views/phone.py for a tap, `move` of games/table/views/phone.py for a move):
 
 - Project code is a function whose source file is under bunco_club/, games/, live/ or
   tournaments/. Django, the standard library and every other library are not counted (what they
   call back in the project is), nor generator expressions (a loop's body, not a step).
-- The walk starts where the tally view hands the tap to the night's action (`record_tally`) and
-  ends when the action returns to the view. What the view does before (who the phone is, reading
+- The walk starts where the view hands the tap to the night's action (`record_tally`), or the
+  move to the table's (`make_move`), and ends when the action returns to the view. What the view does before (who the phone is, reading
   the form) is the same for every request of a phone and is printed apart, as is the delivery of
   the tap's events when its transaction commits (live's broadcaster, after the action returned).
-- The room is the module of the innermost project function running. The walk is the sequence of
-  rooms it is in, a room written once while the walk stays in it.
+- The room is the module of the innermost project function running, but for the pure rules
+  (games/rules/): once the walk enters them, it stays in the room it entered them by until it
+  leaves them. The rules are the game's one answer, however an engine divides its work among its
+  modules (its state machine, its table adapter, the shared helpers of games/rules/table.py, the
+  dice), as a library's inside is not walked. A tap enters the rules by games/rules/bunco.py and
+  never leaves it there, so its figures are the same either way; a move enters them by
+  games/rules/table.py's `answer`. The report also prints the walk with every module of the rules
+  a room of its own (the engine's inside), which no test pins. The walk is the sequence of rooms
+  it is in, a room written once while the walk stays in it.
 - It is a call graph, so each road is walked once: a call of a function by the same caller that
   was already made (a loop over the seats of a table, a second event logged) adds nothing, with
   all it calls.
 - A stop is one entry of that sequence; the rooms are its distinct modules; a return is a stop in
   a room the walk had already been in (walking back into a room it left). So stops = rooms +
   returns, as in the issue's "34 stops through 9 rooms with 25 returns".
+
+Figures (issue 43): a move was 53 stops and 44 returns for Fill or Bust and Kismet, 57 / 48 for
+Ninety-Nine (inside the engines too: 65 / 55, 69 / 59, 69 / 59, the issue's figures); it is now 9
+stops and 5 returns in each game (inside the engines: 41 / 34, 45 / 38, 43 / 36, the engines'
+own modules calling each other as before).
 """
 
 from __future__ import annotations
@@ -45,7 +63,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("bunco_club", "games", "live", "tournaments")
 NOT_A_STOP = ("<genexpr>",)
-ACTION = "record_tally"  # where the view hands the tap to the night's action
+RULES = "games.rules."  # the pure engines: one room, the one the walk entered them by
+TAP_ACTION = "record_tally"  # where the tally view hands the tap to the night's action
+MOVE_ACTION = "make_move"  # where the move view hands the move to the table's action
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,8 @@ class Walk:
     """The rooms one tap's action walked through, in order, and the functions it called."""
 
     rooms_walked: list[str] = field(default_factory=list)  # the sequence: one entry per stop
+    # The same walk with every module of the rules a room of its own (the engine's inside walked too).
+    modules_walked: list[str] = field(default_factory=list)
     functions: list[tuple[int, Stop]] = field(default_factory=list)  # (depth, function), first calls
     before: list[Stop] = field(default_factory=list)  # the view's own calls before the action
     at_commit: list[Stop] = field(default_factory=list)  # project code run when the tap committed
@@ -79,8 +101,11 @@ class Walk:
         return self.stops - len(self.rooms)
 
     def report(self) -> str:
+        modules = len(dict.fromkeys(self.modules_walked))
         lines = [f"stops: {self.stops}  rooms: {len(self.rooms)}  returns: {self.returns}", "",
                  "the walk: " + " -> ".join(self.rooms_walked), "",
+                 f"inside the engine too (each module of games/rules/ a room): {len(self.modules_walked)} stops, "
+                 f"{modules} rooms, {len(self.modules_walked) - modules} returns", "",
                  "the functions it calls (each road once; indented by caller):"]
         lines += [f"  {'  ' * depth}{stop}" for depth, stop in self.functions]
         lines += ["", "the view before the action (not counted): " + ", ".join(map(str, self.before)),
@@ -89,13 +114,16 @@ class Walk:
 
 
 class Recorder:
-    """A `sys.setprofile` hook that records the walk of the action called by the view `view`."""
+    """A `sys.setprofile` hook that records the walk of the action `action` (a function's name)
+    called by the view `view`."""
 
-    def __init__(self, view: CodeType) -> None:
+    def __init__(self, view: CodeType, action: str = TAP_ACTION) -> None:
         self.view = view
+        self.action = action
         self.walk = Walk()
         self._modules: dict[CodeType, str | None] = {}
-        self._stack: list[tuple[FrameType, Stop, bool]] = []  # project frames active: (frame, stop, counted)
+        # Project frames active: (frame, stop, counted, room).
+        self._stack: list[tuple[FrameType, Stop, bool, str]] = []
         self._seen_frames: set[FrameType] = set()  # a frame called again is a generator resumed
         self._roads: set[tuple[Stop | None, Stop]] = set()
         self._phase = "outside"  # outside -> before -> action -> after (the view's end)
@@ -128,9 +156,11 @@ class Recorder:
             return
         stop = Stop(module, code.co_qualname)
         caller = self._stack[-1] if self._stack else None
+        # Inside the rules the walk stays in the room it entered them by (the engine's answer).
+        room = caller[3] if caller is not None and _in_rules(caller[3]) and _in_rules(module) else module
         resumed = frame in self._seen_frames
         self._seen_frames.add(frame)
-        if self._phase == "before" and code.co_name == ACTION:
+        if self._phase == "before" and code.co_name == self.action:
             self._phase, self._action = "action", frame
         counted = self._phase == "action" and (caller is None or caller[2] or frame is self._action)
         if counted and not resumed:
@@ -138,30 +168,35 @@ class Recorder:
             counted = road not in self._roads  # a road already walked adds nothing, nor what it calls
             self._roads.add(road)
             if counted:
-                self._enter(module)
+                self._enter(room, module)
                 self.walk.functions.append((sum(1 for entry in self._stack if entry[2]), stop))
         elif not resumed and self._phase == "before" and caller is not None and caller[0].f_code is self.view:
             self.walk.before.append(stop)
         elif not resumed and self._phase == "after" and caller is not None and caller[0].f_code is self.view:
             self.walk.at_commit.append(stop)
-        self._stack.append((frame, stop, counted and not resumed))
+        self._stack.append((frame, stop, counted and not resumed, room))
 
     def _return(self, frame: FrameType) -> None:
         if not self._stack or self._stack[-1][0] is not frame:
             if frame.f_code is self.view:
                 self._phase = "outside"
             return
-        _frame, _stop, counted = self._stack.pop()
+        _frame, _stop, counted, _room = self._stack.pop()
         if frame is self._action:
             self._phase = "after"
         elif counted and self._stack:
-            self._enter(self._stack[-1][1].module)  # the walk goes back into the caller's room
+            self._enter(self._stack[-1][3], self._stack[-1][1].module)  # the walk goes back into the caller's room
         if frame.f_code is self.view:
             self._phase = "outside"
 
-    def _enter(self, module: str) -> None:
-        if not self.walk.rooms_walked or self.walk.rooms_walked[-1] != module:
-            self.walk.rooms_walked.append(module)
+    def _enter(self, room: str, module: str) -> None:
+        for walked, where in ((self.walk.rooms_walked, room), (self.walk.modules_walked, module)):
+            if not walked or walked[-1] != where:
+                walked.append(where)
+
+
+def _in_rules(module: str) -> bool:
+    return module.startswith(RULES)
 
 
 def walk_of_a_bunco_tap(players: int = 12, seed: int = 1) -> Walk:
@@ -202,10 +237,47 @@ def walk_of_a_bunco_tap(players: int = 12, seed: int = 1) -> Walk:
     return recorder.walk
 
 
+GAMES = ("fill_or_bust", "kismet", "ninety_nine")  # the games of the tables (games/rules/registry.py)
+
+
+def walk_of_a_move(game: str, seed: int = 1) -> Walk:
+    """Open a table of `game` for three people (its default options, a seed derived from `seed`),
+    start it, claim the seat on turn through the pages, then post that seat's first legal move as
+    its page posts it and record the walk of the move's view. Needs a database, as above."""
+    import inspect
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.table import actions
+    from games.table.views import phone as table_views
+
+    table = actions.open_table(game=game, names=["Ann", "Ben", "Cy"], seed=f"{seed:064x}")
+    table = actions.start_table(table=table)
+    seat = table.loaded().to_move()[0]
+    phone = Client()
+    assert phone.post(reverse("tables:claim", args=[table.code]), {"seat": str(seat)}).status_code == 302
+    payload = phone.get(reverse("tables:state", args=[table.code])).json()
+    assert payload["on_turn"], payload
+    move = {name: value for name, value in payload["legal_moves"][0].items() if value not in (None, [])}
+    data = {**move, "key": "move-call-graph", "client": "ab" * 16}
+
+    recorder = Recorder(inspect.unwrap(table_views.move).__code__, MOVE_ACTION)
+    sys.setprofile(recorder)
+    try:
+        response = phone.post(reverse("tables:move", args=[table.code]), data)
+    finally:
+        sys.setprofile(None)
+    assert response.status_code == 200, response.content
+    assert table.moves.count() == 1, "the move was not recorded"
+    return recorder.walk
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=12, help="12: three tables (default); 4: one table")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=GAMES, help="walk a move at a table of this game instead of a tap")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bunco-tap-call-graph-"))
     os.environ.update({
@@ -223,7 +295,8 @@ def main() -> int:
 
     setup_test_environment()  # the test client's host, as in the tests
     call_command("migrate", verbosity=0)
-    print(walk_of_a_bunco_tap(args.players, args.seed).report())
+    walk = walk_of_a_move(args.game, args.seed) if args.game else walk_of_a_bunco_tap(args.players, args.seed)
+    print(walk.report())
     return 0
 
 

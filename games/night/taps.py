@@ -30,6 +30,7 @@ from games.night.models import (
     table_totals_sql,
 )
 from games.rules import bunco
+from live.log import Row, log_events
 from live.models import Event
 
 # Table names come from the models, so a renamed table cannot leave a statement behind.
@@ -39,7 +40,6 @@ _ROUND = Round._meta.db_table
 _NIGHT = Night._meta.db_table
 _PLAYER = Player._meta.db_table
 _SEAT = Seat._meta.db_table
-_EVENT = Event._meta.db_table
 
 _TABLE_COLUMNS = ("id", "round_id", "number", "status", "roll_off", "winner")
 _ROUND_COLUMNS = ("id", "night_id", "number", "status", "started_at", "bell_rung_at", "closed_at")
@@ -194,7 +194,8 @@ KINDS: Final = {"points": Tally.Kind.POINTS, "bunco": Tally.Kind.BUNCO, "wipeout
 
 @dataclass(frozen=True)
 class WrittenTap:
-    """A tap written: its tally (with its table and totals attached) and the events to publish."""
+    """A tap written: its tally (with its table and totals attached) and its events, published
+    together at commit (events added to the list before then go with them)."""
 
     tally: Tally
     events: list[Event]
@@ -224,9 +225,12 @@ def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entere
         bunco_player_id=scene.player_ids[ruling.credited] if ruling.credited is not None else None,
         roll_off=ruling.roll_off, entered_by_id=entered_by_id, by_host=by_host, key=key, created_at=now,
     )
-    events = _insert_tally_and_events(tally, channel, said)
-    if events is None:
+    events: list[Event] = []  # the tap's delivery at commit (the caller adds the round's close)
+    row = _tally_row(tally)
+    if _log(channel, said, now, events, row) is None:
         return None
+    tally.pk = row.id
+    tally._state.adding, tally._state.db = False, "default"
     tally.table_totals = dict(ruling.totals)
     after = ruling.after
     if after.bell:
@@ -248,7 +252,7 @@ def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entere
     else:
         said = [("state", {"round": round_.number, "table": table.number, "what": "roll_off"})]
     decide_table(table, after.winner)
-    events += _insert_events(channel, said, now)
+    _log(channel, said, now, events)
     return WrittenTap(tally, events, closes_round=after.next_round is not None)
 
 
@@ -264,71 +268,19 @@ def decide_table(table: TableRound, winner: bunco.Team | None) -> None:
     table.save(update_fields=["winner", "status", "roll_off"])
 
 
-def _insert_tally_and_events(tally: Tally, channel: str, said: list[tuple[str, dict[str, Any]]]) -> list[Event] | None:
-    """Insert the tally and the events `said` ((kind, data) each, in order); the events as stored,
-    or None with nothing inserted when the tally's key is already taken in the night.
-
-    On PostgreSQL one statement inserts them all (a tap is then one round trip between its read
-    and the commit); SQLite has no INSERT in a WITH: the tally, then the events in one INSERT.
-    """
+def _tally_row(tally: Tally) -> Row:
+    """The tally's INSERT, which inserts nothing when its key is already taken in the night."""
     values = {name: _to_db(getattr(tally, name)) for name in _TALLY_COLUMNS}
-    now = tally.created_at
-    if connection.vendor != "postgresql":
-        row = _fetch_one(
-            f"INSERT INTO {_TALLY} ({', '.join(values)}) VALUES ({', '.join(['%s'] * len(values))}) "
-            "ON CONFLICT (night_id, key) DO NOTHING RETURNING id",
-            list(values.values()),
-        )
-        if row is None:
-            return None
-        tally.pk = row[0]
-        events = _insert_events(channel, said, now)
-    else:
-        rows = ", ".join(["(%s, %s, %s)"] * len(said))
-        sql = f"""
-            WITH new AS (
-                INSERT INTO {_TALLY} ({", ".join(values)}) VALUES ({", ".join(["%s"] * len(values))})
-                ON CONFLICT (night_id, key) DO NOTHING
-                RETURNING id
-            ), said AS (
-                INSERT INTO {_EVENT} (channel, kind, data, created_at)
-                SELECT said.channel, said.kind, CAST(said.data AS jsonb), %s
-                FROM new, (VALUES {rows}) AS said(channel, kind, data)
-                RETURNING id
-            )
-            SELECT new.id, said.id FROM new, said ORDER BY said.id
-        """
-        params = [*values.values(), _to_db(now)]
-        for kind, data in said:
-            params += [channel, kind, json.dumps(data)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            ids = cursor.fetchall()
-        if not ids:
-            return None
-        tally.pk = ids[0][0]
-        events = [Event(id=event_id, channel=channel, kind=kind, data=data, created_at=now)
-                  for (_tally, event_id), (kind, data) in zip(ids, said, strict=True)]
-    tally._state.adding = False
-    tally._state.db = "default"
-    return events
+    return Row(f"INSERT INTO {_TALLY} ({', '.join(values)}) VALUES ({', '.join(['%s'] * len(values))}) "
+               "ON CONFLICT (night_id, key) DO NOTHING RETURNING id", list(values.values()))
 
 
-def _insert_events(channel: str, said: list[tuple[str, dict[str, Any]]], now: datetime) -> list[Event]:
-    """The events `said` ((kind, data) each), inserted in order by one statement, as stored."""
-    json_value = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    params: list[Any] = []
-    for kind, data in said:
-        params += [channel, kind, json.dumps(data), _to_db(now)]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {_EVENT} (channel, kind, data, created_at) VALUES "
-            + ", ".join([f"(%s, %s, {json_value}, %s)"] * len(said)) + " RETURNING id",
-            params,
-        )
-        ids = sorted(event_id for (event_id,) in cursor.fetchall())
-    return [Event(id=event_id, channel=channel, kind=kind, data=data, created_at=now)
-            for event_id, (kind, data) in zip(ids, said, strict=True)]
+def _log(channel: str, said: list[tuple[str, dict[str, Any]]], now: datetime, together: list[Event],
+         row: Row | None = None) -> list[Event] | None:
+    """The events `said` ((kind, data) each) on `channel`, after `row`, by the event log's one insert
+    (live.log): one statement on PostgreSQL; the events join `together`, the tap's delivery at
+    commit. None when `row` inserted nothing."""
+    return log_events([(channel, kind, data) for kind, data in said], row=row, together=together, created_at=now)
 
 
 def _fetch_one(sql: str, params: list[Any] | dict[str, Any]) -> tuple[Any, ...] | None:

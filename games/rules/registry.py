@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.rules import bot_levels as levels
-from games.rules import fill_or_bust_bots, fill_or_bust_table, kismet_table, ninety_nine_table
+from games.rules import fill_or_bust_table, kismet_table, ninety_nine_table
 from games.rules.table import GameRules, IllegalMove
 
 # In the order "Play a game" offers them; the first is the form's choice until another is made.

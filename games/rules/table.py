@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, Self
 
-from games.rules.dice import Chance
+from games.rules.dice import Chance, ChanceStream
 
 Move = Mapping[str, Any]
 
@@ -124,6 +124,73 @@ class TableGame(ABC):
             raise NotYourTurn("The game is over.")
         waiting = " or ".join(self.seats[s] for s in self.to_move())
         raise NotYourTurn(f"It is {waiting}'s move, not {self.seats[seat]}'s.")
+
+
+# --- A move's one answer: everything a table does with a move, asked of the game once ---------------
+
+
+def chance_of(fairness: int, seed: str, code: str, step: int, contribution: str = "") -> Chance:
+    """The chance of a table's step (0: the deal at the start, n: the n-th move), as docs/FAIRNESS.md
+    derives it: version 2's stream from the seed, the table's code and what the phones brought to
+    the step (`contribution`); a version 1 table's `random.Random(f"{seed}:{step}")` ("setup" for
+    the deal)."""
+    if fairness == 1:
+        return random.Random(f"{seed}:{'setup' if step == 0 else step}")
+    return ChanceStream(seed, code, step, contribution)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The game's one answer to a move (`answer`): all a table writes and sends for it.
+
+    `game` is the game after the move and `state` its `to_dict()` (the server's copy); `chance` what
+    chance produced in the move, in order, and `scores` the scoresheet after it (both recorded
+    with the move, checked by verify_table); `public` the view every seat and the screen see;
+    `hands` the private views the move changed, by seat (games of hidden hands: a hand the move
+    left as it was is not sent again); `shown_chance` what of `chance` everyone may see (none of a
+    hidden hand's cards); `to_move` the seats to move next; `is_over` and the `winners` then (none
+    while it is played); `words` the move in words, as everyone may read it."""
+
+    game: TableGame
+    state: dict[str, Any]
+    chance: list[list[Any]]
+    scores: list[int]
+    public: dict[str, Any]
+    hands: dict[int, dict[str, Any]]
+    shown_chance: list[list[Any]]
+    to_move: tuple[int, ...]
+    is_over: bool
+    winners: tuple[int, ...]
+    words: str
+
+
+def answer(rules: GameRules, stored: Mapping[str, Any], seat: int, move: Move,
+           chance: Callable[[], Chance]) -> Answer:
+    """`seat` makes `move` in the game stored as `stored` (`to_dict()`), with the chance `chance()`
+    makes (made only for a move the game takes its turn for): the game's one answer, for a table
+    to write and send as it is. IllegalMove (NotYourTurn out of turn) for a move the game refuses."""
+    before = rules.load(stored)
+    return answered(rules, before, before.apply(seat, move, chance()), seat, move)
+
+
+def answered(rules: GameRules, before: TableGame, after: TableGame, seat: int, move: Move) -> Answer:
+    """The Answer of a game gone from `before` to `after` by `seat`'s `move` (a move applied, an
+    undo replayed, the buzzer of a timed game)."""
+    public = after.view(None).public
+    hands: dict[int, dict[str, Any]] = {}
+    for number in range(len(after.seats)) if rules.private_hands else ():
+        private = after.view(number).private
+        if private != before.view(number).private:
+            hands[number] = private
+    chance = rules.chance(before, after)
+    shown = [] if rules.private_hands else chance
+    result = after.result() if after.is_over else None
+    return Answer(
+        game=after, state=after.to_dict(), chance=chance, scores=rules.scores(after), public=public, hands=hands,
+        shown_chance=shown, to_move=after.to_move(), is_over=after.is_over,
+        winners=() if result is None else tuple(result.winners),
+        words=rules.said({"seat": seat, "move": dict(move), "chance": shown}, public),
+    )
 
 
 def move_kind(move: object, kinds: Sequence[str]) -> str:

@@ -6,18 +6,20 @@
 When the game ends the seed is revealed, and `games.table.replay.verify` can check every toss and
 card against it.
 
-Each move locks the table row, runs through the engine (games/rules/, the `TableGame` interface),
-is appended as a `Move` with what chance produced and the scores after, and is published: the
+Each move locks and reads the table row with its game, asks the game once for its answer
+(games.rules.table `answer`: the game after it, what chance produced, the views, the scores, the
+end), is appended as a `Move` with what chance produced and the scores after, and is published: the
 public view on the table's channel, each seat's private view on that seat's own channel (docs/DESIGN.md
-§3: a hand never travels on a channel another phone follows). Errors are the refusals every
-app shares (live.refusals: BadMove is BadInput, NotYourSeat NotYours; NotNow, SeatTaken, KeyReused),
-and change nothing.
+§3: a hand never travels on a channel another phone follows). Errors are the refusals every app
+shares (live.refusals: BadMove is BadInput, NotYourSeat NotYours; NotNow, SeatTaken, KeyReused), and
+change nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -25,15 +27,28 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.rules.dice import commitment_of
+from games.rules.registry import GAMES
 from games.rules.registry import game_rules as engine
-from games.rules.table import IllegalMove, NotYourTurn, TableGame
+from games.rules.table import Answer, IllegalMove, NotYourTurn, TableGame, answer, chance_of
+from games.rules.table import answered as answered_by
 from games.table import bots as bot_levels
 from games.table import statements
-from games.table.models import PATIENCE, Move, Table, TableSeat, new_seed, well_formed_contribution
+from games.table.models import (
+    MOVE_DATA,
+    PATIENCE,
+    SEAT_CHANNEL,
+    TABLE_CHANNEL,
+    WELL_FORMED_CONTRIBUTION,
+    Move,
+    Table,
+    TableSeat,
+    new_seed,
+    well_formed_contribution,
+)
 from games.table.replay import TIME_UP, UNDO, deal, replayed_state
-from live.log import log_event, log_events, publish_together
+from live.log import Said, log_event
 from live.refusals import BadInput, KeyReused, NotNow, NotYours, SeatTaken
-from live.text import well_formed_key
+from live.text import WELL_FORMED_KEY
 
 MAX_NAME = 40
 
@@ -134,7 +149,7 @@ def _start(table: Table) -> None:
         table.state = deal(table).to_dict()
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    table.bot_due_at = _bot_due(table, table.loaded())
+    table.bot_due_at = _bot_due_now(table)
     if table.engine.private_hands:  # the hands show from now on: each phone has seen its seat's
         table.hands_seen = {seat.claimed_by: seat.number for seat in table.seats.exclude(claimed_by="")}
     table.save(update_fields=["state", "status", "started_at", "bot_due_at", "hands_seen"])
@@ -258,7 +273,7 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str, quiet: bool = Fal
         seat.contribution = ""  # a bot brings nothing to the deal (docs/FAIRNESS.md)
     seat.save(update_fields=["bot_level", "claimed_by", "held_before_bot", "contribution", "quiet_at"])
     table.bot_seats = sorted({*table.bot_seats, seat.number})
-    table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
+    table.bot_due_at = _bot_due_now(table) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
     log_event(table.seat_channel(seat.number), "table_state", {"what": "seat_released"})
     log_event(table.channel, "table_state", {"what": "seat_to_bot", "seat": seat.number, "level": level,
@@ -297,7 +312,7 @@ def _give_back(table: Table, seat: TableSeat) -> TableSeat:
         seat.quiet_at = _quiet_at(table) if table.status == Table.Status.PLAYING else None
     seat.save(update_fields=["bot_level", "held_before_bot", "claimed_by", "held_since", "quiet_at"])
     table.bot_seats = [number for number in table.bot_seats if number != seat.number]
-    table.bot_due_at = _bot_due(table, table.loaded()) if table.status == Table.Status.PLAYING else None
+    table.bot_due_at = _bot_due_now(table) if table.status == Table.Status.PLAYING else None
     table.save(update_fields=["bot_seats", "bot_due_at"])
     return seat
 
@@ -373,72 +388,59 @@ def _locked(table: Table) -> Table:
     return statements.lock_table(table.pk)
 
 
-def _check_key(key: str | None) -> None:
-    if key is not None and not well_formed_key(key):
+def _check_key_and_client(key: str | None, client: str) -> None:
+    # The patterns themselves (as a tap asks them): a move is the hot path of a game table.
+    if key is not None and WELL_FORMED_KEY.fullmatch(key) is None:
         raise BadMove("The move's key is malformed.")
-
-
-def _check_client(client: str) -> None:
-    if not well_formed_contribution(client):
+    if not isinstance(client, str) or WELL_FORMED_CONTRIBUTION.fullmatch(client) is None:
         raise BadMove("The move's part of the dice is malformed: reload the page and make your move again.")
 
 
-def _done_with_key(table: Table, key: str | None, seat: int, move: Mapping[str, Any], client: str) -> Move | None:
-    """The move this key already recorded (a phone that lost the answer sent it again, with the
-    same contribution), or None. KeyReused when the key recorded another move, or the same move
-    with another contribution: never taken for a retry."""
-    if key is None:
-        return None
-    done = statements.move_with_key(table, key)
-    if done is None:
-        return None
+def _same_move(done: Move, seat: int, move: Mapping[str, Any], client: str) -> Move:
+    """The move a key already recorded, if this is a copy of it (a phone that lost the answer sent
+    it again, with the same contribution). KeyReused when the key recorded another move, or the
+    same move with another contribution: never taken for a retry."""
     if done.seat != seat or done.move != dict(move) or done.client != client:
         raise KeyReused("That move was sent with the key of an earlier, different one: nothing was "
                        "changed. Make your move again.")
     return done
 
 
-def _bot_due(table: Table, game: TableGame) -> Any:
+def _bot_due_now(table: Table) -> Any:
+    """When a bot is to move next at `table` as its game stands."""
+    game = table.loaded()
+    return _bot_due(table, game.to_move(), game.is_over)
+
+
+def _bot_due(table: Table, to_move: Sequence[int], is_over: bool) -> Any:
     """When a bot is to move next (after a pause people can follow), or None if no bot is."""
-    if game.is_over or not set(table.bot_seats).intersection(game.to_move()):
+    if is_over or not set(table.bot_seats).intersection(to_move):
         return None
     return timezone.now() + timedelta(seconds=settings.TABLE_BOT_PAUSE_SECONDS)
 
 
-def _record(table: Table, before: TableGame, after: TableGame, *, seat: int, move: dict[str, Any],
-            key: str | None, by_bot: bool, client: str = "") -> Move:
-    """Append the move, store the game as it now stands, and publish what each may see."""
-    rules = table.engine
+def _record(table: Table, answer: Answer, *, seat: int, move: dict[str, Any], key: str | None, by_bot: bool,
+            client: str = "", phone: str = "") -> Move:
+    """The game's answer written as it is: the move appended, the game stored as it now stands,
+    and what each may see published (the public view on the table's channel, each changed hand
+    on its seat's own), in one write (statements.write_move)."""
     number = table.moves_made + 1
-    recorded = statements.insert_move(Move(
-        table=table, number=number, seat=seat, move=move, chance=rules.chance(before, after),
-        scores=rules.scores(after), by_bot=by_bot, key=key, client=client,
-    ))
-    table.stands_at(after)
-    table.moves_made = number
-    if after.is_over:
+    recorded = Move(table=table, number=number, seat=seat, move=move, chance=answer.chance, scores=answer.scores,
+                    by_bot=by_bot, key=key, client=client)
+    table.state, table.moves_made = answer.state, number
+    if answer.is_over:
         table.status, table.ended_at = Table.Status.OVER, timezone.now()
-    table.bot_due_at = _bot_due(table, after)
-    statements.save_table_after_move(table)
-
-    public_move = recorded.as_data()
-    if rules.private_hands:
-        public_move["chance"] = []  # the cards drawn or dealt: hidden, kept for the check at the end
-    said: list[tuple[str, str, dict[str, Any]]] = [
-        (table.channel, "moved", {"move": public_move, "view": after.view(None).public}),
-    ]
-    for number_ in range(len(after.seats)) if rules.private_hands else ():
-        private = after.view(number_).private
-        if private != before.view(number_).private:  # a hand the move left as it was is not sent again
-            said.append((table.seat_channel(number_), "hand", {"private": private}))
-    if after.is_over:
-        result = after.result()
-        said.append((table.channel, "table_state", {
-            "what": "over", "seed": table.seed, "commitment": table.commitment,
-            "winners": [] if result is None else list(result.winners),
-        }))
-    publish_together(log_events(said))  # one statement for them all
-    return recorded
+    table.bot_due_at = _bot_due(table, answer.to_move, answer.is_over)
+    channel = TABLE_CHANNEL.format(table.pk)
+    public_move = {**{name: getattr(recorded, name) for name in MOVE_DATA}, "chance": answer.shown_chance}
+    said: list[Said] = [(channel, "moved", {"move": public_move, "view": answer.public})]
+    said += [(SEAT_CHANNEL.format(table.pk, hand), "hand", {"private": private})
+             for hand, private in answer.hands.items()]
+    if answer.is_over:
+        said.append((channel, "table_state", {"what": "over", "seed": table.seed, "commitment": table.commitment,
+                                              "winners": list(answer.winners)}))
+    quiet_at = _quiet_at(table) if phone else None
+    return statements.write_move(table, recorded, answer.game, said, (phone, quiet_at) if quiet_at else None)
 
 
 @transaction.atomic
@@ -448,31 +450,29 @@ def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | No
     with this move's own chance, mixed with the `client` value its phone sent (docs/FAIRNESS.md; "" for
     a bot); a key already recorded for the same move and value returns that move (a retry counts
     once); out of turn, an illegal move or a move after the game: refused, nothing changed.
-    `phone`: the phone that sent it, heard from (`hear_from_phone`) in the move's transaction."""
-    _check_key(key)
-    _check_client(client)
-    table = _locked(table)
-    hear_from_phone(table=table, phone=phone)
+    `phone`: the phone that sent it, heard from (`hear_from_phone`) in the move's transaction.
+
+    A read, one answer, a write: the table locked and read with its game (and the key's move, if
+    this is a retry), the game's one `answer` (games.rules.table: the game after the move, what
+    chance produced, the views, the scores, the end), and `_record` writing it as it is."""
+    _check_key_and_client(key, client)
+    table, done = statements.read_move(table.pk, key)
     move = dict(move)
-    done = _done_with_key(table, key, seat, move, client)
-    if done is not None:
-        return done
-    if move.get("kind") == UNDO:
-        return _undo(table, seat, key, client)
+    if done is not None or move.get("kind") == UNDO:
+        hear_from_phone(table=table, phone=phone)
+        return _same_move(done, seat, move, client) if done is not None else _undo(table, seat, key, client)
     if move.get("kind") == TIME_UP:
         raise BadMove("Only the round's clock says when time is up.")
-    if table.status == Table.Status.SEATING:
-        raise NotNow("The game hasn't started yet.")
-    if table.is_over:
-        raise NotNow("The game is over.")
-    before = table.loaded()
+    if table.status != Table.Status.PLAYING:
+        raise NotNow("The game hasn't started yet." if table.status == Table.Status.SEATING else "The game is over.")
+    chance = partial(chance_of, table.fairness, table.seed, table.code, table.moves_made + 1, client)
     try:
-        after = before.apply(seat, move, table.chance_for(table.moves_made + 1, client))
+        answered = answer(GAMES[table.game], table.state, seat, move, chance)
     except NotYourTurn as error:
         raise NotNow(str(error)) from None
     except IllegalMove as error:
         raise BadMove(str(error)) from None
-    return _record(table, before, after, seat=seat, move=move, key=key, by_bot=by_bot, client=client)
+    return _record(table, answered, seat=seat, move=move, key=key, by_bot=by_bot, client=client, phone=phone)
 
 
 def undo_refusal(table: Table, seat: int, *, last: Move | None = None, game: TableGame | None = None) -> str | None:
@@ -500,7 +500,9 @@ def _undo(table: Table, seat: int, key: str | None, client: str) -> Move:
     before = table.loaded()
     moves = list(table.moves.order_by("number"))
     after = replayed_state(table, moves + [Move(number=table.moves_made + 1, seat=seat, move={"kind": UNDO})])
-    return _record(table, before, after, seat=seat, move={"kind": UNDO}, key=key, by_bot=False, client=client)
+    undo = {"kind": UNDO}
+    return _record(table, answered_by(table.engine, before, after, seat, undo), seat=seat, move=undo, key=key,
+                   by_bot=False, client=client)
 
 
 @transaction.atomic
@@ -519,7 +521,9 @@ def sound_buzzer(*, table: Table) -> Move | None:
     if after.to_dict() == before.to_dict():
         return None
     seat = before.to_move()[0] if before.to_move() else 0
-    return _record(table, before, after, seat=seat, move={"kind": TIME_UP}, key=None, by_bot=False)
+    time_up_move = {"kind": TIME_UP}
+    return _record(table, answered_by(table.engine, before, after, seat, time_up_move), seat=seat, move=time_up_move,
+                   key=None, by_bot=False)
 
 
 @transaction.atomic

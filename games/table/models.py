@@ -15,7 +15,7 @@ server; phones and screens get `TableGame.view(seat)` only.
 from __future__ import annotations
 
 import hashlib
-import random
+import re
 from datetime import datetime
 from typing import Any
 
@@ -26,9 +26,8 @@ from django.utils import timezone
 from games.codes import new_code, new_token
 from games.rules import dice
 from games.rules.registry import bot_level_word, game_rules
-from games.rules.table import GameRules, TableGame
+from games.rules.table import GameRules, TableGame, chance_of
 
-SETUP = "setup"
 FAIRNESS_VERSION = 2  # docs/FAIRNESS.md: how a new table derives its chance
 
 
@@ -38,16 +37,17 @@ def new_seed() -> str:
     return dice.new_server_seed()
 
 
-def rng_for(seed: str, step: int | str) -> random.Random:
-    """Version 1: the generator of one step of a game, the deal (`SETUP`) or the n-th move. Each
-    step has its own, so a replay needs no generator state, only the seed and the step's number."""
-    return random.Random(f"{seed}:{step}")
+# A phone's contribution: "" (none) or 32 lowercase hex characters (docs/FAIRNESS.md).
+WELL_FORMED_CONTRIBUTION = re.compile(f"(?:[0-9a-f]{{{dice.CONTRIBUTION_LENGTH}}})?")
+
+# The channels of a table's events: everyone's, and one seat's own (`Table.channel`, `seat_channel`).
+TABLE_CHANNEL = "table:{}"
+SEAT_CHANNEL = "table:{}:seat:{}"
 
 
 def well_formed_contribution(value: object) -> bool:
     """A phone's contribution: "" (none) or 32 lowercase hex characters (docs/FAIRNESS.md)."""
-    return isinstance(value, str) and (value == "" or (
-        len(value) == dice.CONTRIBUTION_LENGTH and all(character in "0123456789abcdef" for character in value)))
+    return isinstance(value, str) and WELL_FORMED_CONTRIBUTION.fullmatch(value) is not None
 
 
 class TableQuerySet(models.QuerySet["Table"]):
@@ -131,11 +131,11 @@ class Table(models.Model):
     @property
     def channel(self) -> str:
         """What everyone at the table and its screen may see."""
-        return f"table:{self.pk}"
+        return TABLE_CHANNEL.format(self.pk)
 
     def seat_channel(self, number: int) -> str:
         """What only the phone of seat `number` may see (a hand)."""
-        return f"table:{self.pk}:seat:{number}"
+        return SEAT_CHANNEL.format(self.pk, number)
 
     @property
     def engine(self) -> GameRules:
@@ -159,10 +159,7 @@ class Table(models.Model):
         """The chance of step `step` (0: the deal at the start, n: the n-th move), mixed with what
         the phones brought to it (`contribution`: the step's input X); `seed` to replay with
         another (a check of the revealed one)."""
-        seed = seed if seed is not None else self.seed
-        if self.fairness == 1:
-            return rng_for(seed, SETUP if step == 0 else step)
-        return dice.ChanceStream(seed, self.code, step, contribution)
+        return chance_of(self.fairness, seed if seed is not None else self.seed, self.code, step, contribution)
 
     def deal_inputs(self) -> tuple[list[str], str]:
         """What the deal at the start is made from, in one query: the seats' names in seat order,
@@ -294,5 +291,9 @@ class Move(models.Model):
 
     def as_data(self) -> dict[str, Any]:
         """The move as everyone may see it, once made."""
-        return {"number": self.number, "seat": self.seat, "move": self.move, "chance": self.chance,
-                "scores": self.scores, "by_bot": self.by_bot, "client": self.client}
+        return {name: getattr(self, name) for name in MOVE_DATA}
+
+
+# A move as everyone may see it, once made (`Move.as_data`; a move's event, its chance hidden at a
+# game of hidden hands).
+MOVE_DATA = ("number", "seat", "move", "chance", "scores", "by_bot", "client")

@@ -2,9 +2,10 @@
 
 Building a statement through the ORM costs about half a millisecond on the development machine,
 more than SQLite or PostgreSQL take to run it, and a move's answer is what every phone at the table
-waits for (docs/DESIGN.md §7: a move to every phone within 1.2 times a Bunco tap). So the two writes
-every move makes are written out here in the common subset of SQLite and PostgreSQL; everything
-else stays in the ORM.
+waits for (docs/DESIGN.md §7: a move to every phone within 1.2 times a Bunco tap). So a move's read
+(`read_move`) and its write (`write_move`: the table, then the move's row with its events through
+the event log's one insert, live.log) are written out here in the common subset of SQLite and
+PostgreSQL; everything else stays in the ORM.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from typing import Any
 
 from django.db import connection, models
 
+from games.rules.table import TableGame
 from games.table.models import Move, Table, TableSeat
+from live.log import Row, Said, log_events
 
 _MOVE = Move._meta.db_table
 _TABLE = Table._meta.db_table
@@ -128,18 +131,33 @@ def _converters(vendor: str, fields: tuple[models.Field[Any, Any], ...]) -> list
             for column in columns]
 
 
-def insert_move(move: Move) -> Move:
-    """Append `move` (its fields set, no id yet); the same Move, with its id."""
-    j = _json()
-    key = connection.ops.quote_name("key")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {_MOVE} (table_id, number, seat, move, chance, scores, by_bot, {key}, client, created_at) "
-            f"VALUES (%s, %s, %s, {j}, {j}, {j}, %s, %s, %s, %s) RETURNING id",
-            [move.table_id, move.number, move.seat, json.dumps(move.move), json.dumps(move.chance),
-             json.dumps(move.scores), move.by_bot, move.key, move.client, _when(move.created_at)],
-        )
-        (move.id,) = cursor.fetchone()
+def read_move(pk: int, key: str | None) -> tuple[Table, Move | None]:
+    """A move's one locked read: the table `pk`, all of it (its game too), locked until the
+    transaction ends (`lock_table`), and the move its idempotency key `key` already recorded, if
+    any (a retry). Two statements: the key's lookup follows the lock, so that under PostgreSQL's
+    READ COMMITTED it sees a copy of this move that committed while this one waited."""
+    table = lock_table(pk)
+    return table, move_with_key(table, key) if key is not None else None
+
+
+def write_move(table: Table, move: Move, game: TableGame, said: Sequence[Said],
+               heard: tuple[str, datetime] | None = None) -> Move:
+    """A move's one write: the table as the move left it (`save_table_after_move`; its game
+    `game`, kept for the answer as `Table.stands_at` keeps it), the phone that sent it heard
+    (`heard`: the phone and when it counts as quiet now, `note_phone_heard`), then the move's row
+    and its events `said` by the event log's one insert (one statement on PostgreSQL), published
+    together at commit. The same Move, with its id."""
+    table._stored_game = (table.state, game)
+    if heard is not None:
+        note_phone_heard(table, *heard)
+    save_table_after_move(table)
+    j, key = _json(), connection.ops.quote_name("key")
+    row = Row(f"INSERT INTO {_MOVE} (table_id, number, seat, move, chance, scores, by_bot, {key}, client, created_at) "
+              f"VALUES (%s, %s, %s, {j}, {j}, {j}, %s, %s, %s, %s) RETURNING id",
+              [move.table_id, move.number, move.seat, json.dumps(move.move), json.dumps(move.chance),
+               json.dumps(move.scores), move.by_bot, move.key, move.client, _when(move.created_at)])
+    log_events(said, row=row, together=[])
+    move.id = row.id
     move._state.adding = False
     return move
 

@@ -13,7 +13,6 @@ from games.night.actions.refusals import BadTally, KeyOfAnotherTable, RoundClose
 from games.night.actions.rounds import cannot_seat_again, round_in_play, seat_next_round
 from games.night.models import Night, Player, Round, TableRound, Tally
 from games.rules import bunco
-from live.log import publish_together
 from live.models import Event
 from live.refusals import NotNow, Refusal
 from live.text import WELL_FORMED_KEY
@@ -46,8 +45,9 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
     turns, so the bell sees every point before it; tables don't wait for each other) and reads
     what the engine needs; `bunco.rule_on_tap` answers once (refused, or the tally and what it
     leads to: the bell, the table decided, the round closed and the next seating; a wipeout takes
-    the team back to 0); `taps.write_tap` writes it all; the events go out together at commit. A
-    key already recorded returns the tally it recorded (a retried tap).
+    the team back to 0); `taps.write_tap` writes it all, its events through the event log's one
+    insert, and they go out together at commit. A key already recorded returns the tally it
+    recorded (a retried tap).
     """
     tap = Tap(team, points, bunco_player, entered_by, by_host, key or None, round_number, wipeout)
     _check_tap(tap)
@@ -70,8 +70,8 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
                              by_host=by_host, key=tap.key)
     if written is None:  # a copy of this tap, at another table's lock, took the key first
         return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
-    closed = _close_round(night, scene.table.round, ruling) if written.closes_round else []
-    publish_together(written.events + closed)
+    if written.closes_round:  # its event goes out with the tap's (written.events: published at commit)
+        written.events.extend(_close_round(night, scene.table.round, ruling))
     return written.tally
 
 

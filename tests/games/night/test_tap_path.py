@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.tap_call_graph import Stop, Walk, walk_of_a_bunco_tap
+from scripts.tap_call_graph import ROOT, Stop, Walk, walk_of_a_bunco_tap
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +24,19 @@ def test_a_bunco_that_rings_the_bell_walks_at_most_15_stops_with_5_returns():
 def test_a_bunco_that_closes_the_round_and_seats_the_next_walks_at_most_23_stops_with_16_returns():
     walk = walk_of_a_bunco_tap(players=4)
     assert walk.stops <= 23 and walk.returns <= 16, walk.report()
+
+
+def test_a_tap_writes_its_events_through_the_event_logs_one_insert():
+    walk = walk_of_a_bunco_tap(players=12)
+    assert "live.log.insert_events" in {str(stop) for _depth, stop in walk.functions}, walk.report()
+
+
+def test_the_event_logs_insert_is_written_once_in_the_apps():
+    """live/log.py's `insert_events` is the one INSERT into the event log: a tap and a move use it."""
+    written = sorted(path.relative_to(ROOT).as_posix() for package in ("bunco_club", "games", "live", "tournaments")
+                     for path in (ROOT / package).rglob("*.py")
+                     if "(channel, kind, data, created_at)" in path.read_text(encoding="utf-8"))
+    assert written == ["live/log.py"]
 
 
 def test_the_tap_asks_the_engine_what_the_tally_leads_to_once():
