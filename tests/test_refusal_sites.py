@@ -188,6 +188,7 @@ LADDER_NAMES = {
     "games.night.actions.refusals": ("BadTally", "NotYourTable", "NoSuchNight"),
     "games.table.actions": ("BadMove", "NotYourSeat"),
     "tournaments.actions": ("BadEntry", "NotYourGroup"),
+    "bunco_club.actions.refusals": ("ClubError",),
 }
 
 

@@ -3,10 +3,8 @@ the HTTP status a view answers with). It changes nothing."""
 
 from __future__ import annotations
 
-from live.refusals import Refusal
+from live.refusals import BadInput
 
-
-class ClubError(Refusal):
-    """A request the club cannot take; `status` is the HTTP answer, the message is for people."""
-
-    status = 400
+# The club's name for live's one BadInput (400): a request the club cannot take as sent (a name, a
+# date, a count); the message is for people. The same class, as the night's BadTally is.
+ClubError = BadInput

@@ -19,7 +19,7 @@ def test_every_apps_errors_derive_from_the_one_refusal(error: type[Exception]) -
     assert issubclass(error, Refusal)
 
 
-@pytest.mark.parametrize("bad_input", [BadTally, BadMove, BadEntry])
+@pytest.mark.parametrize("bad_input", [BadTally, BadMove, BadEntry, ClubError])
 def test_the_apps_bad_input_is_lives_one_bad_input_answered_400(bad_input: type[Refusal]) -> None:
     assert bad_input is BadInput
     assert bad_input("That tap was malformed: choose a button.").status == 400
