@@ -12,13 +12,12 @@ The actions import this module to enqueue; it imports only bunco_club.mail, one 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 
 from celery import shared_task
 from django.conf import settings
 
 from bunco_club import mail
+from live.sweeps import AtMostOnceEvery
 
 logger = logging.getLogger(__name__)
 
@@ -51,18 +50,11 @@ def send_due_reminders() -> int:
     return sent
 
 
-_last_run: float | None = None
-_last_run_lock = threading.Lock()
+REMINDERS = AtMostOnceEvery(lambda: getattr(settings, "REMINDERS_INTERVAL_SECONDS", 300))
 
 
 def send_due_reminders_when_due() -> None:
     """The in-process clock's ticker: the reminders, at most once per
     REMINDERS_INTERVAL_SECONDS (default 5 minutes) in this process."""
-    global _last_run
-    interval = getattr(settings, "REMINDERS_INTERVAL_SECONDS", 300)
-    with _last_run_lock:
-        now = time.monotonic()
-        if _last_run is not None and now - _last_run < interval:
-            return
-        _last_run = now
-    send_due_reminders()
+    if REMINDERS.due():
+        send_due_reminders()

@@ -9,14 +9,13 @@ from cron with `python manage.py purge_nights` where neither runs.
 from __future__ import annotations
 
 import logging
-import threading
-import time
 
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
 from games.night import actions
+from live.sweeps import AtMostOnceEvery
 
 logger = logging.getLogger(__name__)
 
@@ -30,17 +29,11 @@ def purge_abandoned_nights() -> int:
     return purged
 
 
-_last_purge: float | None = None
-_last_purge_lock = threading.Lock()
+PURGE = AtMostOnceEvery(lambda: settings.NIGHT_PURGE_INTERVAL_SECONDS)
 
 
 def purge_abandoned_nights_when_due() -> None:
     """The in-process clock's ticker: the purge, at most once per NIGHT_PURGE_INTERVAL_SECONDS
     in this process (the first tick after start-up runs it)."""
-    global _last_purge
-    with _last_purge_lock:
-        now = time.monotonic()
-        if _last_purge is not None and now - _last_purge < settings.NIGHT_PURGE_INTERVAL_SECONDS:
-            return
-        _last_purge = now
-    purge_abandoned_nights()
+    if PURGE.due():
+        purge_abandoned_nights()

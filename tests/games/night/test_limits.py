@@ -181,7 +181,7 @@ def test_purge_nights_is_a_command_for_cron(capsys):
 
 
 def test_the_in_process_clock_purges_at_most_hourly(monkeypatch):
-    monkeypatch.setattr(tasks, "_last_purge", None)
+    monkeypatch.setattr(tasks.PURGE, "last", None)
     night_started_long_ago()
     tasks.purge_abandoned_nights_when_due()
     assert not Night.objects.exists()
@@ -190,8 +190,8 @@ def test_the_in_process_clock_purges_at_most_hourly(monkeypatch):
     tasks.purge_abandoned_nights_when_due()  # a second later: not yet
     assert Night.objects.count() == 1
 
-    assert tasks._last_purge is not None
-    monkeypatch.setattr(tasks, "_last_purge", tasks._last_purge - django_settings.NIGHT_PURGE_INTERVAL_SECONDS)
+    assert tasks.PURGE.last is not None
+    monkeypatch.setattr(tasks.PURGE, "last", tasks.PURGE.last - django_settings.NIGHT_PURGE_INTERVAL_SECONDS)
     tasks.purge_abandoned_nights_when_due()  # an hour later
     assert not Night.objects.exists()
 
