@@ -46,7 +46,8 @@ games/night/views/phone.py for a tap, `move` of games/table/views/phone.py for a
 Figures (issue 43): a move was 53 stops and 44 returns for Fill or Bust and Kismet, 57 / 48 for
 Ninety-Nine (inside the engines too: 65 / 55, 69 / 59, 69 / 59, the issue's figures); it is now 9
 stops and 5 returns in each game (inside the engines: 41 / 34, 45 / 38, 43 / 36, the engines'
-own modules calling each other as before).
+own modules calling each other as before). The round-closing tap (`--players 4`) was 23 stops and
+16 returns; it is now 9 and 5, as the bell's tap (`--players 12`).
 """
 
 from __future__ import annotations

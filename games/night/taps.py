@@ -4,8 +4,10 @@ A night of 400 players is some 55,000 taps, and a tap is a handful of statements
 PostgreSQL answer in tens of microseconds each, while building the same statements through the
 ORM costs about half a millisecond apiece on the development machine: a whole bot night through
 the ORM took six times its one-minute budget. So the few statements every tap runs are written
-out once here; everything that happens once a round (the bell, deciding tables, movement) stays
-in the ORM. The SQL is the common subset of SQLite and PostgreSQL; rows come back as ordinary
+out once here; what happens once a round (the bell, deciding tables, the round closed and the
+next one seated) is written here too, through the ORM, so that the tap that leads to it is one
+read, one write (the host's actions write a round's close and seats through the same functions).
+The SQL is the common subset of SQLite and PostgreSQL; rows come back as ordinary
 model instances (`Model.from_db`), so the callers cannot tell the difference.
 """
 
@@ -92,6 +94,15 @@ def phone_seat(player_id: int, code: str, phone: str) -> PhoneSeat | None:
 
 
 @dataclass(frozen=True)
+class RoundRead:
+    """A round read whole, as its close needs it: the engine's view of it (`bunco.RoundAtTap`) and
+    the ids of the night's players by name (ghosts too), to seat the round after it."""
+
+    round: bunco.RoundAtTap
+    player_ids: dict[str, int]
+
+
+@dataclass(frozen=True)
 class TapScene:
     """What a tap finds at its table, read under the table's lock: the table (with its round), the
     engine's view of it, the ids of the seated players, whether the tap may close the round, and
@@ -104,12 +115,14 @@ class TapScene:
     # the round, and the engine needs the round read whole (its seating).
     may_close_the_round: bool
     key_taken: bool
+    closing: RoundRead | None = None  # the round read whole, when the tap may close it
 
 
 def read_tap(night_id: int, round_number: int, table_number: int, key: str | None) -> TapScene | None:
     """The table a tap goes to, its row locked until the transaction ends, and all the engine needs
-    to judge the tap, in two statements (three in a roll-off, which locks the round's row too);
-    None when the round has no such table.
+    to judge the tap, in two statements (three in a roll-off, which locks the round's row too; three
+    more when every other table of the round is decided: the round read whole, `read_round`, which
+    the tally closes if it decides its table); None when the round has no such table.
 
     PostgreSQL locks only the table's row (`FOR UPDATE OF`): taps at other tables don't wait.
     SQLite has no row locks; its IMMEDIATE transactions already take turns. The rest is read by a
@@ -150,9 +163,52 @@ def read_tap(night_id: int, round_number: int, table_number: int, key: str | Non
         totals={"A": int(a), "B": int(b)}, roll_off_totals={"A": int(ra), "B": int(rb)},
         rules=json.loads(rules) if isinstance(rules, str) else rules,
     )
+    may_close = not undecided and table.status != TableRound.Status.DONE
     return TapScene(table=table, at_tap=at_tap, player_ids={name: pk for _s, _t, pk, name, *_rest in seated},
-                    may_close_the_round=not undecided and table.status != TableRound.Status.DONE,
-                    key_taken=bool(taken))
+                    may_close_the_round=may_close, key_taken=bool(taken),
+                    closing=read_round(night_id, table.round_id, table.round.number) if may_close and not taken else None)
+
+
+def read_round(night_id: int, round_id: int, round_number: int) -> RoundRead:
+    """The round as its close needs it, in three statements: its tables' winners and its seating,
+    the night's players (which of them are ghosts), and the arrivals and departures the host already
+    made in the round after it (a round seated again applies them again, `bunco.seat_changes_again`)."""
+    sql = (
+        f"SELECT t.number, t.winner, p.name FROM {_TABLE} t "
+        f"LEFT JOIN {_SEAT} s ON s.table_round_id = t.id LEFT JOIN {_PLAYER} p ON p.id = s.player_id "
+        "WHERE t.round_id = %s ORDER BY t.number, s.position"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [round_id])
+        rows = cursor.fetchall()
+        cursor.execute(f"SELECT id, name, is_ghost FROM {_PLAYER} WHERE night_id = %s", [night_id])
+        players = cursor.fetchall()
+    winners = {number: winner for number, winner, _name in rows}
+    tables: dict[int, list[str]] = {}
+    for number, _winner, name in rows:
+        if name is not None:  # a table without seats is no table of the seating
+            tables.setdefault(number, []).append(name)
+    names = {pk: name for pk, name, _ghost in players}
+    return RoundRead(
+        round=bunco.RoundAtTap(winners=[winners[table] for table in sorted(winners)],
+                               seating=[tables[table] for table in sorted(tables)],
+                               ghosts={name for _pk, name, ghost in players if ghost},
+                               seat_changes=_seat_changes_in(night_id, round_number + 1, names)),
+        player_ids={name: pk for pk, name, _ghost in players},
+    )
+
+
+def _seat_changes_in(night_id: int, round_number: int, names: dict[int, str]) -> list[bunco.SeatChange]:
+    """The arrivals and departures the host made in round `round_number` (their events), oldest
+    first. `names`: the night's players' names by id."""
+    events = Event.objects.filter(channel=NIGHT_CHANNEL.format(night_id), kind="state", data__round=round_number,
+                                  data__what__in=("arrived", "left")).order_by("id").values_list("data", flat=True)
+    changes: list[bunco.SeatChange] = []
+    for data in events:
+        name, ghost = names.get(data.get("player")), names.get(data.get("ghost"))
+        if name is not None and ghost is not None:
+            changes.append(bunco.SeatChange(kind=data["what"], name=name, ghost=ghost))
+    return changes
 
 
 def _lock_table(night_id: int, round_number: int, table_number: int) -> TableRound | None:
@@ -199,14 +255,17 @@ class WrittenTap:
 
     tally: Tally
     events: list[Event]
-    closes_round: bool  # the tally decided the round's last table: the caller seats what follows
+    # The tally closed the round (it decided its last table): what follows, written here (the next
+    # round seated, its event among `events`) but for the night over, which the caller ends.
+    closed: bunco.NextRound | None = None
 
 
 def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entered_by_id: int | None,
               by_host: bool, key: str | None) -> WrittenTap | None:
     """The tally the engine ruled (`ruling`), its events and what it leads to, written: the tally
     with its "tally" event (and a Bunco's), then, when it rings the bell or decides the table, the
-    round's and tables' rows and their event. None, with nothing written, when the tally's key is
+    round's and tables' rows and their event (`_decide`), and the round's close when that decides
+    its last table. None, with nothing written, when the tally's key is
     already taken (a copy of this tap recorded it first)."""
     assert ruling.after is not None and ruling.totals is not None  # a ruling that records a tally
     table, round_ = scene.table, scene.table.round
@@ -239,10 +298,20 @@ def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entere
         if not Round.objects.filter(pk=round_.pk, status=Round.Status.PLAYING).update(
             status=Round.Status.BELL, bell_rung_at=now
         ):
-            return WrittenTap(tally, events, closes_round=False)
+            return WrittenTap(tally, events)
         round_.status = Round.Status.BELL
     elif after.winner is None:  # nothing decided: the bell rings or a table is won
-        return WrittenTap(tally, events, closes_round=False)
+        return WrittenTap(tally, events)
+    return WrittenTap(tally, events, closed=_decide(scene, after, night_id, now, events))
+
+
+def _decide(scene: TapScene, after: bunco.AfterTally, night_id: int, now: datetime,
+            events: list[Event]) -> bunco.NextRound | None:
+    """The table decided by the tally (or rolling off its tie), the bell's or the table's event;
+    when that decides the round's last table, the round closed and (unless the night is over) the
+    next one seated, its event logged with the table's. What follows the round it closed, or None."""
+    table, round_ = scene.table, scene.table.round
+    said: list[tuple[str, dict[str, Any]]]
     if after.bell:
         # Every other table finishes the turn under way, then confirms.
         TableRound.objects.filter(round_id=round_.pk, status=TableRound.Status.PLAYING).exclude(pk=table.pk).update(
@@ -252,8 +321,48 @@ def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entere
     else:
         said = [("state", {"round": round_.number, "table": table.number, "what": "roll_off"})]
     decide_table(table, after.winner)
-    _log(channel, said, now, events)
-    return WrittenTap(tally, events, closes_round=after.next_round is not None)
+    following = after.next_round if after.next_round is not None and close_round(round_.pk) else None
+    if following is not None and not following.night_over:
+        assert scene.closing is not None  # read when the tally could close the round
+        seat_following(night_id, round_.number, following, scene.closing.player_ids)
+        said.append(("state", {"round": round_.number + 1, "what": "moved"}))
+    _log(NIGHT_CHANNEL.format(night_id), said, now, events)
+    return following
+
+
+def close_round(round_id: int) -> bool:
+    """The round closed (every table decided), unless it is already: whether this closed it."""
+    return bool(Round.objects.filter(pk=round_id).exclude(status=Round.Status.CLOSED).update(
+        status=Round.Status.CLOSED, closed_at=timezone.now()
+    ))
+
+
+def seat_following(night_id: int, played: int, following: bunco.NextRound, player_ids: dict[str, int]) -> Round:
+    """The round after `played` seated as the engine's answer says (`following`, not the night
+    over), and the night on to it (or to the break before it). `player_ids`: the night's players'
+    ids by name."""
+    next_round = Round.objects.create(night_id=night_id, number=played + 1)
+    seat_tables(next_round, [[name for name, _team in seats] for seats in following.seating], player_ids,
+                [[team for _name, team in seats] for seats in following.seating])
+    status = Night.Status.BREAK if following.break_follows else Night.Status.PLAYING
+    Night.objects.filter(pk=night_id).update(current_round=next_round.number, status=status)
+    return next_round
+
+
+def seat_tables(round_: Round, seating: list[list[str]], player_ids: dict[str, int],
+                teams: list[list[bunco.Team]]) -> None:
+    """The round's tables and seats, from a seating of names (table 0 = head) and their seats'
+    teams: the one write of a seated round (round 1's, the next round's, a round seated again)."""
+    tables = TableRound.objects.bulk_create(
+        [TableRound(round=round_, number=index + 1) for index in range(len(seating))]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table_round=table, round=round_, position=position, team=team, player_id=player_ids[name])
+            for table, names, seat_teams in zip(tables, seating, teams, strict=True)
+            for position, (name, team) in enumerate(zip(names, seat_teams, strict=True))
+        ]
+    )
 
 
 def decide_table(table: TableRound, winner: bunco.Team | None) -> None:

@@ -616,6 +616,18 @@ class RoundInPlay:
 
 
 @dataclass(frozen=True)
+class RoundAtTap:
+    """A round as a tap that may close it reads it (plain data, the caller's one read): what
+    `RoundInPlay` holds but its number and the night's rules, which the tap's table brings
+    (`TableAtTap`). `winners[t]` is table t's winner ("" undecided; the tap's table among them)."""
+
+    winners: Sequence[str]
+    seating: Seating
+    ghosts: Collection[str] = ()
+    seat_changes: Sequence[SeatChange] = ()
+
+
+@dataclass(frozen=True)
 class NextRound:
     """What a closed round leads to: the night is over, or the next round is seated."""
 
@@ -743,7 +755,7 @@ def _refused(why: str, refused_for: Literal["closed", "not_now", "bad"]) -> TapR
     return TapRuling(refusal=why, refused_for=refused_for)
 
 
-def rule_on_tap(table: TableAtTap, tap: TapAsked, closing: RoundInPlay | None) -> TapRuling:
+def rule_on_tap(table: TableAtTap, tap: TapAsked, closing: RoundAtTap | None) -> TapRuling:
     """A tap at `table`, judged in one answer: whether the table takes it now (`tally_refusal`, the
     wipeout's house rule and round, a correction never below 0, a Bunco by someone on the team),
     the tally it records (its kind, points and roll-off; a ghost's Bunco credited to its partner),
@@ -782,7 +794,10 @@ def rule_on_tap(table: TableAtTap, tap: TapAsked, closing: RoundInPlay | None) -
     at_table = TableAtTally(number=table.number, seats=[seat.name for seat in table.seats],
                             bell_rung=table.round_phase != RoundPhase.PLAYING, roll_off=table.roll_off,
                             totals=totals, roll_off_totals=roll_off_totals)
-    after = after_tally(at_table, tap.team, points, bunco=kind == "bunco", rules=rules, closing=closing)
+    in_play = None if closing is None else RoundInPlay(
+        number=table.round_number, rules=rules, winners=closing.winners, seating=closing.seating,
+        ghosts=closing.ghosts, seat_changes=closing.seat_changes)
+    after = after_tally(at_table, tap.team, points, bunco=kind == "bunco", rules=rules, closing=in_play)
     return TapRuling(team=tap.team, kind=kind, points=points, roll_off=roll_off, credited=credited, totals=totals,
                      roll_off_totals=roll_off_totals, after=after)
 

@@ -8,15 +8,12 @@ from django.utils import timezone
 
 from games.night.actions.ending import finish_night
 from games.night.actions.refusals import BadTally, StepAlreadyEnded
-from games.night.actions.starting import seat_round
 from games.night.models import (
     Night,
-    Player,
     Round,
-    Seat,
     TableRound,
 )
-from games.night.taps import decide_table
+from games.night.taps import close_round, decide_table, read_round, seat_following
 from games.rules import bunco
 from live.log import log_event
 from live.models import Event
@@ -142,17 +139,14 @@ def locked_table(night: Night, table_number: int, *, with_round: bool = True) ->
 def close_round_if_resolved(night: Night, round_: Round) -> None:
     if round_.tables.unresolved().exists():
         return
-    closed = Round.objects.filter(pk=round_.pk).exclude(status=Round.Status.CLOSED).update(
-        status=Round.Status.CLOSED, closed_at=timezone.now()
-    )
-    if closed:
+    if close_round(round_.pk):
         move_players(night, round_)
 
 
 def move_players(night: Night, round_: Round) -> Round | None:
     """Seat the next round by the movement of docs/RULES.md §4.4 (or the club's house rule), or end the
     night after the last round (the engine's `after_round`)."""
-    played = round_in_play(night, round_.pk, round_.number, closing=True)
+    played = round_in_play(night, round_.pk, round_.number)
     try:
         following = bunco.after_round(played)
     except bunco.IllegalSeating as error:
@@ -161,28 +155,14 @@ def move_players(night: Night, round_: Round) -> Round | None:
     return next_round
 
 
-def round_in_play(night: Night, round_id: int, number: int, *, closing: bool,
-                  decided_by: int | None = None) -> bunco.RoundInPlay:
-    """The round as the engine reads it (`bunco.RoundInPlay`): its tables' winners and the night's
-    rules; when it is `closing` (every table decided, but for the table `decided_by` that is
-    deciding now, if given), the seating, the ghosts and the arrivals and departures already made
-    in the round after it too, which the movement needs."""
+def round_in_play(night: Night, round_id: int, number: int) -> bunco.RoundInPlay:
+    """The round as the engine reads it when it closes (`bunco.RoundInPlay`): its tables' winners,
+    its seating, the night's ghosts and rules, and the arrivals and departures already made in the
+    round after it, which the movement needs (`taps.read_round`, as the tap that closes it reads it)."""
     rules = bunco.Rules(**Night.objects.values_list("rules", flat=True).get(pk=night.pk))
-    winners = list(TableRound.objects.filter(round_id=round_id).order_by("number").values_list("winner", flat=True))
-    if decided_by is not None:
-        closing = closing and all(winner for table, winner in enumerate(winners, 1) if table != decided_by)
-    if not closing:
-        return bunco.RoundInPlay(number=number, rules=rules, winners=winners)
-    tables: dict[int, list[str]] = {}
-    seats = Seat.objects.filter(round_id=round_id).order_by("table_round__number", "position")
-    for table, name in seats.values_list("table_round__number", "player__name"):
-        tables.setdefault(table, []).append(name)
-    players = list(Player.objects.filter(night_id=night.pk).values_list("pk", "name", "is_ghost"))
-    return bunco.RoundInPlay(
-        number=number, rules=rules, winners=winners, seating=[tables[table] for table in sorted(tables)],
-        ghosts={name for _pk, name, is_ghost in players if is_ghost},
-        seat_changes=_seat_changes_in(night, number + 1, {pk: name for pk, name, _ghost in players}),
-    )
+    read = read_round(night.pk, round_id, number).round
+    return bunco.RoundInPlay(number=number, rules=rules, winners=read.winners, seating=read.seating,
+                             ghosts=read.ghosts, seat_changes=read.seat_changes)
 
 
 def cannot_seat_again(round_number: int, error: bunco.IllegalSeating) -> NotNow:
@@ -198,29 +178,11 @@ def seat_next_round(night: Night, played: int, following: bunco.NextRound, *,
     if following.night_over:
         finish_night(night)
         return None, log_event(night.channel, "state", {"round": played, "what": "night_over"}, publish=publish)
-    next_round = Round.objects.create(night=night, number=played + 1)
-    by_name = {player.name: player for player in night.players.all()}
-    seat_round(next_round, [[name for name, _team in seats] for seats in following.seating], by_name,
-               teams=[[team for _name, team in seats] for seats in following.seating])
-    status = Night.Status.BREAK if following.break_follows else Night.Status.PLAYING
-    Night.objects.filter(pk=night.pk).update(current_round=next_round.number, status=status)
-    night.current_round, night.status = next_round.number, status
+    next_round = seat_following(night.pk, played, following, dict(night.players.values_list("name", "pk")))
+    night.current_round = next_round.number
+    night.status = Night.Status.BREAK if following.break_follows else Night.Status.PLAYING
     return next_round, log_event(night.channel, "state", {"round": next_round.number, "what": "moved"},
                                  publish=publish)
-
-
-def _seat_changes_in(night: Night, round_number: int, names: dict[int, str]) -> list[bunco.SeatChange]:
-    """The arrivals and departures the host made in round `round_number` (their events), oldest
-    first: a round seated again applies them again (`bunco.seat_changes_again`). `names`: the
-    night's players' names by id."""
-    events = Event.objects.filter(channel=night.channel, kind="state", data__round=round_number,
-                                  data__what__in=("arrived", "left")).order_by("id")
-    changes: list[bunco.SeatChange] = []
-    for event in events:
-        name, ghost = names.get(event.data.get("player")), names.get(event.data.get("ghost"))
-        if name is not None and ghost is not None:
-            changes.append(bunco.SeatChange(kind=event.data["what"], name=name, ghost=ghost))
-    return changes
 
 
 @transaction.atomic

@@ -15,10 +15,9 @@ from games.night.models import (
     Night,
     Player,
     Round,
-    Seat,
-    TableRound,
     night_size_refusal,
 )
+from games.night.taps import seat_tables
 from games.rules import bunco, dice, prizes
 from live.log import log_event
 from live.refusals import NotNow
@@ -102,15 +101,7 @@ def start_night(
 def seat_round(round_: Round, seating: list[list[str]], by_name: dict[str, Player], *,
                teams: list[list[bunco.Team]] | None = None) -> None:
     """Create the round's tables and seats from a seating of names (table 0 = head); `teams`, the
-    seats' teams when the caller has them from the engine (else `bunco.team_of_seat`)."""
-    tables = TableRound.objects.bulk_create(
-        [TableRound(round=round_, number=index + 1) for index in range(len(seating))]
-    )
+    seats' teams when the caller has them from the engine (else `bunco.team_of_seat`); the write is
+    `taps.seat_tables`, as the tap that closes a round seats the next."""
     teams = teams or [[bunco.team_of_seat(position) for position in range(len(names))] for names in seating]
-    Seat.objects.bulk_create(
-        [
-            Seat(table_round=table, round=round_, position=position, team=team, player=by_name[name])
-            for table, names, seat_teams in zip(tables, seating, teams, strict=True)
-            for position, (name, team) in enumerate(zip(names, seat_teams, strict=True))
-        ]
-    )
+    seat_tables(round_, seating, {name: player.pk for name, player in by_name.items()}, teams)

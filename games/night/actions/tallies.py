@@ -6,14 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.night import taps
 from games.night.actions.refusals import BadTally, KeyOfAnotherTable, RoundClosed, key_reused
-from games.night.actions.rounds import cannot_seat_again, round_in_play, seat_next_round
-from games.night.models import Night, Player, Round, TableRound, Tally
+from games.night.actions.rounds import cannot_seat_again, seat_next_round
+from games.night.models import Night, Player, TableRound, Tally
 from games.rules import bunco
-from live.models import Event
 from live.refusals import NotNow, Refusal
 from live.text import WELL_FORMED_KEY
 
@@ -45,7 +43,7 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
     turns, so the bell sees every point before it; tables don't wait for each other) and reads
     what the engine needs; `bunco.rule_on_tap` answers once (refused, or the tally and what it
     leads to: the bell, the table decided, the round closed and the next seating; a wipeout takes
-    the team back to 0); `taps.write_tap` writes it all, its events through the event log's one
+    the team back to 0); `taps.write_tap` writes it all (the next round's seats too), its events through the event log's one
     insert, and they go out together at commit. A key already recorded returns the tally it
     recorded (a retried tap).
     """
@@ -57,11 +55,10 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
         raise BadTally(f"There is no table {table_number} in round {number}.")
     if scene.key_taken:
         return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
-    closing = round_in_play(night, scene.table.round_id, number, closing=True) if scene.may_close_the_round else None
     asked = bunco.TapAsked(team="A" if team == "A" else "B", points=points, wipeout=wipeout, by_host=by_host,
                            bunco_by=bunco_player.name if bunco_player else None)
     try:
-        ruling = bunco.rule_on_tap(scene.at_tap, asked, closing)
+        ruling = bunco.rule_on_tap(scene.at_tap, asked, scene.closing.round if scene.closing else None)
     except bunco.IllegalSeating as error:
         raise cannot_seat_again(number, error) from error
     if ruling.refusal is not None:
@@ -70,8 +67,8 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
                              by_host=by_host, key=tap.key)
     if written is None:  # a copy of this tap, at another table's lock, took the key first
         return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
-    if written.closes_round:  # its event goes out with the tap's (written.events: published at commit)
-        written.events.extend(_close_round(night, scene.table.round, ruling))
+    if written.closed is not None:  # the round closed: the next one seated, or the night to end
+        _after_the_round(night, number, written)
     return written.tally
 
 
@@ -108,17 +105,16 @@ def _retried(night: Night, tap: Tap, table_number: int, refusal: Refusal) -> Tal
                      wipeout=tap.wipeout, round_number=tap.round_number)
 
 
-def _close_round(night: Night, round_: Round, ruling: bunco.TapRuling) -> list[Event]:
-    """The round closed by the tally's table (every table decided): the night over, or the next
-    round seated (the engine's answer). Its event, to publish with the tap's."""
-    assert ruling.after is not None and ruling.after.next_round is not None
-    closed = Round.objects.filter(pk=round_.pk).exclude(status=Round.Status.CLOSED).update(
-        status=Round.Status.CLOSED, closed_at=timezone.now()
-    )
-    if not closed:
-        return []
-    _next, event = seat_next_round(night, round_.number, ruling.after.next_round, publish=False)
-    return [event]
+def _after_the_round(night: Night, played: int, written: taps.WrittenTap) -> None:
+    """The round `played` closed by the tap: the night on to the round `write_tap` seated (or its
+    break), or the night over, its event going out with the tap's (`written.events`, at commit)."""
+    assert written.closed is not None
+    if written.closed.night_over:
+        _next, event = seat_next_round(night, played, written.closed, publish=False)
+        written.events.append(event)
+        return
+    night.current_round = played + 1
+    night.status = Night.Status.BREAK if written.closed.break_follows else Night.Status.PLAYING
 
 
 def tally_with_key(night: Night, key: str, table_number: int | None = None) -> Tally | None:

@@ -9,7 +9,7 @@ from games.rules.bunco import (
     BUNCO_POINTS,
     OFFICIAL,
     Phase,
-    RoundInPlay,
+    RoundAtTap,
     RoundPhase,
     SeatAtTap,
     TableAtTap,
@@ -105,7 +105,7 @@ def test_a_tally_in_a_roll_off_counts_in_the_roll_off_and_under_sudden_death_dec
 
 def test_the_tally_that_decides_the_rounds_last_table_seats_the_next_round():
     seating = [[seat.name for seat in SEATS], ["Eve", "Fay", "Gus", "Hal"]]
-    closing = RoundInPlay(number=2, rules=OFFICIAL, winners=["", "B"], seating=seating)
+    closing = RoundAtTap(winners=["", "B"], seating=seating)
     ruling = rule_on_tap(table(1, a=20), TapAsked(team="A", points=1), closing)
     assert ruling.after is not None and ruling.after.winner == "A" and ruling.after.next_round is not None
     moved = [[name for name, _team in seats] for seats in ruling.after.next_round.seating]
