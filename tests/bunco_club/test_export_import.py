@@ -18,7 +18,7 @@ from django.urls import reverse
 from bunco_club import actions
 from bunco_club.export import canonical
 from bunco_club.links import my_club_path
-from bunco_club.models import Club, Member, NightRecord, Party
+from bunco_club.models import Club, Member, NightRecord, Party, SubInvitation, SwapRequest
 from tests.builders import REGULARS, element_text, logged_in, soon
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,8 @@ def sheets(rng: random.Random, names: list[str]) -> list[dict]:
 
 def two_seasons(club: Club) -> None:
     """Last year (two nights played, one not counting) and this year (a night played with a guest,
-    a party to come with answers, a sub invited, a paid buy-in), a pair of co-hosts and days away."""
+    a party to come with answers, a sub invited, a paid buy-in, a swap of dates asked), a pair of
+    co-hosts and days away."""
     rng = random.Random(48)
     last = actions.create_season(club, name="Last year", starts=[soon(-400), soon(-370), soon(-340)])
     this = actions.create_season(club, name="This year", starts=[soon(-40), soon(-10), soon(20)])
@@ -49,11 +50,13 @@ def two_seasons(club: Club) -> None:
     for name, answer in zip(REGULARS, ["yes", "yes", "no", "maybe"] * 3, strict=True):
         actions.answer_rsvp(coming, club.members.get(name=name), answer, note=f"{name} brings {answer}")
     actions.mark_paid(coming, club.members.get(name="Ada"), paid=True)
+    later = actions.add_party(club, starts_at=soon(50), season=this, host=club.members.get(name="Eve"))
+    actions.request_swap(club.members.get(name="Eve"), give=later, take=coming)
 
 
-def exported(club: Club) -> str:
+def exported(club: Club, by: str = "") -> str:
     out = io.StringIO()
-    call_command("export_club", club.slug, stdout=out)
+    call_command("export_club", by or club.slug, stdout=out)
     return out.getvalue()
 
 
@@ -95,7 +98,7 @@ def every_page(club: Club, host: Client) -> dict[str, str]:
     for party in club.parties.all():
         pages[f"party {party.starts_at}"] = shown(host, reverse("clubs:party", args=[club.slug, party.pk]))
     coming = club.parties.latest("starts_at")
-    for member in club.members.filter(name__in=["Ada", "Cal", "Dot"]):
+    for member in club.members.filter(name__in=["Ada", "Cal", "Dot", "Eve"]):
         phone = Client()
         pages[f"{member.name}'s page"] = shown(phone, my_club_path(member.code), club.feed_code)
         pages[f"party as {member.name}"] = shown(phone, reverse("clubs:party", args=[club.slug, coming.pk]))
@@ -131,6 +134,25 @@ def test_the_figures_the_standings_are_made_of_come_back_the_same(host, club, tm
     assert NightRecord.objects.get(party__club=copy, name="Ada", party__counts=True,
                                    party__season__name="This year").member == copy.members.get(name="Ada")
     assert copy.members.get(name="Ada").cohost == copy.members.get(name="Bea")
+
+
+def test_the_swap_asked_and_the_subs_invited_come_with_their_parties(host, club, tmp_path):
+    two_seasons(club)
+    text = exported(club)
+    Club.objects.filter(pk=club.pk).delete()
+    copy = Club.objects.get(pk=imported(tmp_path, text)["club"])
+    [swap] = SwapRequest.objects.filter(asked__club=copy)
+    assert (swap.requested_by.name, swap.asked.name, swap.give.host, swap.take.host, swap.status) == (
+        "Eve", "Dot", swap.requested_by, swap.asked, "pending")
+    invited = SubInvitation.objects.filter(party__club=copy).order_by("pk")
+    assert [(invitation.member.name, invitation.status) for invitation in invited] == [
+        ("Sam", "invited"), ("Tia", "invited"), ("Uma", "invited")]
+
+
+def test_an_unknown_club_is_not_exported(db):
+    with pytest.raises(CommandError, match="No club has the id or slug 'nowhere'") as refusal:
+        call_command("export_club", "nowhere", stdout=io.StringIO())
+    assert refusal.value.returncode == 2
 
 
 def test_a_club_whose_slug_is_taken_comes_in_under_a_new_one(club, tmp_path):
@@ -194,7 +216,7 @@ def test_the_host_downloads_the_same_file_the_command_prints(host_client, club):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response["Content-Disposition"].startswith(f'attachment; filename="club-{club.slug}-')
-    assert response.content.decode() == exported(club)
+    assert response.content.decode() == exported(club) == exported(club, by=str(club.pk))
 
 
 def test_only_the_clubs_hosts_may_download_it(club, member_client, stranger_client, other_host_client):

@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from bunco_club.export import export_text
 from bunco_club.models import Club
+from live.commands import require_migrated_database
 
 
 class Command(BaseCommand):
@@ -19,6 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("club", help="the club's id or slug")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated_database()
         wanted = str(options["club"])
         found = Q(slug=wanted) | (Q(pk=int(wanted)) if wanted.isascii() and wanted.isdigit() else Q(pk__in=[]))
         club = Club.objects.filter(found).first()

@@ -11,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bunco_club.export import BadExport, import_club
+from live.commands import require_migrated_database
 
 
 class Command(BaseCommand):
@@ -20,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the export, as export_club printed it or the club page gave it")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated_database()
         try:
             text = Path(options["file"]).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
