@@ -43,10 +43,6 @@ CLUB_FIELDS = ("name", "slug", "buy_in_cents", "created_at", "place", "usual_tim
                "split_ties", "prize_amounts")
 
 
-class BadExport(ClubError):
-    """A club file that cannot be loaded: malformed, of another version, altered, or inconsistent."""
-
-
 # Each list of the file: its model, its columns (plain values) and its references (column → list).
 TABLES: dict[str, tuple[type[models.Model], tuple[str, ...], dict[str, str]]] = {
     "members": (Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order"), {}),
@@ -132,29 +128,29 @@ def export_text(club: Club) -> str:
 
 
 def read_document(text: str) -> dict[str, Any]:
-    """The payload of an export, once its format, version and checksum are right; else BadExport."""
+    """The payload of an export, once its format, version and checksum are right; else ClubError."""
     try:
         document = json.loads(text)
     except ValueError as error:
-        raise BadExport(f"The file is not JSON: {error}.") from None
+        raise ClubError(f"The file is not JSON: {error}.") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise BadExport(f"The file is not a club export (its \"format\" is not {FORMAT!r}).")
+        raise ClubError(f"The file is not a club export (its \"format\" is not {FORMAT!r}).")
     if document.get("version") != VERSION:
-        raise BadExport(f"The file is of version {document.get('version')!r}; this installation reads version "
+        raise ClubError(f"The file is of version {document.get('version')!r}; this installation reads version "
                         f"{VERSION}.")
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(payload.get("club"), dict):
-        raise BadExport("The file has no club in it.")
+        raise ClubError("The file has no club in it.")
     if hashlib.sha256(canonical(payload)).hexdigest() != document.get("sha256"):
-        raise BadExport("The file has been altered since it was exported: its checksum does not match.")
+        raise ClubError("The file has been altered since it was exported: its checksum does not match.")
     for name in TABLES:
         if not isinstance(payload.get(name), list) or not all(isinstance(row, dict) for row in payload[name]):
-            raise BadExport(f"The file's {name.replace('_', ' ')} are not a list of records.")
+            raise ClubError(f"The file's {name.replace('_', ' ')} are not a list of records.")
     return payload
 
 
 def _value(model: type[models.Model], column: str, raw: object, where: str) -> object:
-    """A column's value read from the file by the column's own type (BadExport if it is not one)."""
+    """A column's value read from the file by the column's own type (ClubError if it is not one)."""
     field = model._meta.get_field(column)
     assert isinstance(field, models.Field)
     if raw is None and field.null:
@@ -169,16 +165,16 @@ def _value(model: type[models.Model], column: str, raw: object, where: str) -> o
             raise ValueError(f"{raw!r} is not a {field.get_internal_type()}")
         return field.to_python(raw)
     except (ValueError, TypeError, ValidationError) as error:
-        raise BadExport(f"{where}: {column} is not right ({error}).") from None
+        raise ClubError(f"{where}: {column} is not right ({error}).") from None
 
 
 def _checked(row: models.Model, where: str, exclude: Iterable[str]) -> models.Model:
-    """The row, once its values fit its columns (lengths, choices, ranges); else BadExport."""
+    """The row, once its values fit its columns (lengths, choices, ranges); else ClubError."""
     try:
         row.full_clean(exclude=list(exclude), validate_unique=False, validate_constraints=False)
     except ValidationError as error:
         problems = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in error.message_dict.items())
-        raise BadExport(f"{where}: {problems}") from None
+        raise ClubError(f"{where}: {problems}") from None
     return row
 
 
@@ -193,7 +189,7 @@ class _Ids:
             return None
         found = self.made[table].get(ref) if isinstance(ref, int) and not isinstance(ref, bool) else None
         if found is None:
-            raise BadExport(f"{where} refers to {table.replace('_', ' ')} {ref!r}, which is not in the file.")
+            raise ClubError(f"{where} refers to {table.replace('_', ' ')} {ref!r}, which is not in the file.")
         return found
 
 
@@ -225,7 +221,7 @@ def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) ->
     _keep_moments(model, stored, items, columns)
     for number, (file_id, row) in enumerate(zip(file_ids, stored, strict=True), start=1):
         if file_id in ids.made[name]:
-            raise BadExport(f"{name.replace('_', ' ').capitalize()} #{number}: the id {file_id!r} is used twice.")
+            raise ClubError(f"{name.replace('_', ' ').capitalize()} #{number}: the id {file_id!r} is used twice.")
         if file_id is not None:
             ids.made[name][file_id] = row
 
@@ -269,11 +265,11 @@ def _store(payload: Mapping[str, Any]) -> tuple[Club, int, int]:
 def import_club(text: str) -> dict[str, object]:
     """An export loaded into this installation under new ids (a new slug if this one is taken;
     members get new personal links), in one transaction: a file that is malformed, of another
-    version, altered or inconsistent raises BadExport and nothing is stored. What it made:
+    version, altered or inconsistent raises ClubError and nothing is stored. What it made:
     {"club": id, "slug": slug, "members": n, "nights": n} (nights: the parties with sheets)."""
     payload = read_document(text)
     try:
         club, members, nights = _store(payload)
     except IntegrityError as error:
-        raise BadExport(f"The file's records contradict each other: {error}.") from None
+        raise ClubError(f"The file's records contradict each other: {error}.") from None
     return {"club": club.pk, "slug": club.slug, "members": members, "nights": nights}

@@ -10,8 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bunco_club.export import BadExport, import_club
+from bunco_club.export import import_club
 from live.commands import require_migrated_database
+from live.refusals import Refusal
 
 
 class Command(BaseCommand):
@@ -28,6 +29,6 @@ class Command(BaseCommand):
             raise CommandError(f"The file cannot be read: {error}.", returncode=2) from None
         try:
             made = import_club(text)
-        except BadExport as refusal:
+        except Refusal as refusal:  # the file is malformed, of another version, altered or inconsistent
             raise CommandError(f"Nothing was imported. {refusal.message}", returncode=2) from None
         self.stdout.write(json.dumps(made))
