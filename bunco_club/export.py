@@ -13,9 +13,11 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
@@ -161,11 +163,34 @@ def _value(model: type[models.Model], column: str, raw: object, where: str) -> o
             if value.tzinfo is None:
                 raise ValueError("a moment without its time zone")
             return value
-        if isinstance(raw, bool) != isinstance(field, models.BooleanField) or isinstance(raw, dict | list):
+        if not isinstance(raw, _json_type(field)) or isinstance(raw, bool) != isinstance(field, models.BooleanField):
             raise ValueError(f"{raw!r} is not a {field.get_internal_type()}")
         return field.to_python(raw)
     except (ValueError, TypeError, ValidationError) as error:
         raise ClubError(f"{where}: {column} is not right ({error}).") from None
+
+
+def _json_type(field: models.Field) -> type:
+    """What a column's value is in the file: a whole number, true/false, or text (dates and times too)."""
+    if isinstance(field, models.IntegerField):
+        return int
+    return bool if isinstance(field, models.BooleanField) else str
+
+
+def _check_room(payload: Mapping[str, Any]) -> None:
+    """The club's caps hold for an imported club as for one built here (settings.CLUB_MAX_MEMBERS,
+    CLUB_MAX_PARTIES, SEASON_MAX_PARTIES)."""
+    if len(payload["members"]) > settings.CLUB_MAX_MEMBERS:
+        raise ClubError(f"The file has {len(payload['members']):,} members; a club keeps "
+                        f"{settings.CLUB_MAX_MEMBERS:,} at most.")
+    if len(payload["parties"]) > settings.CLUB_MAX_PARTIES:
+        raise ClubError(f"The file has {len(payload['parties']):,} parties; a club keeps "
+                        f"{settings.CLUB_MAX_PARTIES:,} at most.")
+    seasons = Counter(party.get("season") for party in payload["parties"] if party.get("season") is not None)
+    for season, count in seasons.items():
+        if count > settings.SEASON_MAX_PARTIES:
+            raise ClubError(f"Season {season!r} of the file has {count:,} dates; a season has "
+                            f"{settings.SEASON_MAX_PARTIES:,} at most.")
 
 
 def _checked(row: models.Model, where: str, exclude: Iterable[str]) -> models.Model:
@@ -268,6 +293,7 @@ def import_club(text: str) -> dict[str, object]:
     version, altered or inconsistent raises ClubError and nothing is stored. What it made:
     {"club": id, "slug": slug, "members": n, "nights": n} (nights: the parties with sheets)."""
     payload = read_document(text)
+    _check_room(payload)
     try:
         club, members, nights = _store(payload)
     except IntegrityError as error:

@@ -194,16 +194,25 @@ def nothing_stored() -> tuple[int, int, int]:
     (lambda text: resealed(text, lambda p: p["rsvps"][0].update(member=999999)), "not in the file"),
     (lambda text: resealed(text, lambda p: p["night_records"][0].update(wins=-3)), "wins"),
     (lambda text: resealed(text, lambda p: p["rsvps"][0].update(answer="perhaps")), "answer"),
+    (lambda text: resealed(text, lambda p: p["night_records"][0].update(buncos=2.5)), "buncos"),
     (lambda text: resealed(text, lambda p: p["parties"][0].update(starts_at="soon")), "starts_at"),
     (lambda text: resealed(text, lambda p: p["members"][1].update(name=p["members"][0]["name"])), "contradict"),
 ], ids=["one tally changed", "cut short", "another version", "not an export", "dangling reference",
-        "a negative figure", "an unknown answer", "a date that is not one", "two members of one name"])
+        "a negative figure", "an unknown answer", "a figure not whole", "a date that is not one", "two members of one name"])
 def test_an_altered_or_malformed_file_is_refused_and_nothing_is_stored(club, tmp_path, file, message):
     two_seasons(club)
     text = exported(club)
     before = nothing_stored()
     said = refused(tmp_path, file(text))
     assert said.startswith("Nothing was imported.") and message in said
+    assert nothing_stored() == before
+
+
+def test_a_club_bigger_than_a_club_may_be_here_is_refused(club, tmp_path, settings):
+    text = exported(club)
+    settings.CLUB_MAX_MEMBERS = 14
+    before = nothing_stored()
+    assert "The file has 15 members; a club keeps 14 at most." in refused(tmp_path, text)
     assert nothing_stored() == before
 
 
