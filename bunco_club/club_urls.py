@@ -23,6 +23,7 @@ urlpatterns = [
     # A club's pages.
     path("<slug:slug>/", views.club, name="club"),
     path("<slug:slug>/edit/", views.club_edit, name="club_edit"),
+    path("<slug:slug>/export/", views.club_export, name="club_export"),
     path("<slug:slug>/hosts/add/", views.cohost_add, name="cohost_add"),
     path("<slug:slug>/hosts/<int:user_pk>/remove/", views.cohost_remove, name="cohost_remove"),
     path("<slug:slug>/roster/", views.roster, name="roster"),

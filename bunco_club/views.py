@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club import actions, ical
+from bunco_club.export import export_text
 from bunco_club.forms import (
     BlackoutsForm,
     ClubForm,
@@ -238,6 +239,16 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         "cohost_form": CohostForm(),
     }
     return render(request, "bunco_club/club.html", context)
+
+
+@require_GET
+def club_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's whole history as one file (bunco_club/export.py), for its hosts only: the same
+    text `manage.py export_club` prints, as an attachment named by the club and today's date."""
+    club = _club_for_host(request, slug)
+    response = HttpResponse(export_text(club), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="club-{club.slug}-{timezone.localdate():%Y-%m-%d}.json"'
+    return response
 
 
 @require_http_methods(["GET", "POST"])

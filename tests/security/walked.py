@@ -732,6 +732,7 @@ REGISTRY: dict[str, Entry] = {
     "clubs:club": Entry(one(slug=_slug)),
     "clubs:club_edit": Entry(one(slug=_slug), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=NIGHT_BOXES,
                              valid=A_CLUB),
+    "clubs:club_export": Entry(one(slug=_slug)),
     "clubs:cohost_add": Entry(one(slug=_slug), POST, ("username",), valid=valid(username="outsider")),
     "clubs:cohost_remove": Entry(one(slug=_slug, user_pk=lambda w: w.host.pk), POST),
     "clubs:roster": Entry(one(slug=_slug), BOTH, (*MEMBER_FIELDS, "alternate"), free=("name", "phone"),
