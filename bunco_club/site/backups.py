@@ -27,6 +27,7 @@ import fcntl
 import hashlib
 import io
 import json
+import logging
 import os
 import re
 import shutil
@@ -56,6 +57,7 @@ MANIFEST = "manifest.json"
 SQLITE_PART = "database.sqlite3"
 POSTGRES_PART = "database.sql"
 MEDIA = "media/"
+logger = logging.getLogger("bunco_club.site.backups")
 NO_UPLOADS = "none: the site keeps no uploaded files (MEDIA_ROOT is not set)"
 
 
@@ -196,7 +198,9 @@ def backup_when_due(now: datetime | None = None) -> Backup | None:
     made = backups_in(Path(settings.BACKUP_DIR))
     if made and now - made_at(made[-1]) < timedelta(hours=hours):
         return None
-    return take_backup(now=now)
+    backup = take_backup(now=now)
+    logger.info("Backed up the database to %s (%d bytes)", backup.file, backup.bytes)
+    return backup
 
 
 CHECK = AtMostOnceEvery(lambda: 60)

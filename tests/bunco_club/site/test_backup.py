@@ -6,6 +6,7 @@ test`, on PostgreSQL (real pg_dump and psql) with `make test-services`."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import subprocess
@@ -15,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.db import connection
@@ -158,6 +160,32 @@ def test_restore_refuses_while_the_site_is_serving_and_changes_nothing() -> None
     assert code == 2
     assert "The site is running" in err and "Stop the site first" in err
     assert tallies() == 1
+
+
+def test_the_running_site_holds_the_serving_lock_from_start_up_to_shutdown(settings) -> None:
+    """The ASGI application's lifespan, as uvicorn drives it (`make run`)."""
+    from bunco_club.site.asgi import lifespan
+
+    settings.IN_PROCESS_CLOCK = False
+    made = backups.take_backup()
+
+    async def serve_then_restore() -> list[int]:
+        messages: asyncio.Queue[dict] = asyncio.Queue()
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        site = asyncio.create_task(lifespan(messages.get, send))
+        await messages.put({"type": "lifespan.startup"})
+        while not sent:
+            await asyncio.sleep(0.01)
+        while_serving = (await sync_to_async(run)("restore", str(made.file), "--yes"))[0]
+        await messages.put({"type": "lifespan.shutdown"})
+        await site
+        return [while_serving, (await sync_to_async(run)("restore", str(made.file), "--yes"))[0]]
+
+    assert asyncio.run(serve_then_restore()) == [2, 0]
 
 
 def altered(made: Path, into: Path) -> Path:
