@@ -222,12 +222,10 @@ def backup_when_due_task() -> None:
 
 
 def serving_lock_path() -> Path:
-    """The file every serving process holds a shared lock on: beside the SQLite database, or in
-    BACKUP_DIR for PostgreSQL (named after the database)."""
-    settings_dict = connections[DEFAULT_DB_ALIAS].settings_dict
-    if database_kind() == "sqlite":
-        return Path(f"{settings_dict['NAME']}.serving")
-    return Path(settings.BACKUP_DIR) / f".serving-{settings_dict['NAME']}"
+    """The file every serving process holds a shared lock on: in BACKUP_DIR, named after the database
+    (restore and the site read the same settings, so they agree on it)."""
+    name = Path(str(connections[DEFAULT_DB_ALIAS].settings_dict["NAME"])).name
+    return Path(settings.BACKUP_DIR) / f".serving-{name}"
 
 
 def hold_serving_lock() -> IO[bytes] | None:
