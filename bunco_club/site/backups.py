@@ -272,6 +272,13 @@ class Checked:
         return {"database": self.manifest["database"], "created_at": self.manifest["created_at"],
                 "migrations": len(self.manifest["migrations"]), "uploaded_files": len(media)}
 
+    def migrations_missing(self) -> list[str]:
+        """The migrations of this version of the code the backup's database has not had."""
+        from django.db.migrations.loader import MigrationLoader
+
+        known = {f"{app}.{name}" for app, name in MigrationLoader(None, ignore_no_migrations=True).disk_migrations}
+        return sorted(known - set(self.manifest["migrations"]))
+
 
 def check_backup(path: Path, into: Path) -> Checked:
     """Unpack `path` into `into` and check it; NotABackup (the message says why) if anything is off."""
@@ -282,7 +289,7 @@ def check_backup(path: Path, into: Path) -> Checked:
         raise NotABackup(_("%(file)s is a backup of a %(kind)s database; this site uses %(ours)s.")
                          % {"file": path, "kind": manifest["database"], "ours": database_kind()})
     for name, part in manifest["parts"].items():
-        if sha256_of(into / name) != part.get("sha256"):
+        if not isinstance(part, dict) or sha256_of(into / name) != part.get("sha256"):
             raise NotABackup(_("%(file)s has been altered since it was made: %(part)s does not match its checksum.")
                              % {"file": path, "part": name})
     if manifest["database"] == "sqlite":

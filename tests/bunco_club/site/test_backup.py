@@ -12,6 +12,7 @@ import json
 import subprocess
 import tarfile
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -188,16 +189,37 @@ def test_the_running_site_holds_the_serving_lock_from_start_up_to_shutdown(setti
     assert asyncio.run(serve_then_restore()) == [2, 0]
 
 
-def altered(made: Path, into: Path) -> Path:
-    """The backup with one byte of its database changed, its manifest (and checksums) left as they were."""
-    copy = into / "altered.tar.gz"
+def repacked(made: Path, into: Path, change: Callable[[str, bytes], bytes]) -> Path:
+    """The backup with each part's body (the manifest's too) passed through `change(name, body)`."""
+    copy = into / "repacked.tar.gz"
     with tarfile.open(made) as source, tarfile.open(copy, "w:gz") as target:
         for member in source.getmembers():
-            body = source.extractfile(member).read()  # type: ignore[union-attr]
-            if member.name.startswith("database"):
-                body = body[:-10] + bytes([body[-10] ^ 1]) + body[-9:]
+            body = change(member.name, source.extractfile(member).read())  # type: ignore[union-attr]
+            member.size = len(body)
             target.addfile(member, io.BytesIO(body))
     return copy
+
+
+def altered(made: Path, into: Path) -> Path:
+    """The backup with one byte of its database changed, its manifest (and checksums) left as they were."""
+    def one_byte(name: str, body: bytes) -> bytes:
+        return body[:-10] + bytes([body[-10] ^ 1]) + body[-9:] if name.startswith("database") else body
+
+    return repacked(made, into, one_byte)
+
+
+def test_restoring_a_backup_older_than_the_code_says_to_migrate(tmp_path: Path) -> None:
+    def without_a_migration(name: str, body: bytes) -> bytes:
+        if name != "manifest.json":
+            return body
+        manifest = json.loads(body)
+        manifest["migrations"].remove("bunco_club.0001_initial")
+        return json.dumps(manifest).encode()
+
+    older = repacked(backups.take_backup().file, tmp_path, without_a_migration)
+    code, _, err = run("restore", str(older), "--yes")
+    assert code == 0
+    assert "made before 1 migration(s) of this version: run `python manage.py migrate`" in err
 
 
 def test_restore_refuses_an_altered_or_malformed_file_and_changes_nothing(tmp_path: Path) -> None:
@@ -222,6 +244,19 @@ def test_restore_asks_first_and_without_a_yes_restores_nothing() -> None:
     assert tallies() == 1
     assert run("restore", str(made.file), "--yes")[0] == 0
     assert tallies() == 0
+
+
+def test_the_uploaded_files_are_backed_up_and_put_back(settings, tmp_path: Path) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    (settings.MEDIA_ROOT / "clubs").mkdir(parents=True)
+    (settings.MEDIA_ROOT / "clubs" / "logo.png").write_bytes(b"the club's logo")
+    made = backups.take_backup()
+    (settings.MEDIA_ROOT / "clubs" / "logo.png").write_bytes(b"another logo")
+    (settings.MEDIA_ROOT / "uploaded-later.txt").write_text("after the backup")
+    code, out, _ = run("restore", str(made.file), "--yes")
+    assert code == 0 and json.loads(out)["uploaded_files"] == 1
+    assert sorted(path.name for path in settings.MEDIA_ROOT.rglob("*") if path.is_file()) == ["logo.png"]
+    assert (settings.MEDIA_ROOT / "clubs" / "logo.png").read_bytes() == b"the club's logo"
 
 
 @pytest.mark.skipif("not is_sqlite()")

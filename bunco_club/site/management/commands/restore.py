@@ -48,6 +48,10 @@ class Command(BaseCommand):
         finally:
             lock.close()
         self.stdout.write(json.dumps({"restored": str(path), **checked.summary()}))
+        missing = checked.migrations_missing()
+        if missing:
+            self.stderr.write(_("This backup was made before %(count)d migration(s) of this version: run "
+                                "`python manage.py migrate` before starting the site.") % {"count": len(missing)})
 
     def confirmed(self, path: Path, checked: backups.Checked) -> bool:
         if not sys.stdin.isatty():
