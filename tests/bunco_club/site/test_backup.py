@@ -24,6 +24,7 @@ from django.db import connection
 
 from bunco_club.site import backups
 from games.night.models import Night, Tally
+from live.sweeps import AtMostOnceEvery
 from tests.builders import is_sqlite, joined_phone, seat_of, someone_at, started_night, tap
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -136,9 +137,14 @@ def test_a_backup_is_taken_once_a_day_by_itself_and_the_newest_are_kept(settings
                     "bunco-backup-20260305T030000Z.tar.gz", "notes.txt"]
 
 
-def test_the_daily_backup_runs_from_the_in_process_clock_and_from_celery_beat() -> None:
+def test_the_daily_backup_runs_from_the_in_process_clock_and_from_celery_beat(monkeypatch, backup_dir: Path) -> None:
     if django_settings.IN_PROCESS_CLOCK:
         assert "bunco_club.site.backups.backup_when_due_tick" in django_settings.CLOCK_TICKERS
+    monkeypatch.setattr(backups.CHECK, "last", None)
+    backups.backup_when_due_tick()  # the clock's first tick after start-up: none yet, so one now
+    backups.backup_when_due_tick()  # a second later: the folder is looked at once a minute at most
+    assert len(backups.backups_in(backup_dir)) == 1
+    assert isinstance(backups.CHECK, AtMostOnceEvery)
     beat = django_settings.CELERY_BEAT_SCHEDULE["backup-when-due"]
     assert beat["task"] == backups.backup_when_due_task.name
     assert beat["schedule"] <= 60 * 60
