@@ -353,7 +353,7 @@ def put_back_sqlite(copy: Path, name: str) -> None:
 def put_back_postgres(dump: Path, settings_dict: dict[str, Any]) -> None:
     """The dump replayed in one transaction after the schema is emptied: if any statement fails,
     nothing has changed."""
-    empty = "DROP SCHEMA public CASCADE; CREATE SCHEMA public;"
+    empty = "SET client_min_messages = warning; DROP SCHEMA public CASCADE; CREATE SCHEMA public;"
     run_postgres("psql", ["--quiet", "--no-psqlrc", "-v", "ON_ERROR_STOP=1", "--single-transaction",
                           "-c", empty, "-f", str(dump)], settings_dict, stdout=subprocess.DEVNULL)
 
@@ -392,4 +392,4 @@ def run_postgres(name: str, arguments: list[str], settings_dict: dict[str, Any],
     done = subprocess.run([postgres_program(name), *arguments], env=environ, stdout=stdout,
                           stderr=subprocess.PIPE, check=False)
     if done.returncode != 0:
-        raise NotNow(_("%(name)s failed: %(error)s") % {"name": name, "error": done.stderr.decode(errors="replace").strip()})
+        raise NotNow(_("%(name)s failed, and nothing was changed: %(error)s") % {"name": name, "error": done.stderr.decode(errors="replace").strip()})

@@ -7,6 +7,7 @@ test`, on PostgreSQL (real pg_dump and psql) with `make test-services`."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import json
 import subprocess
@@ -283,3 +284,28 @@ def test_a_sqlite_backup_holding_a_damaged_database_is_refused(tmp_path: Path) -
             archive.add(tmp_path / "parts" / name, arcname=name)
     code, _, err = run("restore", str(repacked), "--yes")
     assert code == 2 and "holds a damaged database" in err
+
+
+@pytest.mark.skipif("is_sqlite()")
+def test_a_postgresql_dump_that_fails_halfway_changes_nothing(tmp_path: Path) -> None:
+    """Its checksums made to match: psql replays the dump in one transaction, so nothing is left half done."""
+    night = started_night(8, seed=4)
+    made = backups.take_backup()
+    tapping_phone(night)("after-the-backup")
+    with tarfile.open(made.file) as archive:
+        dump = archive.extractfile("database.sql").read()  # type: ignore[union-attr]
+    broken = dump[: len(dump) // 2] + b"\nTHIS IS NOT SQL;\n"
+
+    def halfway(name: str, body: bytes) -> bytes:
+        if name == "database.sql":
+            return broken
+        if name == "manifest.json":
+            manifest = json.loads(body)
+            manifest["parts"]["database.sql"]["sha256"] = hashlib.sha256(broken).hexdigest()
+            return json.dumps(manifest).encode()
+        return body
+
+    code, _, err = run("restore", str(repacked(made.file, tmp_path, halfway)), "--yes")
+    assert code == 2 and "psql failed, and nothing was changed" in err and "syntax error" in err
+    assert tallies() == 1
+
