@@ -333,6 +333,9 @@ def _start_server_once(
         "EVENTS_HEARTBEAT_SECONDS": "2",
         "EVENTS_STREAM_MAX_SECONDS": "3",
         "TESTS_FAST_PASSWORD_HASHING": "1",
+        # No daily backup of a test's database; the serving lock of PostgreSQL's in the test's folder.
+        "BACKUP_EVERY_HOURS": "0",
+        "BACKUP_DIR": str(tmp_path / "backups"),
         **(extra_env or {}),
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -3,6 +3,8 @@
 The lifespan handler does what one long-lived process must do around Django:
 * at start-up, the in-process round clock (embedded default only: when Celery workers and beat
   run, they own the clock), which calls every ticker in settings.CLOCK_TICKERS once a second;
+* at start-up too, a shared lock on the serving file (bunco_club/site/backups.py), so that
+  `manage.py restore` refuses while the site serves;
 * at shutdown, it ends every open event stream so uvicorn can stop promptly (uvicorn does not
   close streaming responses itself), and stops the Redis relay.
 
@@ -56,6 +58,7 @@ django_application = _django_application()
 
 from servestatic.asgi import ServeStaticASGI  # noqa: E402
 
+from bunco_club.site.backups import hold_serving_lock  # noqa: E402
 from bunco_club.site.clock import run_clock  # noqa: E402  (needs Django set up)
 from bunco_club.site.static import with_static_files  # noqa: E402
 from live.broadcasters import get_broadcaster  # noqa: E402
@@ -129,9 +132,11 @@ async def _refuse_too_large(send: Any, limit: int) -> None:
 
 async def lifespan(receive: Any, send: Any) -> None:
     clock: asyncio.Task[None] | None = None
+    serving = None
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            serving = hold_serving_lock()  # while it is held, `manage.py restore` refuses
             clock = asyncio.create_task(run_clock())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
@@ -142,5 +147,7 @@ async def lifespan(receive: Any, send: Any) -> None:
                 clock.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await clock
+            if serving is not None:
+                serving.close()
             await send({"type": "lifespan.shutdown.complete"})
             return

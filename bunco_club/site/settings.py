@@ -532,3 +532,18 @@ RATE_LIMITS.update({
     "table-new": os.environ.get("RATE_LIMIT_TABLE_NEW", "30/h"),
     "table-new-host": os.environ.get("RATE_LIMIT_TABLE_NEW_HOST", "30/h"),
 })
+
+# --- Backups (issue 48) -------------------------------------------------------------------------
+# `python manage.py backup` writes one dated file (the database and any uploaded files) into
+# BACKUP_DIR: by default a `backups` folder beside the SQLite database, or in the project's folder
+# with PostgreSQL. The newest BACKUP_KEEP are kept. One is taken by itself when the newest is
+# BACKUP_EVERY_HOURS old (0: never): the in-process clock looks every minute, Celery beat every
+# hour when scaled (bunco_club/site/backups.py). `python manage.py restore FILE` puts one back.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or (
+    Path(DATABASES["default"]["NAME"]).parent / "backups" if not DATABASE_URL else BASE_DIR / "backups"))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+BACKUP_EVERY_HOURS = env_float("BACKUP_EVERY_HOURS", 24)
+if IN_PROCESS_CLOCK:
+    CLOCK_TICKERS.append("bunco_club.site.backups.backup_when_due_tick")
+CELERY_IMPORTS.append("bunco_club.site.backups")
+CELERY_BEAT_SCHEDULE["backup-when-due"] = {"task": "bunco_club.site.backups.backup_when_due_task", "schedule": 60 * 60.0}

@@ -13,3 +13,8 @@ from servestatic.wsgi import ServeStatic  # noqa: E402
 from bunco_club.site.static import with_static_files  # noqa: E402
 
 application = with_static_files(ServeStatic, django_application)
+
+from bunco_club.site.backups import hold_serving_lock  # noqa: E402
+
+# Held for the worker's life (shared with every other serving process): `manage.py restore` refuses meanwhile.
+serving = hold_serving_lock()
