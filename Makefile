@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # then SITE_URL stays unset and the site uses the address a club's host reached it at.
 SITE_URL ?= $(if $(filter 0.0.0.0 :: [::],$(HOST)),,http://$(HOST):$(PORT))
 
-.PHONY: run test proof test-services test-all bench soak run-scaled services-db lint venv clean
+.PHONY: install-server run test proof test-services test-all bench soak run-scaled services-db lint venv clean
 
 venv: $(VENV)/.installed
 
@@ -57,7 +57,7 @@ BROWSER_WORKERS ?= 3
 XDIST := -n $(TEST_WORKERS)
 BROWSER_XDIST := -n $(BROWSER_WORKERS) --dist load --maxschedchunk 1
 test: venv
-	@scripts/ensure_packages.sh chromium nginx
+	@scripts/ensure_packages.sh chromium nginx caddy
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
@@ -77,7 +77,7 @@ proof: venv
 # plus the worker's). The long proofs are `make proof`'s, on SQLite: their games' moves and their
 # verification are the same code on both databases.
 test-services: venv services-db
-	@scripts/ensure_packages.sh chromium nginx
+	@scripts/ensure_packages.sh chromium nginx caddy
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(SERVICES_E2E) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
@@ -106,6 +106,12 @@ soak: venv
 run-scaled: venv services-db
 	STATIC_COLLECTED=1 $(PY) manage.py collectstatic --noinput -v0
 	STATIC_COLLECTED=1 DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) scripts/run_scaled.py
+
+# A club's site on a fresh Debian 12 server with HTTPS, as root: `make install-server
+# DOMAIN=bunco.example.org` (docs/OPERATIONS.md). Run again, it upgrades in place.
+install-server:
+	@[ -n "$(DOMAIN)" ] || { echo "Usage: make install-server DOMAIN=bunco.example.org" >&2; exit 2; }
+	scripts/install_server.sh $(DOMAIN)
 
 # The PostgreSQL database the services targets point at (tests make their own test_ copy).
 services-db:

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Makes sure the machine has what the test suite drives: Debian's Chromium for the browser tests
 # (its headless shell, package chromium-headless-shell: tests/conftest.py says why; never a browser
-# downloaded by Playwright), and nginx for the scaled layout's tests.
-# Usage: scripts/ensure_packages.sh chromium [nginx] [wrk]
+# downloaded by Playwright), nginx for the scaled layout's tests, and Caddy for the server installer's
+# (tests/bunco_club/site/test_install_server.py).
+# Usage: scripts/ensure_packages.sh chromium [nginx] [caddy] [wrk]
 # As root a missing package is installed with apt-get; otherwise it stops at once with the one
 # command to run. CHROMIUM_PATH names another Chromium: it is checked, never installed over.
 set -eu
@@ -21,6 +22,7 @@ for need in "$@"; do
                 missing="$missing chromium-headless-shell"
             fi ;;
         nginx) command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx-light" ;;
+        caddy) command -v caddy >/dev/null 2>&1 || missing="$missing caddy" ;;
         wrk) command -v wrk >/dev/null 2>&1 || missing="$missing wrk" ;;
         *) echo "ensure_packages.sh: unknown need '$need'" >&2; exit 2 ;;
     esac
