@@ -8,6 +8,7 @@ Debian 12 server (docs/OPERATIONS.md, "One command for a server")."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import shutil
 import ssl
@@ -135,6 +136,17 @@ def stream_until(url: str, context: ssl.SSLContext, wanted: bytes) -> tuple[str,
         return response.headers["Content-Type"], received
 
 
+def redirect_of(port: int, path: str) -> tuple[int, str]:
+    """What plain HTTP on `port` answers for `path`: Caddy's redirect to HTTPS."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.getheader("Location", "")
+    finally:
+        connection.close()
+
+
 def wait_for_certificate(tmp_path: Path, caddy: subprocess.Popen[bytes]) -> ssl.SSLContext:
     """The internal CA's root, once Caddy has made it: what a phone would trust."""
     root_cert = tmp_path / "data/caddy/pki/authorities/local/root.crt"
@@ -173,6 +185,9 @@ def test_caddy_with_the_written_caddyfile_serves_a_page_and_a_live_stream_over_h
         assert status == 200 and b"Bunco" in page
         content_type, first = stream_until(f"{base}/events/check/{room.token}/", context, b"Alice")
         assert content_type == "text/event-stream" and b"id: " in first
+        # Plain HTTP is sent to HTTPS (on a real server the ports are 80 and 443: Caddy 2.6 names no port).
+        status, location = redirect_of(https_port + 1, "/n/")
+        assert status == 308 and location.startswith("https://127.0.0.1") and location.endswith("/n/")
     finally:
         caddy.terminate()
         caddy.wait(timeout=10)
