@@ -169,12 +169,16 @@ say "(Re)starting the site's processes and Caddy"
 systemctl restart $UNITS
 systemctl reload-or-restart caddy
 
+say "Waiting for the pages to answer /health/"
+answered=no
 for _ in $(seq 60); do
     if "$VENV/bin/python" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8001/health/', timeout=2)" 2>/dev/null; then
+        answered=yes
         break
     fi
     sleep 1
 done
+[ "$answered" = yes ] || die "the pages did not answer within 60 s: journalctl -u bunco-pages -n 50 says why"
 
 echo
 if [ "$FIRST_RUN" = yes ]; then
@@ -187,4 +191,9 @@ say "Logs:      journalctl -u bunco-pages -u bunco-streams -u bunco-worker -u bu
 say "Backups:   $STATE/backups (daily, by Celery beat; docs/OPERATIONS.md says how to copy them off)"
 say "The site:  https://$DOMAIN/  (Caddy gets its certificate from Let's Encrypt on the first visit:"
 say "           the domain's DNS must point at this server, and ports 80 and 443 must be open)"
+if ! grep -q '^EMAIL_HOST=' "$ENV_FILE"; then
+    say "Mail:      no EMAIL_HOST yet, so club emails go to the journal (the processes' logs): add"
+    say "           EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS and"
+    say "           DEFAULT_FROM_EMAIL at the end of $ENV_FILE, then run this again"
+fi
 say "manage.py: bunco-manage COMMAND (as root), e.g. bunco-manage createsuperuser, bunco-manage backup"

@@ -24,6 +24,7 @@ import pytest
 from live import actions
 from scripts.run_scaled import free_ports
 from scripts.server_files import Layout, caddyfile, read_env, units, write_all
+from tests.bunco_club.site_process import run_python
 from tests.conftest import ROOT, ServerProcess
 
 SCRIPT = ROOT / "scripts" / "install_server.sh"
@@ -96,6 +97,25 @@ def test_the_environment_file_is_the_owners_alone_and_keeps_its_secret_and_the_h
     assert second["SECRET_KEY"] == first["SECRET_KEY"]
     assert second["EMAIL_HOST"] == "smtp.example.org"
     assert stat.S_IMODE(env_path.stat().st_mode) == 0o600
+
+
+def test_the_site_started_with_the_environment_file_and_an_smtp_server_passes_djangos_deployment_checks(tmp_path):
+    # Without EMAIL_HOST the checks say mail would go to the console: the host adds their SMTP
+    # server below the line (the installer prints so), and a later run keeps it.
+    env_path = written(tmp_path) / "etc/bunco/bunco.env"
+    env_path.write_text(env_path.read_text() + "EMAIL_HOST=smtp.example.org\n")
+    write_all(tmp_path / "root", layout_here(tmp_path))
+    env = read_env(env_path.read_text())
+    done = run_python(
+        "import sys\nfrom django.conf import settings\nfrom django.core.management import call_command\n"
+        "print(settings.DATABASES['default']['HOST'], settings.EVENTS_BACKEND, settings.SECURE_SSL_REDIRECT)\n"
+        "try:\n    call_command('check', '--deploy', '--fail-level', 'WARNING')\n"
+        "except Exception as error:\n    print(error)\n    sys.exit(1)\n",
+        tmp_path, **env,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "/var/run/postgresql redis True" in output and "WARNINGS" not in output, output
 
 
 def test_the_installer_passes_bash_n_and_shellcheck_and_its_dry_run_writes_the_files_alone(tmp_path):
