@@ -103,11 +103,11 @@ def render_env(layout: Layout, existing: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def unit(layout: Layout, description: str, command: str, *, after: str = "") -> str:
+def unit(layout: Layout, description: str, command: str) -> str:
     """A service of the site: its user, code, environment, and a restart whenever it fails."""
     return f"""[Unit]
 Description=Bunco Club: {description}
-After=network-online.target postgresql.service redis-server.service {after}
+After=network-online.target postgresql.service redis-server.service
 Wants=network-online.target
 PartOf=bunco.target
 StartLimitIntervalSec=60
