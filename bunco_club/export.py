@@ -177,6 +177,11 @@ def _json_type(field: models.Field) -> type:
     return bool if isinstance(field, models.BooleanField) else str
 
 
+def _is_id(value: object) -> bool:
+    """A file's id is a whole number (a list or an object could not even be compared)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _check_room(payload: Mapping[str, Any]) -> None:
     """The club's caps hold for an imported club as for one built here (settings.CLUB_MAX_MEMBERS,
     CLUB_MAX_PARTIES, SEASON_MAX_PARTIES)."""
@@ -186,6 +191,9 @@ def _check_room(payload: Mapping[str, Any]) -> None:
     if len(payload["parties"]) > settings.CLUB_MAX_PARTIES:
         raise ClubError(f"The file has {len(payload['parties']):,} parties; a club keeps "
                         f"{settings.CLUB_MAX_PARTIES:,} at most.")
+    for number, party in enumerate(payload["parties"], start=1):
+        if party.get("season") is not None and not _is_id(party.get("season")):
+            raise ClubError(f"Parties #{number}: the season {party.get('season')!r} is not an id of the file.")
     seasons = Counter(party.get("season") for party in payload["parties"] if party.get("season") is not None)
     for season, count in seasons.items():
         if count > settings.SEASON_MAX_PARTIES:
@@ -241,6 +249,9 @@ def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) ->
             values[ref] = ids.row(table, item.get(ref), where, nullable=nullable)
         row = model(**values, **({"club": club} if name in ("members", "seasons", "parties") else {}))
         rows.append(_checked(row, where, exclude=[*refs, "club", "code"]))
+        if item.get("id") is not None and not _is_id(item.get("id")):
+            raise ClubError(f"{name.replace('_', ' ').capitalize()} #{len(file_ids) + 1}: the id {item.get('id')!r} "
+                            "is not a whole number.")
         file_ids.append(item.get("id"))
     stored = model._default_manager.bulk_create(rows)
     _keep_moments(model, stored, items, columns)

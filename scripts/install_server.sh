@@ -133,16 +133,16 @@ make_database() {
 }
 
 as_site() {  # a command as the site's user, with its environment file
-    # shellcheck source=/dev/null
-    (cd "$APP" && set -a && . "$ENV_FILE" && set +a && runuser -u "$USER_NAME" -- "$@")
+    # The file is read as systemd reads it (server_files.py with-env), never sourced by the shell.
+    (cd "$APP" && "$VENV/bin/python" "$APP/scripts/server_files.py" with-env "$ENV_FILE" -- runuser -u "$USER_NAME" -- "$@")
 }
 
 write_manage_command() {  # bunco-manage: the site's manage.py, for root, as the site's user
     cat > /usr/local/bin/bunco-manage <<EOF
 #!/bin/sh
 # The installed site's manage.py, as its user with its environment (scripts/install_server.sh).
-set -a; . $ENV_FILE; set +a
-cd $APP && exec runuser -u $USER_NAME -- $VENV/bin/python manage.py "\$@"
+# The environment file is read as systemd reads it, never sourced by the shell.
+cd $APP && exec $VENV/bin/python $APP/scripts/server_files.py with-env $ENV_FILE -- runuser -u $USER_NAME -- $VENV/bin/python manage.py "\$@"
 EOF
     chmod 755 /usr/local/bin/bunco-manage
 }
@@ -172,7 +172,7 @@ systemctl reload-or-restart caddy
 say "Waiting for the pages to answer /health/"
 answered=no
 for _ in $(seq 60); do
-    if "$VENV/bin/python" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8001/health/', timeout=2)" 2>/dev/null; then
+    if "$VENV/bin/python" -c "import urllib.request; urllib.request.urlopen(urllib.request.Request('http://127.0.0.1:8001/health/', headers={'Host': '$DOMAIN'}), timeout=2)" 2>/dev/null; then
         answered=yes
         break
     fi

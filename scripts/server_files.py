@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,8 +62,19 @@ def read_env(text: str) -> dict[str, str]:
         line = line.strip()
         if line and not line.startswith("#") and "=" in line:
             key, _, value = line.partition("=")
-            values[key.strip()] = value.strip()
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]  # systemd takes a quoted value whole, without its quotes
+            values[key.strip()] = value
     return values
+
+
+def run_with_env(env_file: Path, command: list[str]) -> None:
+    """Run `command` with the environment file's variables, read as systemd reads them: the shell
+    must not source the file (a sender's `Name <address>` or a `$` in a password means something
+    else to it), so the installer's commands and bunco-manage start through here."""
+    os.environ.update(read_env(env_file.read_text()))
+    os.execvp(command[0], command)
 
 
 def managed_env(layout: Layout, secret_key: str) -> dict[str, str]:
@@ -206,6 +218,11 @@ def write_all(root: Path, layout: Layout) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments[:1] == ["with-env"] and "--" in arguments:  # with-env FILE -- COMMAND ...
+        split = arguments.index("--")
+        run_with_env(Path(arguments[1]), arguments[split + 1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--domain", required=True)
     parser.add_argument("--root", type=Path, default=Path("/"), help="write under this folder (default /)")
@@ -213,7 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--venv", type=Path, default=Layout.venv)
     parser.add_argument("--state-dir", type=Path, default=Layout.state_dir)
     parser.add_argument("--user", default=Layout.user)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     layout = Layout(args.domain, app_dir=args.app_dir, venv=args.venv, state_dir=args.state_dir, user=args.user)
     for path in write_all(args.root, layout):
         print(f"  wrote {path}")

@@ -283,11 +283,15 @@ class Checked:
 def check_backup(path: Path, into: Path) -> Checked:
     """Unpack `path` into `into` and check it; NotABackup (the message says why) if anything is off."""
     manifest = unpack(path, into)
-    if manifest.get("format") != FORMAT or manifest.get("database") not in {"sqlite", "postgresql"}:
+    if (manifest.get("format") != FORMAT or manifest.get("database") not in {"sqlite", "postgresql"}
+            or not isinstance(manifest.get("created_at"), str) or not isinstance(manifest.get("migrations"), list)):
         raise NotABackup(_("%(file)s is not a backup this version of Bunco Club can read.") % {"file": path})
     if manifest["database"] != database_kind():
         raise NotABackup(_("%(file)s is a backup of a %(kind)s database; this site uses %(ours)s.")
                          % {"file": path, "kind": manifest["database"], "ours": database_kind()})
+    database_part = SQLITE_PART if manifest["database"] == "sqlite" else POSTGRES_PART
+    if database_part not in manifest["parts"]:  # a backup without its database would put an empty one back
+        raise NotABackup(_("%(file)s is not a Bunco Club backup (or it is damaged).") % {"file": path})
     for name, part in manifest["parts"].items():
         if not isinstance(part, dict) or sha256_of(into / name) != part.get("sha256"):
             raise NotABackup(_("%(file)s has been altered since it was made: %(part)s does not match its checksum.")
@@ -307,14 +311,14 @@ def unpack(path: Path, into: Path) -> dict[str, Any]:
             if not isinstance(parts, dict) or names != set(parts):
                 raise broken
             archive.extractall(into, members=[archive.getmember(name) for name in parts], filter="data")
-    except (OSError, KeyError, TypeError, ValueError, tarfile.TarError):
+    except (OSError, EOFError, KeyError, TypeError, ValueError, tarfile.TarError):
         raise broken from None
     return manifest
 
 
 def check_sqlite(copy: Path, path: Path) -> None:
     try:
-        with sqlite3.connect(copy) as database:
+        with sqlite3.connect(f"file:{copy}?mode=ro", uri=True) as database:  # never made if missing
             verdict = database.execute("PRAGMA integrity_check").fetchall()
         database.close()
     except sqlite3.DatabaseError as error:

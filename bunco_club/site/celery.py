@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 from celery.app.amqp import AMQP
 from celery.worker.consumer import Consumer as CeleryConsumer
 from kombu import Connection
@@ -90,3 +90,17 @@ class Consumer(CeleryConsumer):
 app = Celery("bunco_club", amqp=BrokerAMQP)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# A worker or beat writes to the database (the mails, the clock's jobs, the daily backup): like the
+# pages and the streams, each holds the serving lock for its life, so `manage.py restore` refuses
+# while one runs (bunco_club/site/backups.py). Kept here so the lock is not closed by the collector.
+_serving_locks: list[Any] = []
+
+
+@signals.worker_init.connect
+@signals.beat_init.connect
+def hold_the_serving_lock(**_: Any) -> None:
+    from bunco_club.site.backups import hold_serving_lock
+
+    _serving_locks.append(hold_serving_lock())

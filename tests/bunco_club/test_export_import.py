@@ -197,8 +197,11 @@ def nothing_stored() -> tuple[int, int, int]:
     (lambda text: resealed(text, lambda p: p["night_records"][0].update(buncos=2.5)), "buncos"),
     (lambda text: resealed(text, lambda p: p["parties"][0].update(starts_at="soon")), "starts_at"),
     (lambda text: resealed(text, lambda p: p["members"][1].update(name=p["members"][0]["name"])), "contradict"),
+    (lambda text: resealed(text, lambda p: p["members"][0].update(id=[1])), "not a whole number"),
+    (lambda text: resealed(text, lambda p: p["parties"][0].update(season={"id": 1})), "not an id of the file"),
 ], ids=["one tally changed", "cut short", "another version", "not an export", "dangling reference",
-        "a negative figure", "an unknown answer", "a figure not whole", "a date that is not one", "two members of one name"])
+        "a negative figure", "an unknown answer", "a figure not whole", "a date that is not one", "two members of one name",
+        "an id that is a list", "a season that is an object"])
 def test_an_altered_or_malformed_file_is_refused_and_nothing_is_stored(club, tmp_path, file, message):
     two_seasons(club)
     text = exported(club)

@@ -242,6 +242,26 @@ def test_restore_refuses_an_altered_or_malformed_file_and_changes_nothing(tmp_pa
     assert tallies() == 1
 
 
+def test_restore_refuses_a_backup_without_its_database_or_cut_short_and_changes_nothing(tmp_path: Path) -> None:
+    """A manifest with no database part would have put an empty database in place of the site's; a
+    file cut short (a copy that stopped halfway) is refused with a message, not a traceback."""
+    night = started_night(8, seed=4)
+    made = backups.take_backup()
+    tapping_phone(night)("after-the-backup")
+    manifest = json.loads(json.dumps({"format": backups.FORMAT, "database": backups.database_kind(),
+                                      "created_at": "2026-12-07T00:00:00Z", "migrations": [], "parts": {}}))
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    hollow = tmp_path / "hollow.tar.gz"
+    with tarfile.open(hollow, "w:gz") as archive:
+        archive.add(tmp_path / "manifest.json", arcname="manifest.json")
+    cut_short = tmp_path / "cut-short.tar.gz"
+    cut_short.write_bytes(made.file.read_bytes()[: made.file.stat().st_size // 2])
+    for refused in (hollow, cut_short):
+        code, _, err = run("restore", str(refused), "--yes")
+        assert code == 2 and "is not a Bunco Club backup" in err
+    assert tallies() == 1
+
+
 def test_restore_asks_first_and_without_a_yes_restores_nothing() -> None:
     night = started_night(8, seed=3)
     made = backups.take_backup()

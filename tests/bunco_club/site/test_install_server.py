@@ -118,6 +118,22 @@ def test_the_site_started_with_the_environment_file_and_an_smtp_server_passes_dj
     assert "/var/run/postgresql redis True" in output and "WARNINGS" not in output, output
 
 
+def test_the_installers_commands_read_the_environment_file_as_systemd_does_not_as_a_shell(tmp_path):
+    """A sender written as the docs say (`Name <address>`), a password with `$` and a quoted value
+    reach the command as systemd would give them to the services; a shell sourcing the file would
+    fail on the first and change the second."""
+    env_file = tmp_path / "bunco.env"
+    env_file.write_text('DEFAULT_FROM_EMAIL=Bunco Club <club@example.org>\nEMAIL_HOST_PASSWORD=pa$$word`x`\n'
+                        'QUOTED="two words"\n')
+    shown = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), str(ROOT / "scripts" / "server_files.py"),
+                            "with-env", str(env_file), "--", "printenv", "DEFAULT_FROM_EMAIL", "EMAIL_HOST_PASSWORD",
+                            "QUOTED"], capture_output=True, text=True, timeout=20)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == ["Bunco Club <club@example.org>", "pa$$word`x`", "two words"]
+    assert read_env(env_file.read_text())["QUOTED"] == "two words"
+    assert ". $ENV_FILE" not in SCRIPT.read_text() and '. "$ENV_FILE"' not in SCRIPT.read_text()
+
+
 def test_the_installer_passes_bash_n_and_shellcheck_and_its_dry_run_writes_the_files_alone(tmp_path):
     assert subprocess.run(["bash", "-n", str(SCRIPT)], timeout=10).returncode == 0
     if shutil.which("shellcheck"):
