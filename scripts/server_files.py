@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import secrets
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
