@@ -240,7 +240,8 @@ def _make_club(data: Mapping[str, Any]) -> Club:
 def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) -> None:
     """One list of the file stored, its references remapped to the rows made before it."""
     model, columns, refs = TABLES[name]
-    rows, file_ids = [], []
+    rows: list[models.Model] = []
+    file_ids: list[int | None] = []
     for number, item in enumerate(items, start=1):
         where = f"{name.replace('_', ' ').capitalize()} #{number}"
         values = {column: _value(model, column, item.get(column), where) for column in columns}
@@ -250,8 +251,7 @@ def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) ->
         row = model(**values, **({"club": club} if name in ("members", "seasons", "parties") else {}))
         rows.append(_checked(row, where, exclude=[*refs, "club", "code"]))
         if item.get("id") is not None and not _is_id(item.get("id")):
-            raise ClubError(f"{name.replace('_', ' ').capitalize()} #{len(file_ids) + 1}: the id {item.get('id')!r} "
-                            "is not a whole number.")
+            raise ClubError(f"{where}: the id {item.get('id')!r} is not a whole number.")
         file_ids.append(item.get("id"))
     stored = model._default_manager.bulk_create(rows)
     _keep_moments(model, stored, items, columns)
