@@ -326,6 +326,8 @@ def test_a_postgresql_dump_that_fails_halfway_changes_nothing(tmp_path: Path) ->
         return body
 
     code, _, err = run("restore", str(repacked(made.file, tmp_path, halfway)), "--yes")
-    assert code == 2 and "psql failed, and nothing was changed" in err and "syntax error" in err
+    # The half may end inside a statement, a quoted string or a COPY's rows: whichever error psql
+    # meets there, it stops, and the one transaction leaves the database as it was.
+    assert code == 2 and "psql failed, and nothing was changed" in err and "ERROR" in err
     assert tallies() == 1
 
