@@ -173,7 +173,7 @@ def moves_at(page: Page, number: int) -> None:
 
 def moved_past(page: Page, number: int) -> None:
     """The page shows a move after `number` (a bot may have moved on already)."""
-    page.wait_for_function("n => +document.getElementById('play').dataset.moves > n", arg=number)
+    page.wait_for_function("n => { const play = document.getElementById('play'); return play !== null && +play.dataset.moves > n; }", arg=number)
 
 
 def shoot(page: Page, name: str, *, full_page: bool = False) -> None:

@@ -74,8 +74,9 @@ def play_one_move(table: Table, phones: dict[str, Page]) -> None:
     expect(phone.locator("#play")).to_have_attribute("data-moves", str(number))
     expect(phone.locator("#turn-line")).to_have_text("Your turn")
     table_move(phone, soonest_move(game), must_bust=game.state.card is fill_or_bust.Card.MUST_BUST)
-    # (The move that ends the game reloads the page: the wait carries on in the new one.)
-    phone.wait_for_function("n => +document.getElementById('play').dataset.moves > n", arg=number)
+    # (The move that ends the game reloads the page: the wait carries on in the new one, and reads
+    # nothing while the new page has no #play yet.)
+    phone.wait_for_function("n => { const play = document.getElementById('play'); return play !== null && +play.dataset.moves > n; }", arg=number)
 
 
 def play_until(table: Table, phones: dict[str, Page], done: Any) -> None:
