@@ -179,15 +179,14 @@ def test_the_running_site_holds_the_serving_lock_from_start_up_to_shutdown(setti
 
     async def serve_then_restore() -> list[int]:
         messages: asyncio.Queue[dict] = asyncio.Queue()
-        sent: list[dict] = []
+        started = asyncio.Event()
 
         async def send(message: dict) -> None:
-            sent.append(message)
+            started.set()  # the lifespan answered startup: the site is serving
 
         site = asyncio.create_task(lifespan(messages.get, send))
         await messages.put({"type": "lifespan.startup"})
-        while not sent:
-            await asyncio.sleep(0.01)
+        await started.wait()
         while_serving = (await sync_to_async(run)("restore", str(made.file), "--yes"))[0]
         await messages.put({"type": "lifespan.shutdown"})
         await site

@@ -14,7 +14,6 @@ import shutil
 import ssl
 import stat
 import subprocess
-import time
 import urllib.request
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from scripts.run_scaled import free_ports
 from scripts.server_files import Layout, caddyfile, read_env, units, write_all
 from tests.bunco_club.site_process import run_python
 from tests.conftest import ROOT, ServerProcess
+from tests.reliability.phones import wait_for
 
 SCRIPT = ROOT / "scripts" / "install_server.sh"
 DOMAIN = "bunco.example.org"
@@ -186,12 +186,21 @@ def redirect_of(port: int, path: str) -> tuple[int, str]:
 def wait_for_certificate(tmp_path: Path, caddy: subprocess.Popen[bytes]) -> ssl.SSLContext:
     """The internal CA's root, once Caddy has made it: what a phone would trust."""
     root_cert = tmp_path / "data/caddy/pki/authorities/local/root.crt"
-    deadline = time.monotonic() + 15
-    while not root_cert.exists():
+
+    def made() -> bool:
         assert caddy.poll() is None, "caddy exited while starting"
-        assert time.monotonic() < deadline, "caddy made no internal CA within 15 s"
-        time.sleep(0.1)
+        return root_cert.exists()
+
+    wait_for("Caddy's internal CA", made)
     return ssl.create_default_context(cafile=str(root_cert))
+
+
+def answered(url: str, context: ssl.SSLContext) -> tuple[int, bytes] | None:
+    """The answer, or None while nothing listens there yet."""
+    try:
+        return get(url, context)
+    except OSError:
+        return None
 
 
 @pytest.mark.skipif(not shutil.which("caddy"), reason="caddy is not installed (apt-get install -y caddy)")
@@ -210,13 +219,8 @@ def test_caddy_with_the_written_caddyfile_serves_a_page_and_a_live_stream_over_h
     try:
         context = wait_for_certificate(tmp_path, caddy)
         base = f"https://127.0.0.1:{https_port}"
-        for _ in range(50):  # the listener may follow the CA by a moment
-            try:
-                answer = get(f"{base}/health/", context)
-                break
-            except OSError:
-                time.sleep(0.1)
-        assert answer[0] == 200
+        answer = wait_for("Caddy's HTTPS listener", lambda: answered(f"{base}/health/", context))  # follows the CA
+        assert answer is not None and answer[0] == 200
         status, page = get(f"{base}/", context)
         assert status == 200 and b"Bunco" in page
         content_type, first = stream_until(f"{base}/events/check/{room.token}/", context, b"Alice")
