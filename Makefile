@@ -123,6 +123,17 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
+# The translators' catalogs (docs/I18N.md): every marked word into locale/es/LC_MESSAGES/django.po
+# and djangojs.po (files, not line numbers, so moving code changes nothing), then their compiled .mo
+# files, which are committed: a fresh clone and `make run` need no gettext. CI checks both are current.
+MAKEMESSAGES := $(PY) manage.py makemessages -l es --no-obsolete --add-location=file --ignore=.venv \
+	--ignore=tests --ignore=staticfiles --ignore=bench --ignore=scripts --ignore=node_modules
+.PHONY: messages
+messages: venv
+	$(MAKEMESSAGES) -d django
+	$(MAKEMESSAGES) -d djangojs --ignore='static/vendor/*'
+	$(PY) manage.py compilemessages -l es --ignore=.venv
+
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache
 

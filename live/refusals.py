@@ -17,6 +17,7 @@ from typing import ParamSpec, TypeVar
 from django import forms
 from django.http import HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=HttpResponseBase)
@@ -29,6 +30,13 @@ class Refusal(Exception):
 
     @property
     def message(self) -> str:
+        """In the reader's language: raised with a sentence already translated (`gettext`), it is
+        that; raised with a pure rule's `Said` (games/rules/words.py), its template is translated
+        here and filled in."""
+        said = self.args[0] if self.args else ""
+        template, values = getattr(said, "template", None), getattr(said, "values", None)
+        if isinstance(template, str) and isinstance(values, dict):
+            return gettext(template) % values if values else gettext(template)
         return str(self)
 
 

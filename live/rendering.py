@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils import translation
 
 from live.broadcasters import Message
 
@@ -69,23 +70,24 @@ def renderer_for(channel: str, kind: str) -> Renderer | None:
 
 
 class _RenderCache:
-    """The encoded frames of recent events: a bell to 1,000 phones is rendered once."""
+    """The encoded frames of recent events: a bell to 1,000 phones is rendered once a language."""
 
     def __init__(self, size: int = 256) -> None:
         # Keyed by more than the id: an id is unique in one database, but a process can outlive
         # its database's ids (a test server between flushed test databases, a restored backup).
-        self._items: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+        self._items: OrderedDict[tuple[int, str, str, str], bytes] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def get_or_render(self, message: Message) -> bytes:
-        key = (message["id"], message.get("channel", ""), message["kind"])
+    def get_or_render(self, message: Message, language: str | None) -> bytes:
+        key = (message["id"], message.get("channel", ""), message["kind"], language or "")
         with self._lock:
             cached = self._items.get(key)
             if cached is not None:
                 self._items.move_to_end(key)
                 return cached
-        encoded = encode_event(message)
+        with translation.override(language):
+            encoded = encode_event(message)
         with self._lock:
             self._items[key] = encoded
             while len(self._items) > self._size:
@@ -113,6 +115,8 @@ def encode_frame(data: str, *, event: str | None = None, event_id: int | None = 
     return ("\n".join(lines) + "\n\n").encode()
 
 
-def render_message(message: Message) -> bytes:
-    return _render_cache.get_or_render(message)
+def render_message(message: Message, language: str | None = None) -> bytes:
+    """The event's frames in `language` (the phone's; None: the site's default), rendered once
+    per event and language per process."""
+    return _render_cache.get_or_render(message, language)
 

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import InterfaceError, OperationalError, connection, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import translation
 
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
 from live.http import ID_MAX, client_address, parse_int
@@ -228,8 +229,8 @@ def event_stream_response(
     try:
         _let_go_of_the_database()
         response = EventStreamResponse(
-            _stream((*channels, *(channel.name for channel in private)), snapshot, last_event_id,
-                    _Guard(private)),
+            _stream((*channels, *(channel.name for channel in private)), _in_language(snapshot),
+                    last_event_id, _Guard(private), translation.get_language()),
             address=address,
         )
     except BaseException:
@@ -285,7 +286,8 @@ class _Guard:
 
 
 async def _stream(
-    channels: tuple[str, ...], snapshot: Callable[[], str], last_event_id: int | None, guard: _Guard
+    channels: tuple[str, ...], snapshot: Callable[[], str], last_event_id: int | None, guard: _Guard,
+    language: str | None,
 ) -> AsyncIterator[bytes]:
     broadcaster = get_broadcaster()
     broadcaster.ensure_listening()
@@ -294,7 +296,7 @@ async def _stream(
     broadcaster.local.add(subscription)
     heartbeat = settings.EVENTS_HEARTBEAT_SECONDS
     deadline = time.monotonic() + settings.EVENTS_STREAM_MAX_SECONDS
-    sent: _SentIds = _SentIds()
+    sent: _SentIds = _SentIds(language)  # the phone's language, read while its request was active
     try:
         yield b"retry: 1000\n\n"
         for frame in await _first_frames(channels, snapshot, last_event_id, guard, sent):
@@ -362,10 +364,24 @@ async def _missed_frames(channels: tuple[str, ...], guard: _Guard, sent: _SentId
     return [sent.frame(message) for message in await guard.allowed(unsent, sent)]
 
 
-class _SentIds:
-    """Which events this connection already sent, so a replay and a live copy are sent once."""
+def _in_language(snapshot: Callable[[], str]) -> Callable[[], str]:
+    """`snapshot`, rendered in the language of the phone that opened the stream, whichever thread
+    runs it."""
+    language = translation.get_language()
 
-    def __init__(self) -> None:
+    def rendered() -> str:
+        with translation.override(language):
+            return snapshot()
+
+    return rendered
+
+
+class _SentIds:
+    """Which events this connection already sent, so a replay and a live copy are sent once, in
+    the language of its phone."""
+
+    def __init__(self, language: str | None) -> None:
+        self.language = language
         self.high = 0  # the newest id sent
         self.floor = 0  # a snapshot's id: what it holds is never sent again
         self._recent: OrderedDict[int, None] = OrderedDict()
@@ -380,7 +396,7 @@ class _SentIds:
 
     def frame(self, message: Message) -> bytes:
         self.skip(message)
-        return render_message(message)
+        return render_message(message, self.language)
 
     def skip(self, message: Message) -> None:
         """Count `message` as sent without sending it (a private event this phone may not see)."""

@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "bunco_club.site.caching.KeptByNoCacheMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language: the switch's cookie, else the phone's Accept-Language (docs/I18N.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -389,7 +391,12 @@ MAILERS = mailers(os.environ)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Bunco Club <bunco@localhost>")
 
 # --- Internationalisation ---------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# English and Spanish (docs/I18N.md). A phone at a night or a table follows its browser, or the switch
+# on every page (a cookie); a member's mails, RSVP page and calendar follow the member's language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365 * 2
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

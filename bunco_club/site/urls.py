@@ -16,6 +16,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/login/", views.admin_login),  # before the admin's own, which it guards
     path("admin/", admin.site.urls),
+    path("language/", views.switch_language, name="switch_language"),
+    path("jsi18n/<str:language>.js", views.javascript_catalog, name="javascript_catalog"),
     path("", include("live.urls")),
     path("", include("games.night.urls")),
     path("", include("games.table.urls")),

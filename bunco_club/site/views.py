@@ -16,21 +16,26 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.staticfiles import finders
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
+from django.views.i18n import JavaScriptCatalog
 
 from bunco_club.headcount import headcount
 from bunco_club.models import Club, Party
 from games.night.models import Night
 from live.limits import address_and_username, too_many, used_up
-from live.refusals import BadInput, Refusal, TooMany, answers_refusals, text_refusal
+from live.refusals import BadInput, NotFound, Refusal, TooMany, answers_refusals, text_refusal
+from live.text import has_control_characters
 
 TOO_MANY_LOGINS = ("Too many attempts to log in as this user from this network. Wait a while and try again, "
                    "or log in from another network.")
@@ -213,3 +218,39 @@ def _hash_of_static_files() -> str:
                 with storage.open(path) as file:
                     digest.update(file.read())
     return digest.hexdigest()[:12]
+
+
+_javascript_catalog = JavaScriptCatalog.as_view()
+
+
+@require_POST
+def switch_language(request: HttpRequest) -> HttpResponse:
+    """The header's language switch: this phone reads the site in the language posted from now on
+    (a cookie, settings.LANGUAGE_COOKIE_*), back on the page it was tapped on."""
+    language = request.POST.get("language", "")
+    if language not in dict(settings.LANGUAGES):
+        return text_refusal(BadInput(gettext("Choose English or Spanish.")))
+    next_url = request.POST.get("next", "")
+    if has_control_characters(next_url):
+        return text_refusal(BadInput(gettext("That page's address was malformed: tap the switch again.")))
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        next_url = reverse("home")
+    response = HttpResponseRedirect(next_url)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                        samesite="Lax")
+    return response
+
+
+@require_GET
+def javascript_catalog(request: HttpRequest, language: str) -> HttpResponseBase:
+    """The scripts' words in one language (`gettext` in static/js): its own URL per language, so a
+    phone keeps it for a day and the language switch loads the other one."""
+    if language not in dict(settings.LANGUAGES):
+        return text_refusal(NotFound(gettext("There is no such language here.")))
+    with translation.override(language):
+        response = _javascript_catalog(request)
+    patch_cache_control(response, public=True, max_age=60 * 60 * 24)
+    return response

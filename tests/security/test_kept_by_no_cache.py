@@ -22,7 +22,7 @@ from tests.security.walked_table import PERMISSIONS
 
 pytestmark = pytest.mark.django_db
 
-OWN_CACHE_CONTROL = {"service_worker GET": "no-cache"}
+OWN_CACHE_CONTROL = {"service_worker GET": "no-cache", "javascript_catalog GET": "public"}
 
 
 def cache_control(response: walked.Answer) -> set[str]:

@@ -78,6 +78,7 @@ NAMELESS = {
     "manifest GET": "the installed app's name, colours and icons: the same for everyone",
     "service_worker GET": "the worker's script: the same for everyone",
     "offline GET": "the page a phone shows without a connection, kept on the phone: no name on purpose",
+    "javascript_catalog GET": "the scripts' words in one language: the same for everyone",
     "tables:verifier GET": "the record checker's script: the same for everyone",
     "login GET": "the log-in form",
     "admin/login/ GET": "the admin's log-in form",
