@@ -189,7 +189,7 @@ def nothing_stored() -> tuple[int, int, int]:
 @pytest.mark.parametrize(("file", "message"), [
     (lambda text: tampered(text, one_more_win), "altered since it was exported"),
     (lambda text: text[:-40], "not JSON"),
-    (lambda text: text.replace('"version": 1', '"version": 2'), "version 2"),
+    (lambda text: text.replace('"version": 2', '"version": 3'), "version 3"),
     (lambda text: json.dumps({"format": "something else"}), "not a club export"),
     (lambda text: resealed(text, lambda p: p["rsvps"][0].update(member=999999)), "not in the file"),
     (lambda text: resealed(text, lambda p: p["night_records"][0].update(wins=-3)), "wins"),
