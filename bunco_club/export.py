@@ -3,9 +3,10 @@
 club page; `import_club(text)` loads it under new ids in one transaction, or refuses it whole.
 The format is docs/CLUB_EXPORT.md.
 
-The file carries the club's own records only (the club domain's rows): the nights' sheets
-(`NightRecord`s) are what standings are computed from (bunco_club/standings.py); the night's
-tap-by-tap tallies stay with the night in games/, which the club domain does not read.
+The file carries the club's own records (the club domain's rows: the nights' sheets, the
+`NightRecord`s the standings are computed from, bunco_club/standings.py), then the lists another
+app registers (`register`): the night adds its nights tap by tap (games/night/export.py), so this
+module never reads games. Writing and reading are the same few functions for every list.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import datetime
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -36,7 +38,7 @@ from bunco_club.models import (
 )
 
 FORMAT = "bunco-club-export"
-VERSION = 1
+VERSION = 2  # 2: the nights tap by tap; a file of version 1 has none and is read still
 
 # The club's own columns the file carries (its feed's code, the site's address and its hosts'
 # accounts belong to the installation, not to the club's history).
@@ -45,22 +47,62 @@ CLUB_FIELDS = ("name", "slug", "buy_in_cents", "created_at", "place", "usual_tim
                "split_ties", "prize_amounts")
 
 
-# Each list of the file: its model, its columns (plain values) and its references (column → list).
-TABLES: dict[str, tuple[type[models.Model], tuple[str, ...], dict[str, str]]] = {
-    "members": (Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order"), {}),
-    "seasons": (Season, ("name", "created_at"), {}),
-    "blackouts": (Blackout, ("date",), {"member": "members"}),
-    "parties": (Party, ("starts_at", "location", "notes", "open_seats", "sequence", "counts", "cancelled_at",
-                        "played_at"),
-                {"season": "seasons", "host": "members", "cohost": "members"}),
-    "rsvps": (RSVP, ("answer", "answered_at", "note", "paid", "gave_up_seat"), {"party": "parties", "member": "members"}),
-    "sub_invitations": (SubInvitation, ("status", "invited_at", "answered_at"),
-                        {"party": "parties", "member": "members"}),
-    "swap_requests": (SwapRequest, ("status", "created_at"),
-                      {"requested_by": "members", "asked": "members", "give": "parties", "take": "parties"}),
-    "night_records": (NightRecord, ("name", "wins", "losses", "buncos", "prize_cents", "prizes", "recorded_at"),
-                      {"party": "parties", "member": "members"}),
+@dataclass(frozen=True)
+class Section:
+    """One list of the file: its model, its columns (plain values), its references (column → an
+    earlier list, or its own), which of those are stored once the whole list is (`later`: a row
+    naming a row of its own list, or one after it), the club's rows of it in id order, and the
+    version of the file it came in with (an older file has none: an empty list)."""
+
+    model: type[models.Model]
+    columns: tuple[str, ...]
+    refs: Mapping[str, str]
+    rows: Callable[[Club], Iterable[models.Model]]
+    later: Mapping[str, str] = field(default_factory=dict)
+    of_club: bool = False  # the row's `club` is the club itself
+    # Pairs of paths through the references that must reach one row (a seat's table is of its
+    # round): a file whose rows disagree is refused.
+    agree: tuple[tuple[str, str], ...] = ()
+    # What else a row must be, said by its app: why the row is not right, None when it is.
+    refusal: Callable[[Any], str | None] | None = None
+    since: int = 1
+
+
+# The file's lists, in the order they are stored: the club's own here; another app adds its own
+# after them (`register`), as the night does its nights tap by tap (games/night/export.py).
+TABLES: dict[str, Section] = {
+    "members": Section(Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order"), {},
+                       lambda club: club.members.order_by("pk"), later={"cohost": "members"}, of_club=True),
+    "seasons": Section(Season, ("name", "created_at"), {}, lambda club: club.seasons.order_by("pk"), of_club=True),
+    "blackouts": Section(Blackout, ("date",), {"member": "members"},
+                         lambda club: Blackout.objects.filter(member__club=club).order_by("pk")),
+    "parties": Section(Party, ("starts_at", "location", "notes", "open_seats", "sequence", "counts", "cancelled_at",
+                               "played_at"),
+                       {"season": "seasons", "host": "members", "cohost": "members"},
+                       lambda club: club.parties.order_by("pk"), of_club=True),
+    "rsvps": Section(RSVP, ("answer", "answered_at", "note", "paid", "gave_up_seat"),
+                     {"party": "parties", "member": "members"},
+                     lambda club: RSVP.objects.filter(party__club=club).order_by("pk")),
+    "sub_invitations": Section(SubInvitation, ("status", "invited_at", "answered_at"),
+                               {"party": "parties", "member": "members"},
+                               lambda club: SubInvitation.objects.filter(party__club=club).order_by("pk")),
+    "swap_requests": Section(SwapRequest, ("status", "created_at"),
+                             {"requested_by": "members", "asked": "members", "give": "parties", "take": "parties"},
+                             lambda club: SwapRequest.objects.filter(give__club=club).order_by("pk")),
+    "night_records": Section(NightRecord, ("name", "wins", "losses", "buncos", "prize_cents", "prizes", "recorded_at"),
+                             {"party": "parties", "member": "members"},
+                             lambda club: NightRecord.objects.filter(party__club=club).order_by("pk")),
 }
+
+
+def register(name: str, section: Section) -> None:
+    """Add a list to the file, after those there are: an app that keeps rows of a club (the night
+    its nights) registers them when it is ready, so the club domain never reads that app. Its
+    references name lists registered before it (or its own, as `later`)."""
+    unknown = ({*section.refs.values()} - {*TABLES}) | ({*section.later.values()} - {*TABLES, name})
+    if name in TABLES or unknown:
+        raise ValueError(f"The export list {name!r} is registered twice or names unknown lists {sorted(unknown)}.")
+    TABLES[name] = section
 
 
 # --- Writing ----------------------------------------------------------------------------------
@@ -75,28 +117,14 @@ def _plain(value: object) -> object:
     return value
 
 
-def _rows(rows: Iterable[models.Model], columns: tuple[str, ...], refs: Mapping[str, str]) -> list[dict[str, object]]:
+def _rows(rows: Iterable[models.Model], section: Section) -> list[dict[str, object]]:
     listed = []
     for row in rows:
         item: dict[str, object] = {"id": row.pk}
-        item.update({column: _plain(getattr(row, column)) for column in columns})
-        item.update({ref: getattr(row, f"{ref}_id") for ref in refs})
+        item.update({column: _plain(getattr(row, column)) for column in section.columns})
+        item.update({ref: getattr(row, f"{ref}_id") for ref in (*section.refs, *section.later)})
         listed.append(item)
     return listed
-
-
-def _club_rows(club: Club) -> dict[str, Iterable[models.Model]]:
-    """Every row of the club, by the file's lists, in id order (the order the pages break ties in)."""
-    return {
-        "members": club.members.order_by("pk"),
-        "seasons": club.seasons.order_by("pk"),
-        "blackouts": Blackout.objects.filter(member__club=club).order_by("pk"),
-        "parties": club.parties.order_by("pk"),
-        "rsvps": RSVP.objects.filter(party__club=club).order_by("pk"),
-        "sub_invitations": SubInvitation.objects.filter(party__club=club).order_by("pk"),
-        "swap_requests": SwapRequest.objects.filter(give__club=club).order_by("pk"),
-        "night_records": NightRecord.objects.filter(party__club=club).order_by("pk"),
-    }
 
 
 def canonical(payload: object) -> bytes:
@@ -105,15 +133,11 @@ def canonical(payload: object) -> bytes:
 
 
 def export_payload(club: Club) -> dict[str, object]:
+    """The club's columns and every list of the file, each list in id order (the order the pages
+    break ties in)."""
     payload: dict[str, object] = {"club": {column: _plain(getattr(club, column)) for column in CLUB_FIELDS}}
-    for name, rows in _club_rows(club).items():
-        _model, columns, refs = TABLES[name]
-        payload[name] = _rows(rows, columns, refs)
-    members = payload["members"]
-    assert isinstance(members, list)
-    cohosts = dict(club.members.values_list("pk", "cohost_id"))
-    for member in members:
-        member["cohost"] = cohosts[member["id"]]
+    for name, section in TABLES.items():
+        payload[name] = _rows(section.rows(club), section)
     return payload
 
 
@@ -137,15 +161,17 @@ def read_document(text: str) -> dict[str, Any]:
         raise ClubError(f"The file is not JSON: {error}.") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ClubError(f"The file is not a club export (its \"format\" is not {FORMAT!r}).")
-    if document.get("version") != VERSION:
-        raise ClubError(f"The file is of version {document.get('version')!r}; this installation reads version "
-                        f"{VERSION}.")
+    version = document.get("version")
+    if not _is_id(version) or not 1 <= version <= VERSION:
+        raise ClubError(f"The file is of version {version!r}; this installation reads versions 1 to {VERSION}.")
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(payload.get("club"), dict):
         raise ClubError("The file has no club in it.")
     if hashlib.sha256(canonical(payload)).hexdigest() != document.get("sha256"):
         raise ClubError("The file has been altered since it was exported: its checksum does not match.")
-    for name in TABLES:
+    for name, section in TABLES.items():
+        if section.since > version:
+            payload.setdefault(name, [])  # a list newer than the file: the file has none of it
         if not isinstance(payload.get(name), list) or not all(isinstance(row, dict) for row in payload[name]):
             raise ClubError(f"The file's {name.replace('_', ' ')} are not a list of records.")
     return payload
@@ -174,10 +200,12 @@ def _json_type(field: models.Field) -> type:
     """What a column's value is in the file: a whole number, true/false, or text (dates and times too)."""
     if isinstance(field, models.IntegerField):
         return int
+    if isinstance(field, models.JSONField):
+        return type(field.get_default())  # an object or a list, as the column's empty value is
     return bool if isinstance(field, models.BooleanField) else str
 
 
-def _is_id(value: object) -> bool:
+def _is_id(value: object) -> TypeGuard[int]:
     """A file's id is a whole number (a list or an object could not even be compared)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -238,28 +266,67 @@ def _make_club(data: Mapping[str, Any]) -> Club:
 
 
 def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) -> None:
-    """One list of the file stored, its references remapped to the rows made before it."""
-    model, columns, refs = TABLES[name]
-    rows: list[models.Model] = []
-    file_ids: list[int | None] = []
-    for number, item in enumerate(items, start=1):
-        where = f"{name.replace('_', ' ').capitalize()} #{number}"
-        values = {column: _value(model, column, item.get(column), where) for column in columns}
-        for ref, table in refs.items():
-            nullable = model._meta.get_field(ref).null
-            values[ref] = ids.row(table, item.get(ref), where, nullable=nullable)
-        row = model(**values, **({"club": club} if name in ("members", "seasons", "parties") else {}))
-        rows.append(_checked(row, where, exclude=[*refs, "club", "code"]))
-        if item.get("id") is not None and not _is_id(item.get("id")):
-            raise ClubError(f"{where}: the id {item.get('id')!r} is not a whole number.")
-        file_ids.append(item.get("id"))
-    stored = model._default_manager.bulk_create(rows)
-    _keep_moments(model, stored, items, columns)
-    for number, (file_id, row) in enumerate(zip(file_ids, stored, strict=True), start=1):
-        if file_id in ids.made[name]:
-            raise ClubError(f"{name.replace('_', ' ').capitalize()} #{number}: the id {file_id!r} is used twice.")
-        if file_id is not None:
-            ids.made[name][file_id] = row
+    """One list of the file stored, its references remapped to the rows made before it (those of
+    its own list once the list is stored), every row checked."""
+    section = TABLES[name]
+    title = name.replace("_", " ").capitalize()
+    rows = [_made_row(club, section, item, ids, f"{title} #{number}") for number, item in enumerate(items, start=1)]
+    stored = section.model._default_manager.bulk_create(rows)
+    _keep_moments(section.model, stored, items, section.columns)
+    for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1):
+        if item.get("id") in ids.made[name]:
+            raise ClubError(f"{title} #{number}: the id {item.get('id')!r} is used twice.")
+        if item.get("id") is not None:
+            ids.made[name][item["id"]] = row
+    referring = [(number, item, row) for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1)
+                 if any(item.get(ref) is not None for ref in section.later)]
+    for number, item, row in referring:
+        _refer(section, section.later, item, row, ids, f"{title} #{number}")
+    if referring:
+        section.model._default_manager.bulk_update([row for _, _, row in referring], list(section.later))
+    for number, row in enumerate(stored, start=1):
+        _check_agreement(section, row, f"{title} #{number}")
+
+
+def _made_row(club: Club, section: Section, item: dict[str, Any], ids: _Ids, where: str) -> models.Model:
+    """The row of one item of the file, not stored yet: its values read, its references to the
+    earlier lists remapped, its values checked against its columns."""
+    model = section.model
+    row = model(**{column: _value(model, column, item.get(column), where) for column in section.columns},
+                **({"club": club} if section.of_club else {}))
+    _refer(section, section.refs, item, row, ids, where)
+    if item.get("id") is not None and not _is_id(item.get("id")):
+        raise ClubError(f"{where}: the id {item.get('id')!r} is not a whole number.")
+    _checked(row, where, exclude=[*section.refs, *section.later, "club", "code"])
+    refusal = section.refusal(row) if section.refusal else None
+    if refusal is not None:
+        raise ClubError(f"{where}: {refusal}")
+    return row
+
+
+def _refer(section: Section, refs: Mapping[str, str], item: dict[str, Any], row: models.Model, ids: _Ids,
+           where: str) -> None:
+    for ref, table in refs.items():
+        setattr(row, ref, ids.row(table, item.get(ref), where, nullable=section.model._meta.get_field(ref).null))
+
+
+def _reached(row: models.Model | None, path: str) -> models.Model | None:
+    """The row reached from `row` through the references of `path` ("table_round.round"), read
+    off the rows made (no query); None when a reference on the way is empty."""
+    for step in path.split("."):
+        if row is None:
+            return None
+        row = getattr(row, step)
+    return row
+
+
+def _check_agreement(section: Section, row: models.Model, where: str) -> None:
+    """The row's references agree (a seat's table is of its round): else the file is refused."""
+    for one, other in section.agree:
+        first, second = _reached(row, one), _reached(row, other)
+        if first is not None and second is not None and first.pk != second.pk:
+            raise ClubError(f"{where}: its {one} and its {other} are not the same row (the file's rows "
+                            "contradict each other).")
 
 
 def _keep_moments(model: type[models.Model], rows: list[models.Model], items: list[dict[str, Any]],
@@ -275,26 +342,12 @@ def _keep_moments(model: type[models.Model], rows: list[models.Model], items: li
     model._default_manager.bulk_update(rows, stamped)  # bulk_update writes the values as they are
 
 
-def _pair_cohosts(members: list[dict[str, Any]], ids: _Ids) -> None:
-    paired: list[Member] = []
-    for number, item in enumerate(members, start=1):
-        if item.get("cohost") is None:
-            continue
-        member = ids.row("members", item.get("id"), f"Members #{number}", nullable=False)
-        cohost = ids.row("members", item["cohost"], f"Members #{number}", nullable=False)
-        assert isinstance(member, Member) and isinstance(cohost, Member)
-        member.cohost = cohost
-        paired.append(member)
-    Member.objects.bulk_update(paired, ["cohost"])
-
-
 @transaction.atomic
 def _store(payload: Mapping[str, Any]) -> tuple[Club, int, int]:
     club = _make_club(payload["club"])
     ids = _Ids()
     for name in TABLES:
         _make_rows(club, name, payload[name], ids)
-    _pair_cohosts(payload["members"], ids)
     return club, len(ids.made["members"]), club.parties.filter(records__isnull=False).distinct().count()
 
 

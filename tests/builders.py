@@ -7,17 +7,23 @@ tests/conftest.py. Every draw and every played night is seeded, so a failure rep
 
 from __future__ import annotations
 
+import hashlib
 import html
+import io
 import json
 import random
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -25,6 +31,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bunco_club import actions as club_actions
+from bunco_club.export import canonical
 from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member
 from games.links import join_path, join_token
@@ -108,6 +115,44 @@ def soon(days: int = 10, hour: int = 19) -> datetime:
     """`hour` o'clock, `days` from today (the site's time zone)."""
     day = timezone.localdate() + timedelta(days=days)
     return timezone.make_aware(datetime.combine(day, time(hour, 0)))
+
+
+# --- A club's export, through its commands (docs/CLUB_EXPORT.md) ---------------------------------
+
+
+def exported(club: Club, by: str = "") -> str:
+    """What `export_club` prints for the club (named by `by`, its id or slug; its slug by default)."""
+    out = io.StringIO()
+    call_command("export_club", by or club.slug, stdout=out)
+    return out.getvalue()
+
+
+def imported(tmp_path: Path, text: str) -> dict:
+    """What `import_club` prints once it loaded `text`."""
+    file = tmp_path / "club.json"
+    file.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    call_command("import_club", str(file), stdout=out)
+    return json.loads(out.getvalue())
+
+
+def refused(tmp_path: Path, text: str) -> str:
+    """What `import_club` says refusing `text` (it exits 2)."""
+    file = tmp_path / "bad.json"
+    file.write_text(text, encoding="utf-8")
+    with pytest.raises(CommandError) as refusal:
+        call_command("import_club", str(file), stdout=io.StringIO())
+    assert refusal.value.returncode == 2
+    return str(refusal.value)
+
+
+def resealed(text: str, change: Callable[[dict], object]) -> str:
+    """The export with its payload changed by `change` and its checksum made again: what a careful
+    forger sends."""
+    document = json.loads(text)
+    change(document["payload"])
+    document["sha256"] = hashlib.sha256(canonical(document["payload"])).hexdigest()
+    return json.dumps(document)
 
 
 # --- A Bunco night, through its actions -------------------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -16,10 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from bunco_club import actions
-from bunco_club.export import canonical
 from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member, NightRecord, Party, SubInvitation, SwapRequest
-from tests.builders import REGULARS, element_text, logged_in, soon
+from tests.builders import REGULARS, element_text, exported, imported, logged_in, refused, resealed, soon
 
 pytestmark = pytest.mark.django_db
 
@@ -52,29 +50,6 @@ def two_seasons(club: Club) -> None:
     actions.mark_paid(coming, club.members.get(name="Ada"), paid=True)
     later = actions.add_party(club, starts_at=soon(50), season=this, host=club.members.get(name="Eve"))
     actions.request_swap(club.members.get(name="Eve"), give=later, take=coming)
-
-
-def exported(club: Club, by: str = "") -> str:
-    out = io.StringIO()
-    call_command("export_club", by or club.slug, stdout=out)
-    return out.getvalue()
-
-
-def imported(tmp_path: Path, text: str) -> dict:
-    file = tmp_path / "club.json"
-    file.write_text(text, encoding="utf-8")
-    out = io.StringIO()
-    call_command("import_club", str(file), stdout=out)
-    return json.loads(out.getvalue())
-
-
-def refused(tmp_path: Path, text: str) -> str:
-    file = tmp_path / "bad.json"
-    file.write_text(text, encoding="utf-8")
-    with pytest.raises(CommandError) as refusal:
-        call_command("import_club", str(file), stdout=io.StringIO())
-    assert refusal.value.returncode == 2
-    return str(refusal.value)
 
 
 def shown(client: Client, path: str, *hidden: str) -> str:
@@ -168,16 +143,6 @@ def tampered(text: str, change) -> str:
     return json.dumps(document)
 
 
-def resealed(text: str, change) -> str:
-    """The file with its payload changed and its checksum made again: what a careful forger sends."""
-    import hashlib
-
-    document = json.loads(text)
-    change(document["payload"])
-    document["sha256"] = hashlib.sha256(canonical(document["payload"])).hexdigest()
-    return json.dumps(document)
-
-
 def one_more_win(payload: dict) -> None:
     payload["night_records"][0]["wins"] += 1
 
@@ -189,7 +154,7 @@ def nothing_stored() -> tuple[int, int, int]:
 @pytest.mark.parametrize(("file", "message"), [
     (lambda text: tampered(text, one_more_win), "altered since it was exported"),
     (lambda text: text[:-40], "not JSON"),
-    (lambda text: text.replace('"version": 1', '"version": 2'), "version 2"),
+    (lambda text: text.replace('"version": 2', '"version": 3'), "version 3"),
     (lambda text: json.dumps({"format": "something else"}), "not a club export"),
     (lambda text: resealed(text, lambda p: p["rsvps"][0].update(member=999999)), "not in the file"),
     (lambda text: resealed(text, lambda p: p["night_records"][0].update(wins=-3)), "wins"),
