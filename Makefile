@@ -57,7 +57,7 @@ BROWSER_WORKERS ?= 3
 XDIST := -n $(TEST_WORKERS)
 BROWSER_XDIST := -n $(BROWSER_WORKERS) --dist load --maxschedchunk 1
 test: venv
-	@scripts/ensure_packages.sh chromium nginx caddy
+	@scripts/ensure_packages.sh chromium nginx caddy gettext
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
@@ -77,7 +77,7 @@ proof: venv
 # plus the worker's). The long proofs are `make proof`'s, on SQLite: their games' moves and their
 # verification are the same code on both databases.
 test-services: venv services-db
-	@scripts/ensure_packages.sh chromium nginx caddy
+	@scripts/ensure_packages.sh chromium nginx caddy gettext
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(SERVICES_E2E) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
@@ -123,16 +123,12 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-# The translators' catalogs (docs/I18N.md): every marked word into locale/es/LC_MESSAGES/django.po
-# and djangojs.po (files, not line numbers, so moving code changes nothing), then their compiled .mo
-# files, which are committed: a fresh clone and `make run` need no gettext. CI checks both are current.
-MAKEMESSAGES := $(PY) manage.py makemessages -l es --no-obsolete --add-location=file --ignore=.venv \
-	--ignore=tests --ignore=staticfiles --ignore=bench --ignore=scripts --ignore=node_modules
+# The translators' catalogs (docs/I18N.md): every marked word into locale/es/LC_MESSAGES/*.po, and
+# their compiled .mo files, committed (scripts/messages.py says how; tests/i18n/test_catalog.py
+# checks both are current).
 .PHONY: messages
 messages: venv
-	$(MAKEMESSAGES) -d django
-	$(MAKEMESSAGES) -d djangojs --ignore='static/vendor/*'
-	$(PY) manage.py compilemessages -l es --ignore=.venv
+	$(PY) scripts/messages.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache

@@ -2,8 +2,9 @@
 # Makes sure the machine has what the test suite drives: Debian's Chromium for the browser tests
 # (its headless shell, package chromium-headless-shell: tests/conftest.py says why; never a browser
 # downloaded by Playwright), nginx for the scaled layout's tests, and Caddy for the server installer's
-# (tests/bunco_club/site/test_install_server.py).
-# Usage: scripts/ensure_packages.sh chromium [nginx] [caddy] [wrk]
+# (tests/bunco_club/site/test_install_server.py), and GNU gettext for the catalogs' check
+# (tests/i18n/test_catalog.py refreshes a copy of them).
+# Usage: scripts/ensure_packages.sh chromium [nginx] [caddy] [wrk] [gettext]
 # As root a missing package is installed with apt-get; otherwise it stops at once with the one
 # command to run. CHROMIUM_PATH names another Chromium: it is checked, never installed over.
 set -eu
@@ -24,6 +25,7 @@ for need in "$@"; do
         nginx) command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx-light" ;;
         caddy) command -v caddy >/dev/null 2>&1 || missing="$missing caddy" ;;
         wrk) command -v wrk >/dev/null 2>&1 || missing="$missing wrk" ;;
+        gettext) command -v xgettext >/dev/null 2>&1 || missing="$missing gettext" ;;
         *) echo "ensure_packages.sh: unknown need '$need'" >&2; exit 2 ;;
     esac
 done

@@ -18,7 +18,7 @@ from django.urls import path
 from bunco_club.site.caching import KeptByNoCacheMiddleware
 from tests.security import walked
 from tests.security.walked import World, world_fixture  # noqa: F401 (the fixture)
-from tests.security.walked_table import PERMISSIONS
+from tests.security.walked_table import who_knocks
 
 pytestmark = pytest.mark.django_db
 
@@ -33,17 +33,10 @@ def varies_on(response: walked.Answer) -> set[str]:
     return {part.strip().lower() for part in response.get("Vary", "").split(",")}
 
 
-def who_knocks(row: str) -> list[str]:
-    """The first visitor the permission table lets in (a 2xx or a redirect), and an outsider."""
-    cells = dict(zip(walked.VISITORS, PERMISSIONS[row].split(), strict=True))
-    let_in = next((visitor for visitor, cell in cells.items() if cell[0] in "23"), None)
-    return [visitor for visitor in (let_in, "outsider") if visitor is not None]
-
-
 def test_every_answer_of_every_url_is_kept_by_no_cache_and_varies_on_htmx_and_accept(world: World) -> None:
     wrong = []
     for row, (url, method, _entry) in world.rows.items():
-        for visitor in who_knocks(row):
+        for visitor in who_knocks(row, walked.VISITORS):
             with walked.rolled_back():
                 response = walked.knock(world.visitors[visitor], method, url)
             control = cache_control(response)

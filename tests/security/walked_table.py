@@ -212,3 +212,11 @@ PERMISSIONS = {
     "clubs:party_counts POST":                          "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
     "clubs:party_cancel POST":                          "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
     "clubs:party_paid POST":                            "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",}
+
+
+def who_knocks(row: str, visitors: tuple[str, ...]) -> list[str]:
+    """The first of `visitors` (walked.VISITORS) the permission table lets in at `row` (a 2xx or a
+    redirect), and an outsider: the two sides of a door."""
+    cells = dict(zip(visitors, PERMISSIONS[row].split(), strict=True))
+    let_in = next((visitor for visitor, cell in cells.items() if cell[0] in "23"), None)
+    return [visitor for visitor in (let_in, "outsider") if visitor is not None]

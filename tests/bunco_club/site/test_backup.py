@@ -225,7 +225,7 @@ def test_restoring_a_backup_older_than_the_code_says_to_migrate(tmp_path: Path) 
     older = repacked(backups.take_backup().file, tmp_path, without_a_migration)
     code, _, err = run("restore", str(older), "--yes")
     assert code == 0
-    assert "made before 1 migration(s) of this version: run `python manage.py migrate`" in err
+    assert "made before 1 migration of this version: run `python manage.py migrate`" in err
 
 
 def test_restore_refuses_an_altered_or_malformed_file_and_changes_nothing(tmp_path: Path) -> None:

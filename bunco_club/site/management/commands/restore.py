@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bunco_club.site import backups
 from live.refusals import NotNow, Refusal
@@ -50,8 +51,11 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps({"restored": str(path), **checked.summary()}))
         missing = checked.migrations_missing()
         if missing:
-            self.stderr.write(_("This backup was made before %(count)d migration(s) of this version: run "
-                                "`python manage.py migrate` before starting the site.") % {"count": len(missing)})
+            self.stderr.write(ngettext(
+                "This backup was made before %(count)d migration of this version: run `python manage.py migrate` "
+                "before starting the site.",
+                "This backup was made before %(count)d migrations of this version: run `python manage.py migrate` "
+                "before starting the site.", len(missing)) % {"count": len(missing)})
 
     def confirmed(self, path: Path, checked: backups.Checked) -> bool:
         if not sys.stdin.isatty():
