@@ -18,6 +18,7 @@ urlpatterns = [
     path("me/<str:token>/swap/<int:pk>/decline/", views.my_swap_decline, name="my_swap_decline"),
     path("me/<str:token>/claim/", views.my_claim, name="my_claim"),
     path("me/<str:token>/away/", views.my_blackouts, name="my_blackouts"),
+    path("me/<str:token>/language/", views.my_language, name="my_language"),
     path("me/<str:token>/calendar.ics", views.member_feed, name="member_feed"),
     path("calendar/<str:feed_code>.ics", views.club_feed, name="club_feed"),
     # A club's pages.

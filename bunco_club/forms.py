@@ -10,7 +10,8 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
 
 from bunco_club.models import (
     CLUB_NAME_MAX,
@@ -81,7 +82,7 @@ class ClubForm(HouseRulesForm):
     """A club's name, usual place and time, buy-in, reminders and the house rules of its nights."""
 
     # Its own fields first, then the house rules (HouseRulesForm's), as the page has always shown them.
-    field_order = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days")
+    field_order = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", "language")
 
     name = forms.CharField(max_length=CLUB_NAME_MAX, label="Club name")
     place = forms.CharField(max_length=PLACE_MAX, required=False, label="Usual place",
@@ -112,6 +113,7 @@ class ClubForm(HouseRulesForm):
         data["prize_amounts"] = data.get("prize_amounts") or prizes.CLUB_PRIZE_RULES.amounts.value
         if not data.get("time_zone"):
             data.pop("time_zone", None)  # not sent: the club keeps its zone (UTC for a new one)
+        self._clean_language_field(data)
         return data
 
     @classmethod
@@ -119,6 +121,23 @@ class ClubForm(HouseRulesForm):
         initial: dict[str, Any] = {name: getattr(club, name) for name in cls.base_fields if hasattr(club, name)}
         initial["buy_in"] = Decimal(club.buy_in_cents) / 100
         return initial
+
+    # The club's language (Club.language): its members' until they choose, its club-wide pages'. Not
+    # sent (an older form): the club keeps its own. A new club starts in its host's.
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES, required=False, initial=lambda: _reading_language(),
+        label=translation.gettext_lazy("Club language"),
+        help_text=translation.gettext_lazy("For the members' mails, pages and calendars until each chooses their own."))
+
+    def _clean_language_field(self, data: dict[str, Any]) -> None:
+        if not data.get("language"):
+            data.pop("language", None)
+
+
+def _reading_language() -> str:
+    """The language the page is read in (one the site speaks), for a new club's."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
 def time_zones() -> list[str]:

@@ -4,7 +4,9 @@ member's personal feed (their hosting dates and the parties they said yes to).
 Each party is one VEVENT whose UID never changes (`party-<id>@<club slug>.bunco-club`: nothing in
 it depends on the site's address) and whose SEQUENCE is the party's `sequence`, bumped by every
 change of time, place, host or a cancellation: a subscribed calendar updates the event instead of
-adding a second one. A cancelled party stays in the feed with STATUS:CANCELLED.
+adding a second one. A cancelled party stays in the feed with STATUS:CANCELLED. A feed is written in one language (a
+member's feed in the member's, the club's in the club's): one plain SUMMARY per event, no LANGUAGE
+parameter, which calendars read unevenly.
 
 Times are the club's local times with a TZID, and the feed carries the VTIMEZONE of the club's
 zone, so a phone in another zone shows the right hour. The VTIMEZONE is written in the form most
@@ -25,7 +27,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, Timezone, TimezoneDaylight, TimezoneStandard
 
 from bunco_club.links import absolute
@@ -40,7 +43,19 @@ def party_uid(party: Party) -> str:
 
 def bunco_title(club_name: str) -> str:
     """"Oak Lane Bunco", never "Oak Lane Bunco Bunco"."""
-    return club_name if club_name.casefold().rstrip(" !.").endswith("bunco") else f"{club_name} Bunco"
+    return club_name if club_name.casefold().rstrip(" !.").endswith("bunco") else _("%(club)s Bunco") % {
+        "club": club_name}
+
+
+def _summary(party: Party, hosting: bool) -> str:
+    """The event's one plain SUMMARY, in the feed's language."""
+    if hosting:
+        title = _("%(club)s: you host Bunco") % {"club": party.club.name}
+    elif party.host is not None:
+        title = _("%(title)s at %(hosts)s's") % {"title": bunco_title(party.club.name), "hosts": party.hosts_label()}
+    else:
+        title = bunco_title(party.club.name)
+    return _("Cancelled: %(title)s") % {"title": title} if party.is_cancelled else title
 
 
 def _event(party: Party, *, for_member: Member | None = None) -> Event:
@@ -52,15 +67,8 @@ def _event(party: Party, *, for_member: Member | None = None) -> Event:
     event.add("dtstart", start)
     event.add("dtend", start + PARTY_LENGTH)
     hosting = for_member is not None and party.is_hosted_by_member(for_member)
-    title = f"{party.club.name}: you host Bunco" if hosting else bunco_title(party.club.name)
-    if party.host is not None and not hosting:
-        title += f" at {party.hosts_label()}'s"
-    if party.is_cancelled:
-        title = f"Cancelled: {title}"
-        event.add("status", "CANCELLED")
-    else:
-        event.add("status", "CONFIRMED")
-    event.add("summary", title)
+    event.add("status", "CANCELLED" if party.is_cancelled else "CONFIRMED")
+    event.add("summary", _summary(party, hosting))
     if party.location:
         event.add("location", party.location)
     hosted_by = party.hosted_by_label()
@@ -94,18 +102,23 @@ def _calendar(name: str, club: Club, parties: Iterable[Party], *, for_member: Me
 
 
 def club_feed(club: Club) -> bytes:
+    """Every party of the club, in the club's language."""
     parties = club.parties.select_related("club", "host", "cohost").order_by("starts_at")
-    return _calendar(bunco_title(club.name), club, parties)
+    with translation.override(club.language):
+        return _calendar(bunco_title(club.name), club, parties)
 
 
 def member_feed(member: Member) -> bytes:
-    """The member's hosting dates and the parties they said yes to."""
+    """The member's hosting dates and the parties they said yes to, in the member's language (the
+    club's until they choose): each subscriber's feed is made for them."""
     parties = (
         Party.objects.filter(club_id=member.club_id)
         .filter(Q(host=member) | Q(cohost=member) | Q(rsvps__member=member, rsvps__answer=RSVP.Answer.YES))
         .distinct().select_related("club", "host", "cohost").order_by("starts_at")
     )
-    return _calendar(f"{member.club.name}: {member.name}'s Bunco", member.club, parties, for_member=member)
+    with translation.override(member.reads):
+        name = _("%(club)s: %(name)s's Bunco") % {"club": member.club.name, "name": member.name}
+        return _calendar(name, member.club, parties, for_member=member)
 
 
 # --- The club's time zone, as calendars write it ----------------------------------------------

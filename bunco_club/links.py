@@ -14,13 +14,15 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from live import signing
 from live.refusals import Refusal
 
 SALT = "bunco-club.member"
 
-INVALID = "This link isn't valid: it may have been cut short or replaced. Ask your club's host for your link."
+INVALID = gettext_lazy("This link isn't valid: it may have been cut short or replaced. Ask your club's host for your "
+                       "link.")
 
 
 class BadMemberLink(Refusal):

@@ -3,7 +3,8 @@
 The substitute invitation, the swap request and the party's change or cancellation are enqueued
 by their actions once the transaction commits; `send_due_reminders` (RSVP nudges, the host's
 reminder, and any invitation or swap whose email an enqueue lost) runs from the clock. Every email
-goes out through `send_once`, which records it, so however often these run each goes once.
+goes out through `send_once`, which records it, so however often these run each goes once. Each
+is written for its one recipient, in their language (`Member.reads`: theirs, else their club's).
 
 This module sits one floor below bunco_club.actions (docs/DESIGN.md §2): the actions import the tasks
 to enqueue them, the tasks import this module, and this module imports neither.
@@ -18,9 +19,11 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
-from bunco_club.headcount import headcount
+from bunco_club.headcount import Headcount, headcount
 from bunco_club.links import absolute, member_token
 from bunco_club.models import RSVP, Member, Party, SentReminder, SubInvitation, SwapRequest
 
@@ -50,21 +53,38 @@ def _link(member: Member, view: str = "clubs:my_club") -> str:
     return absolute(reverse(view, args=[member_token(member.code)]), club=member.club)
 
 
+def _reading(member: Member) -> translation.override:
+    """Where a mail to `member` is written: in their language (the club's until they choose), never
+    the sender's: every mail is made for its one recipient (docs/I18N.md)."""
+    return translation.override(member.reads)
+
+
+def _at(moment: datetime.datetime) -> str:
+    """A moment of the club's clocks in the language the mail is written in: "Thursday 17 December,
+    19:00", "jueves 17 de diciembre, 19:00"."""
+    return formats.date_format(moment, pgettext("date and time in a mail", "l d F, H:i"))
+
+
 def _when(party: Party) -> str:
-    return f"{party.local_start:%A %d %B, %H:%M}"
+    return _at(party.local_start)
 
 
 def send_sub_invitation(invitation_id: int) -> bool:
-    invitation = (SubInvitation.objects.select_related("party__club", "party__host", "member")
+    invitation = (SubInvitation.objects.select_related("party__club", "party__host", "member", "member__club")
                   .filter(pk=invitation_id, status=SubInvitation.Status.INVITED).first())
     if invitation is None:
         return False
     party, member = invitation.party, invitation.member
-    body = (f"Hi {member.name},\n\nA seat has opened at {party.club.name}'s Bunco night on {_when(party)}"
-            f"{' at ' + party.location if party.location else ''}. Would you like it? The first to accept "
-            f"takes the seat.\n\nAnswer here: {_link(member)}\n")
+    with _reading(member):
+        values = {"name": member.name, "club": party.club.name, "when": _when(party), "place": party.location,
+                  "link": _link(member)}
+        opened = (_("A seat has opened at %(club)s's Bunco night on %(when)s at %(place)s.") if party.location
+                  else _("A seat has opened at %(club)s's Bunco night on %(when)s.")) % values
+        body = _("Hi %(name)s,\n\n%(opened)s Would you like it? The first to accept takes the seat.\n\n"
+                 "Answer here: %(link)s\n") % {**values, "opened": opened}
+        subject = _("%(club)s: a seat for you on %(when)s?") % values
     return send_once(f"sub:{invitation.pk}", kind="sub", to=[member.email], party=party, member=member,
-                     subject=f"{party.club.name}: a seat for you on {_when(party)}?", body=body)
+                     subject=subject, body=body)
 
 
 def send_party_cancelled(party_id: int) -> int:
@@ -75,18 +95,42 @@ def send_party_cancelled(party_id: int) -> int:
     coming = set(party.rsvps.filter(answer=RSVP.Answer.YES).values_list("member_id", flat=True))
     sent = 0
     for member in party.club.members.filter(Q(is_alternate=False) | Q(pk__in=coming), is_active=True).exclude(email=""):
-        body = (f"Hi {member.name},\n\n{party.club.name}'s Bunco night on {_when(party)} is cancelled."
-                f"\n\nYour club page: {_link(member)}\n")
+        with _reading(member):
+            values = {"name": member.name, "club": party.club.name, "when": _when(party), "link": _link(member)}
+            body = _("Hi %(name)s,\n\n%(club)s's Bunco night on %(when)s is cancelled.\n\n"
+                     "Your club page: %(link)s\n") % values
+            subject = _("%(club)s: %(when)s is cancelled") % values
         sent += send_once(f"cancelled:{party.pk}:{member.pk}", kind="cancelled", to=[member.email], party=party,
-                          member=member, subject=f"{party.club.name}: {_when(party)} is cancelled", body=body)
+                          member=member, subject=subject, body=body)
     return sent
+
+
+def _said(answer: str) -> str:
+    """A member's answer as a mail repeats it ("You said yes")."""
+    return pgettext("you said", "yes") if answer == RSVP.Answer.YES else pgettext("you said", "maybe")
+
+
+def _changed(party: Party, before: datetime.datetime | None, was_location: str | None) -> tuple[str, str, str]:
+    """A change's subject, its "When:" and its "Where:", in the language the mail is written in
+    (`before`: the time it was, if it moved; `was_location`: the place it was, if that changed)."""
+    club, now_when = party.club, _when(party)
+    when = _("%(when)s (was %(before)s)") % {"when": now_when, "before": _at(club.local(before))} if before else now_when
+    where = party.location or _("no place given yet")
+    if was_location is not None:
+        where = _("%(where)s (was %(before)s)") % {"where": where, "before": was_location or _("no place given")}
+    if before is not None or was_location is None:
+        subject = _("%(club)s: now on %(when)s") % {"club": club.name, "when": now_when}
+    else:
+        subject = _("%(club)s on %(when)s: now at %(place)s") % {
+            "club": club.name, "when": now_when, "place": party.location or _("a place to be told")}
+    return subject, when, where
 
 
 def send_party_changed(party_id: int, was_starts_at: str | None = None, was_location: str | None = None) -> int:
     """Tell the members who said yes or maybe a party's new time or place, and what it was (issue 29,
     C7); once per member and change (the party's sequence: two edits before the task runs send
-    one mail, from the first time and place to the last). `was_starts_at` (ISO) and `was_location`
-    are what the party was before the edit that enqueued this."""
+    one mail, from the first time and place to the last), each in their own language. `was_starts_at`
+    (ISO) and `was_location` are what the party was before the edit that enqueued this."""
     party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=True).first()
     if party is None or party.is_past:
         return 0
@@ -96,76 +140,101 @@ def send_party_changed(party_id: int, was_starts_at: str | None = None, was_loca
     placed = was_location is not None and was_location != party.location
     if (was_starts_at is not None or was_location is not None) and not moved and not placed:
         return 0  # moved and moved back before this ran: nothing to tell
-    when = _when(party) + (f" (was {club.local(before):%A %d %B, %H:%M})" if moved and before else "")
-    where = (party.location or "no place given yet") + (f" (was {was_location or 'no place given'})" if placed else "")
-    subject = (f"{club.name}: now on {_when(party)}" if moved or not placed
-               else f"{club.name} on {_when(party)}: now at {party.location or 'a place to be told'}")
     sent = 0
     for rsvp in (party.rsvps.filter(answer__in=[RSVP.Answer.YES, RSVP.Answer.MAYBE], member__is_active=True)
                  .select_related("member", "member__club")):
         member = rsvp.member
-        body = (f"Hi {member.name},\n\n{club.name}'s Bunco night has changed.\n\n"
-                f"When: {when}\nWhere: {where}\n\n"
-                f"You said {rsvp.answer}: if that has changed too, answer again on your "
-                f"club page: {_link(member)}\n")
+        with _reading(member):
+            subject, when, where = _changed(party, before if moved else None, was_location if placed else None)
+            body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
+                     "You said %(answer)s: if that has changed too, answer again on your club page: %(link)s\n") % {
+                "name": member.name, "club": club.name, "when": when, "where": where, "answer": _said(rsvp.answer),
+                "link": _link(member)}
         sent += send_once(f"changed:{party.pk}:{party.sequence}:{member.pk}", kind="changed", to=[member.email],
                           party=party, member=member, subject=subject, body=body)
     return sent
 
 
 def send_swap_request(swap_id: int) -> bool:
-    swap = (SwapRequest.objects.select_related("give", "take", "requested_by", "asked", "give__club")
+    swap = (SwapRequest.objects.select_related("give", "take", "requested_by", "asked", "asked__club", "give__club")
             .filter(pk=swap_id, status=SwapRequest.Status.PENDING).first())
     if swap is None:
         return False
-    body = (f"Hi {swap.asked.name},\n\n{swap.requested_by.name} asks to swap hosting dates with you: they would "
-            f"host on {_when(swap.take)} and you on {_when(swap.give)}.\n\nAccept or decline here: "
-            f"{_link(swap.asked)}\n")
+    with _reading(swap.asked):
+        values = {"name": swap.asked.name, "asking": swap.requested_by.name, "club": swap.give.club.name,
+                  "take": _when(swap.take), "give": _when(swap.give), "link": _link(swap.asked)}
+        body = _("Hi %(name)s,\n\n%(asking)s asks to swap hosting dates with you: they would host on %(take)s and "
+                 "you on %(give)s.\n\nAccept or decline here: %(link)s\n") % values
+        subject = _("%(club)s: %(asking)s asks to swap hosting dates") % values
     return send_once(f"swap:{swap.pk}", kind="swap", to=[swap.asked.email], party=swap.take, member=swap.asked,
-                     subject=f"{swap.give.club.name}: {swap.requested_by.name} asks to swap hosting dates", body=body)
+                     subject=subject, body=body)
+
+
+def _nudge(party: Party, member: Member) -> tuple[str, str]:
+    """An RSVP nudge's subject and what it asks, in the language the mail is written in."""
+    values = {"club": party.club.name, "when": _when(party), "place": party.location,
+              "hosts": party.hosted_by_label() if party.host else ""}
+    if party.is_hosted_by_member(member):
+        # Her own party: she is there; whether she plays is the question (issue 42).
+        subject = _("%(club)s on %(when)s: will you play too?") % values
+        said = (_("You host %(club)s on %(when)s at %(place)s. Will you play too?") if party.location
+                else _("You host %(club)s on %(when)s. Will you play too?")) % values
+        return subject, said
+    subject = _("%(club)s on %(when)s: are you coming?") % values
+    if party.location:
+        said = (_("%(club)s plays Bunco on %(when)s at %(place)s, %(hosts)s. Are you coming?") if party.host
+                else _("%(club)s plays Bunco on %(when)s at %(place)s. Are you coming?")) % values
+    else:
+        said = (_("%(club)s plays Bunco on %(when)s, %(hosts)s. Are you coming?") if party.host
+                else _("%(club)s plays Bunco on %(when)s. Are you coming?")) % values
+    return subject, said
 
 
 def _send_rsvp_nudges(party: Party) -> int:
     answered = set(party.rsvps.values_list("member_id", flat=True))
     sent = 0
     for member in party.club.members.regulars().exclude(pk__in=answered).exclude(email=""):
-        where = f" at {party.location}" if party.location else ""
-        if party.is_hosted_by_member(member):
-            # Her own party: she is there; whether she plays is the question (issue 42).
-            question = "will you play too?"
-            said = f"You host {party.club.name} on {_when(party)}{where}. Will you play too?"
-        else:
-            question = "are you coming?"
-            said = (f"{party.club.name} plays Bunco on {_when(party)}{where}"
-                    f"{', ' + party.hosted_by_label() if party.host else ''}. Are you coming?")
-        body = f"Hi {member.name},\n\n{said}\n\nAnswer yes, no or maybe here: {_link(member)}\n"
+        with _reading(member):
+            subject, said = _nudge(party, member)
+            body = _("Hi %(name)s,\n\n%(said)s\n\nAnswer yes, no or maybe here: %(link)s\n") % {
+                "name": member.name, "said": said, "link": _link(member)}
         sent += send_once(f"nudge:{party.pk}:{member.pk}", kind="nudge", to=[member.email], party=party,
-                          member=member, subject=f"{party.club.name} on {_when(party)}: {question}", body=body)
+                          member=member, subject=subject, body=body)
     return sent
+
+
+def _host_brief(party: Party, count: Headcount) -> str:
+    """What the host's reminder says of the answers so far and what to get ready, in the language the
+    mail is written in."""
+    waiting = {"maybe": len(count.maybe), "waiting": len(count.waiting)}
+    if count.nobody_coming:
+        # Nothing to get ready for nobody (issue 29, C11): say so rather than "snacks for 0".
+        so_far = _("So far: %(summary)s") % {"summary": count.summary().lower()}
+        ready = _("What to get ready: nothing yet; the tables, snacks and prize pot follow the yes answers.")
+    else:
+        tables = ngettext("%(tables)s table", "%(tables)s tables", count.tables) % {"tables": count.tables}
+        so_far = _("So far: %(summary)s (%(tables)s)") % {"summary": count.summary(), "tables": tables}
+        ready = _("What to get ready: %(tables)s of four, 3 dice and a score pad a table, a bell for the head table, "
+                  "snacks for %(coming)s, and the prize pot (about $%(pot)s from the buy-ins).") % {
+            "tables": tables, "coming": len(count.coming),
+            "pot": formats.number_format(len(count.coming) * party.club.buy_in_cents / 100, 2)}
+    answers = _("%(so_far)s, %(maybe)s maybe, %(waiting)s not answered yet.") % {"so_far": so_far, **waiting}
+    return f"{answers}\n{ready}"
 
 
 def _send_host_reminders(party: Party) -> int:
     count = headcount(party)
-    pot = len(count.coming) * party.club.buy_in_cents
-    if count.nobody_coming:
-        # Nothing to get ready for nobody (issue 29, C11): say so rather than "snacks for 0".
-        so_far = f"So far: {count.summary().lower()}"
-        ready = "What to get ready: nothing yet; the tables, snacks and prize pot follow the yes answers.\n\n"
-    else:
-        tables = f"{count.tables} table{'s' if count.tables != 1 else ''}"
-        so_far = f"So far: {count.summary()} ({tables})"
-        ready = (f"What to get ready: {tables} of four, 3 dice and a score pad a table, a bell for the head "
-                 f"table, snacks for {len(count.coming)}, and the prize pot (about ${pot / 100:.2f} from the "
-                 f"buy-ins).\n\n")
     sent = 0
     for member in (party.host, party.cohost):
         if member is None or not member.email:
             continue
-        body = (f"Hi {member.name},\n\nYou host {party.club.name} on {_when(party)}.\n\n"
-                f"{so_far}, {len(count.maybe)} maybe, {len(count.waiting)} not answered yet.\n"
-                f"{ready}Your club page: {_link(member)}\n")
+        with _reading(member):
+            values = {"name": member.name, "club": party.club.name, "when": _when(party), "link": _link(member)}
+            body = _("Hi %(name)s,\n\nYou host %(club)s on %(when)s.\n\n%(brief)s\n\nYour club page: %(link)s\n") % {
+                **values, "brief": _host_brief(party, count)}
+            subject = _("You host %(club)s on %(when)s") % values
         sent += send_once(f"host:{party.pk}:{member.pk}", kind="host", to=[member.email], party=party, member=member,
-                          subject=f"You host {party.club.name} on {_when(party)}", body=body)
+                          subject=subject, body=body)
     return sent
 
 

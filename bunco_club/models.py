@@ -68,6 +68,9 @@ class Club(models.Model):
     # The address (scheme://host[:port]) the site was last reached at by one of the club's hosts:
     # what emails and calendar entries link to when settings.SITE_URL is not set.
     site_address = models.CharField(max_length=200, blank=True)
+    # The club's language (settings.LANGUAGES): its members' until they choose their own, and the
+    # club-wide pages' and feed's (docs/I18N.md, "Who sees which language").
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
 
     class Meta:
         ordering = ["name"]
@@ -137,6 +140,9 @@ class Member(models.Model):
     sub_order = models.PositiveIntegerField(default=0)  # place on the sub list (alternates)
     # The member this one hosts with (both sides point at each other): one slot in the rotation.
     cohost = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The member's language (settings.LANGUAGES) for their page, mails and calendar; blank until
+    # their link is first opened (their phone's) or they choose: the club's meanwhile.
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, blank=True)
 
     objects = MemberQuerySet.as_manager()
 
@@ -157,6 +163,11 @@ class Member(models.Model):
         if not self.is_active:
             return "retired"
         return "alternate" if self.is_alternate else "regular"
+
+    @property
+    def reads(self) -> str:
+        """The language the member reads their page, mails and calendar in: theirs, else the club's."""
+        return self.language or self.club.language
 
 
 class Season(models.Model):

@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -25,7 +26,9 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club import actions, ical
@@ -119,7 +122,7 @@ def _club_for_viewer(request: HttpRequest, slug: str) -> tuple[Club, Member | No
     return club, member, is_host
 
 
-LINK_RETIRED = "This link is no longer in use. Ask your club's host for your link."
+LINK_RETIRED = gettext_lazy("This link is no longer in use. Ask your club's host for your link.")
 
 
 def _member_from_link(request: HttpRequest, token: str) -> Member:
@@ -130,6 +133,7 @@ def _member_from_link(request: HttpRequest, token: str) -> Member:
     if member is None:
         raise BadMemberLink(LINK_RETIRED)
     timezone.activate(member.club.zone)
+    translation.activate(member.reads)  # their page and its messages in their language (docs/I18N.md)
     codes = request.session.get(SESSION_MEMBERS, [])
     if not isinstance(codes, list):
         codes = []
@@ -627,8 +631,9 @@ def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @refused(Back.ME)
 def my_club(request: HttpRequest, token: str) -> HttpResponse:
     """A member's "my club" page: their parties and answers, sub invitations, swap requests,
-    hosting dates, history and calendar feed."""
+    hosting dates, history and calendar feed, in their language."""
     member = _member_from_link(request, token)
+    language_guessed = _guess_language(request, member)
     club = member.club
     upcoming = list(club.parties.upcoming().select_related("club", "host", "cohost")[:24])
     answers = {rsvp.party_id: rsvp for rsvp in RSVP.objects.filter(member=member, party__in=upcoming)}
@@ -648,8 +653,46 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
         "history": member.records.select_related("party").order_by("-party__starts_at")[:24],
         "feed_url": request.build_absolute_uri(reverse("clubs:member_feed", args=[token])),
         "blackouts": _my_blackouts_form(member),
+        "language_guessed": language_guessed, "other_language": _other_language(member.reads),
     }
     return render(request, "bunco_club/my_club.html", context)
+
+
+def _phone_language(request: HttpRequest) -> str:
+    """The language this phone asks for (its switch's cookie, else its Accept-Language) if the site
+    speaks it; "" when it asks for none of them (then the club's stays)."""
+    asked = (request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "") + " "
+             + request.headers.get("Accept-Language", "")).casefold()
+    language = translation.get_language_from_request(request)
+    return language if language in dict(settings.LANGUAGES) and language in asked else ""
+
+
+def _guess_language(request: HttpRequest, member: Member) -> bool:
+    """Their link opened for the first time: the phone's language becomes the member's (True: the page
+    offers the other language with one tap)."""
+    guessed = actions.guess_member_language(member, _phone_language(request))
+    translation.activate(member.reads)
+    return guessed
+
+
+def _other_language(language: str) -> tuple[str, str]:
+    """The language the page's switch offers: (code, its own name)."""
+    return next((code, name) for code, name in settings.LANGUAGES if code != language)
+
+
+@require_POST
+@refused(Back.ME)
+def my_language(request: HttpRequest, token: str) -> HttpResponse:
+    """The member chooses the language of their page, mails and calendar (the switch in their page's
+    header, or its first visit's offer); this phone's other pages follow it too (the header's cookie)."""
+    member = _member_from_link(request, token)
+    member = actions.set_member_language(member, request.POST.get("language", ""))
+    response = redirect(_back_to_me(token))
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, member.language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                        samesite="Lax")
+    return response
 
 
 @require_POST
@@ -679,7 +722,7 @@ def my_claim(request: HttpRequest, token: str) -> HttpResponse:
 
 def _my_blackouts_form(member: Member) -> BlackoutsForm:
     form = BlackoutsForm(member=member)
-    form.fields["dates"].label = "Dates you can't host (or come)"
+    form.fields["dates"].label = _("Dates you can't host (or come)")
     return form
 
 

@@ -11,13 +11,14 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from bunco_club.actions.common import clean_name, clean_text, log_change
+from bunco_club.actions.languages import check_language
 from bunco_club.actions.refusals import ClubError
 from bunco_club.models import CLUB_NAME_MAX, PLACE_MAX, Club
 from games.rules import bunco
 
 # A club's house rules: the night's (named by the engine) and how the pot is cut.
 RULE_FIELDS = (*bunco.RULE_FIELDS, "one_prize_each", "split_ties", "prize_amounts")
-CLUB_FIELDS = ("name", "place", "usual_time", "time_zone", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS)
+CLUB_FIELDS = ("name", "place", "usual_time", "time_zone", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS, "language")
 
 
 def _clean_club_fields(fields: dict[str, Any]) -> dict[str, Any]:
@@ -68,6 +69,8 @@ def create_club(*, user: Any, name: str, **fields: Any) -> Club:
         raise TypeError(f"create_club got unknown fields {sorted(unknown)}")
     clean = clean_name(name, "club name", CLUB_NAME_MAX)
     fields = _clean_club_fields(fields)
+    if "language" in fields:
+        fields["language"] = check_language(fields["language"])
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one new club at a time per account
     _check_hosting_room(user)
     club = Club.objects.create(name=clean, slug=_unique_slug(clean), **fields)
@@ -83,6 +86,8 @@ def update_club(club: Club, **fields: Any) -> Club:
     if unknown:
         raise TypeError(f"update_club got unknown fields {sorted(unknown)}")
     fields = _clean_club_fields(fields)
+    if "language" in fields:
+        fields["language"] = check_language(fields["language"])
     for name, value in fields.items():
         setattr(club, name, value)
     club.save(update_fields=list(fields))

@@ -493,7 +493,7 @@ def _pk(attribute: str) -> Callable[[World], str]:
 
 NIGHT_BOXES = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "one_prize_each", "split_ties")
 NIGHT_RULES = (*NIGHT_BOXES, "tie_break", "prize_amounts")
-CLUB_FIELDS = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", *NIGHT_RULES)
+CLUB_FIELDS = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", *NIGHT_RULES, "language")
 A_CLUB = valid(name="Elm Court", place="12 Elm Row", usual_time="19:00", buy_in="5", time_zone="UTC",
                rsvp_nudge_days="3", tie_break="roll_off")
 PARTY_FIELDS = ("date", "time", "location", "notes", "host", "cohost", "season")
@@ -730,6 +730,8 @@ REGISTRY: dict[str, Entry] = {
     "clubs:my_blackouts": Entry(one(token=lambda w: token_of(w.member)), POST, ("dates",),
                                 takes="no date ticked is a valid answer: no dates away",
                                 valid=valid(dates=_party_dates)),
+    "clubs:my_language": Entry(one(token=lambda w: token_of(w.member)), POST, ("language",),
+                               valid=valid(language="es")),
     "clubs:member_feed": Entry(one(token=lambda w: token_of(w.member))),
     "clubs:club_feed": Entry(one(feed_code=lambda w: w.club.feed_code)),
     "clubs:club": Entry(one(slug=_slug)),
