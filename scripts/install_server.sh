@@ -106,7 +106,7 @@ find_python() {
         say "$found: the user $USER_NAME cannot run it (it is under root's home?), so it is not used" >&2
     fi
     if [ ! -x /opt/bunco/python/bin/python3.12 ]; then
-        say "No Python 3.12+ on this machine (Debian 12 has 3.11): installing one with uv into /opt/bunco/python" >&2
+        say "No Python 3.12+ here that $USER_NAME can run (Debian 12 has 3.11): installing one with uv into /opt/bunco/python" >&2
         python3 -m venv /opt/bunco/uv
         /opt/bunco/uv/bin/pip install --quiet --disable-pip-version-check uv
         UV_PYTHON_INSTALL_DIR=/opt/bunco/uv-pythons /opt/bunco/uv/bin/uv python install 3.12 >&2
