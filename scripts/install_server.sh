@@ -94,12 +94,19 @@ copy_code() {
 # Python 3.12 or newer, as the Makefile finds it (scripts/find_python.sh); Debian 12 has 3.11 alone,
 # so then uv (from PyPI, in a virtualenv of Debian's python3) installs a CPython 3.12 build of its
 # own into /opt/bunco/python. Prints the Python's path.
+# A Python the site's user cannot run is passed over: one under root's home (pyenv in /root, mode
+# 700) would make a virtualenv whose python the site's processes are refused ("Permission denied").
 find_python() {
-    if "$CHECKOUT/scripts/find_python.sh" 2>/dev/null; then
-        return
+    local found
+    if found="$("$CHECKOUT/scripts/find_python.sh" 2>/dev/null)"; then
+        if runuser -u "$USER_NAME" -- "$found" -c 'import sys' >/dev/null 2>&1; then
+            echo "$found"
+            return
+        fi
+        say "$found: the user $USER_NAME cannot run it (it is under root's home?), so it is not used" >&2
     fi
     if [ ! -x /opt/bunco/python/bin/python3.12 ]; then
-        say "No Python 3.12+ on this machine (Debian 12 has 3.11): installing one with uv into /opt/bunco/python" >&2
+        say "No Python 3.12+ here that $USER_NAME can run (Debian 12 has 3.11): installing one with uv into /opt/bunco/python" >&2
         python3 -m venv /opt/bunco/uv
         /opt/bunco/uv/bin/pip install --quiet --disable-pip-version-check uv
         UV_PYTHON_INSTALL_DIR=/opt/bunco/uv-pythons /opt/bunco/uv/bin/uv python install 3.12 >&2
@@ -108,11 +115,11 @@ find_python() {
     echo /opt/bunco/python/bin/python3.12
 }
 
-make_venv() {
+make_venv() {  # an upgrade keeps the virtualenv (and its Python): no Python is looked for then
     local python
-    python="$(find_python)"
     install -d -m 755 /opt/bunco
     if [ ! -x "$VENV/bin/python" ]; then
+        python="$(find_python)"
         say "Making the virtualenv $VENV ($("$python" --version))"
         "$python" -m venv "$VENV"
     fi
@@ -147,8 +154,29 @@ EOF
     chmod 755 /usr/local/bin/bunco-manage
 }
 
+database_migrated() {  # whether the site's database exists with its tables (an earlier run migrated it)
+    runuser -u postgres -- psql -d "$USER_NAME" -tAc "SELECT to_regclass('public.django_migrations') IS NOT NULL" \
+        2>/dev/null | grep -q t
+}
+
+# An upgrade backs the database up first, with the installed code and environment, before anything
+# changes (packages, code, migrations): a failed backup stops the upgrade with nothing changed.
+BACKUP_FILE=""
+backup_before_upgrading() {
+    if [ ! -x "$VENV/bin/python" ] || [ ! -f "$ENV_FILE" ] || ! command -v psql >/dev/null || ! database_migrated; then
+        return 0
+    fi
+    say "Backing up the database before upgrading (manage.py backup, into $STATE/backups)"
+    local made
+    made="$(as_site "$VENV/bin/python" manage.py backup)" \
+        || die "the backup before upgrading failed (above): nothing was changed, the site runs as it did"
+    BACKUP_FILE="$(printf '%s' "$made" | "$VENV/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["file"])')"
+    say "Backup: $BACKUP_FILE"
+}
+
 # A second run finds the environment file there and keeps it: say so, before it is rendered again.
 if [ -f "$ENV_FILE" ]; then FIRST_RUN=no; else FIRST_RUN=yes; fi
+backup_before_upgrading
 install_packages
 make_user
 copy_code
@@ -185,6 +213,9 @@ if [ "$FIRST_RUN" = yes ]; then
     say "Installed. A new SECRET_KEY is in $ENV_FILE (mode 600): keep a copy, the site's links depend on it."
 else
     say "Upgraded in place: new code, migrations applied, processes restarted; SECRET_KEY and data kept."
+    if [ -n "$BACKUP_FILE" ]; then
+        say "Before it:  a backup, $BACKUP_FILE (to go back: docs/OPERATIONS.md, \"Backups\")"
+    fi
 fi
 say "Processes: systemctl status bunco.target $UNITS caddy"
 say "Logs:      journalctl -u bunco-pages -u bunco-streams -u bunco-worker -u bunco-beat -u caddy -f"
