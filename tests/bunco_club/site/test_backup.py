@@ -124,6 +124,17 @@ def test_the_backup_command_prints_the_file_it_wrote(backup_dir: Path) -> None:
     assert manifest["uploads"].startswith("none")
 
 
+def test_a_backup_that_cannot_be_written_says_why_in_a_sentence_not_a_traceback(tmp_path: Path) -> None:
+    """The folder cannot be made (here a file stands where it should be; a full disk or a folder
+    of another user's alike): exit 1, one sentence, and no file."""
+    (tmp_path / "taken").write_text("a file, not a folder")
+    code, out, err = run("backup", "--to", str(tmp_path / "taken" / "backups"))
+    assert code == 1
+    assert out == ""
+    assert err.startswith("No backup was written: ") and "Traceback" not in err
+    assert [path.name for path in tmp_path.iterdir()] == ["taken"]
+
+
 def test_a_backup_is_taken_once_a_day_by_itself_and_the_newest_are_kept(settings, backup_dir: Path) -> None:
     settings.BACKUP_EVERY_HOURS, settings.BACKUP_KEEP = 24, 3
     backup_dir.mkdir()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
 
 from bunco_club.site.backups import take_backup
 from live.commands import require_migrated_database
@@ -31,4 +32,7 @@ class Command(BaseCommand):
         except Refusal as refusal:
             self.stderr.write(refusal.message)
             sys.exit(2)
+        except OSError as error:  # the folder not writable, the disk full: say so, no traceback
+            self.stderr.write(_("No backup was written: %(error)s.") % {"error": error.strerror or error})
+            sys.exit(1)
         self.stdout.write(json.dumps(made.as_json()))
