@@ -156,9 +156,10 @@ class Member(models.Model):
 
     @property
     def status(self) -> str:
+        """Where the member stands, as a person reads it (in the reader's language)."""
         if not self.is_active:
-            return "retired"
-        return "alternate" if self.is_alternate else "regular"
+            return gettext("retired")
+        return gettext("alternate") if self.is_alternate else gettext("regular")
 
 
 class Season(models.Model):
