@@ -136,3 +136,10 @@ def test_a_rotation_rule_refusal_is_translated_where_it_is_read(club):
     assert str(refused.value) == "A season has 1 to 120 months."
     with translation.override("es"):
         assert refused.value.message == "Una temporada tiene de 1 a 120 meses."
+
+
+def test_a_member_on_a_hosts_page_is_told_in_spanish(member_client, club):
+    response = member_client.get(reverse("clubs:roster", args=[club.slug]), HTTP_ACCEPT_LANGUAGE=SPANISH)
+    assert response.status_code == 403
+    assert "Solo los anfitriones del club pueden hacer eso." in text(response)
+    assert "Only the club's hosts" not in text(response)
