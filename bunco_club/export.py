@@ -22,6 +22,9 @@ from typing import Any, TypeGuard
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from bunco_club.actions.clubs import _unique_slug
 from bunco_club.actions.refusals import ClubError
@@ -95,6 +98,26 @@ TABLES: dict[str, Section] = {
 }
 
 
+# The club's own lists as a person reads them in a refusal (another app's list: its name, as it
+# always read in English).
+TITLES = {
+    "members": gettext_lazy("Members"), "seasons": gettext_lazy("Seasons"), "blackouts": gettext_lazy("Blackouts"),
+    "parties": gettext_lazy("Parties"), "rsvps": gettext_lazy("Rsvps"),
+    "sub_invitations": gettext_lazy("Sub invitations"), "swap_requests": gettext_lazy("Swap requests"),
+    "night_records": gettext_lazy("Night records"),
+}
+
+
+def _title(name: str) -> str:
+    """A list of the file named for people ("Night records"), capitalised."""
+    return str(TITLES.get(name, name.replace("_", " ").capitalize()))
+
+
+def figure(number: int) -> str:
+    """A count as the reader's language writes it (2,000 in English)."""
+    return number_format(number, force_grouping=True)
+
+
 def register(name: str, section: Section) -> None:
     """Add a list to the file, after those there are: an app that keeps rows of a club (the night
     its nights) registers them when it is ready, so the club domain never reads that app. Its
@@ -158,22 +181,23 @@ def read_document(text: str) -> dict[str, Any]:
     try:
         document = json.loads(text)
     except ValueError as error:
-        raise ClubError(f"The file is not JSON: {error}.") from None
+        raise ClubError(_("The file is not JSON: %(error)s.") % {"error": error}) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ClubError(f"The file is not a club export (its \"format\" is not {FORMAT!r}).")
+        raise ClubError(_("The file is not a club export (its \"format\" is not %(format)s).") % {"format": repr(FORMAT)})
     version = document.get("version")
     if not _is_id(version) or not 1 <= version <= VERSION:
-        raise ClubError(f"The file is of version {version!r}; this installation reads versions 1 to {VERSION}.")
+        raise ClubError(_("The file is of version %(version)s; this installation reads versions 1 to %(latest)s.")
+                        % {"version": repr(version), "latest": VERSION})
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(payload.get("club"), dict):
-        raise ClubError("The file has no club in it.")
+        raise ClubError(_("The file has no club in it."))
     if hashlib.sha256(canonical(payload)).hexdigest() != document.get("sha256"):
-        raise ClubError("The file has been altered since it was exported: its checksum does not match.")
+        raise ClubError(_("The file has been altered since it was exported: its checksum does not match."))
     for name, section in TABLES.items():
         if section.since > version:
             payload.setdefault(name, [])  # a list newer than the file: the file has none of it
         if not isinstance(payload.get(name), list) or not all(isinstance(row, dict) for row in payload[name]):
-            raise ClubError(f"The file's {name.replace('_', ' ')} are not a list of records.")
+            raise ClubError(_("The file's %(list)s are not a list of records.") % {"list": _title(name).lower()})
     return payload
 
 
@@ -193,7 +217,8 @@ def _value(model: type[models.Model], column: str, raw: object, where: str) -> o
             raise ValueError(f"{raw!r} is not a {field.get_internal_type()}")
         return field.to_python(raw)
     except (ValueError, TypeError, ValidationError) as error:
-        raise ClubError(f"{where}: {column} is not right ({error}).") from None
+        raise ClubError(_("%(where)s: %(column)s is not right (%(error)s).")
+                        % {"where": where, "column": column, "error": error}) from None
 
 
 def _json_type(field: models.Field) -> type:
@@ -214,19 +239,21 @@ def _check_room(payload: Mapping[str, Any]) -> None:
     """The club's caps hold for an imported club as for one built here (settings.CLUB_MAX_MEMBERS,
     CLUB_MAX_PARTIES, SEASON_MAX_PARTIES)."""
     if len(payload["members"]) > settings.CLUB_MAX_MEMBERS:
-        raise ClubError(f"The file has {len(payload['members']):,} members; a club keeps "
-                        f"{settings.CLUB_MAX_MEMBERS:,} at most.")
+        raise ClubError(_("The file has %(count)s members; a club keeps %(most)s at most.")
+                        % {"count": figure(len(payload["members"])), "most": figure(settings.CLUB_MAX_MEMBERS)})
     if len(payload["parties"]) > settings.CLUB_MAX_PARTIES:
-        raise ClubError(f"The file has {len(payload['parties']):,} parties; a club keeps "
-                        f"{settings.CLUB_MAX_PARTIES:,} at most.")
+        raise ClubError(_("The file has %(count)s parties; a club keeps %(most)s at most.")
+                        % {"count": figure(len(payload["parties"])), "most": figure(settings.CLUB_MAX_PARTIES)})
     for number, party in enumerate(payload["parties"], start=1):
         if party.get("season") is not None and not _is_id(party.get("season")):
-            raise ClubError(f"Parties #{number}: the season {party.get('season')!r} is not an id of the file.")
+            raise ClubError(_("Parties #%(number)s: the season %(season)s is not an id of the file.")
+                            % {"number": number, "season": repr(party.get("season"))})
     seasons = Counter(party.get("season") for party in payload["parties"] if party.get("season") is not None)
     for season, count in seasons.items():
         if count > settings.SEASON_MAX_PARTIES:
-            raise ClubError(f"Season {season!r} of the file has {count:,} dates; a season has "
-                            f"{settings.SEASON_MAX_PARTIES:,} at most.")
+            raise ClubError(_("Season %(season)s of the file has %(count)s dates; a season has %(most)s at most.")
+                            % {"season": repr(season), "count": figure(count),
+                               "most": figure(settings.SEASON_MAX_PARTIES)})
 
 
 def _checked(row: models.Model, where: str, exclude: Iterable[str]) -> models.Model:
@@ -235,7 +262,7 @@ def _checked(row: models.Model, where: str, exclude: Iterable[str]) -> models.Mo
         row.full_clean(exclude=list(exclude), validate_unique=False, validate_constraints=False)
     except ValidationError as error:
         problems = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in error.message_dict.items())
-        raise ClubError(f"{where}: {problems}") from None
+        raise ClubError(_("%(where)s: %(problems)s") % {"where": where, "problems": problems}) from None
     return row
 
 
@@ -250,13 +277,15 @@ class _Ids:
             return None
         found = self.made[table].get(ref) if isinstance(ref, int) and not isinstance(ref, bool) else None
         if found is None:
-            raise ClubError(f"{where} refers to {table.replace('_', ' ')} {ref!r}, which is not in the file.")
+            raise ClubError(_("%(where)s refers to %(list)s %(ref)s, which is not in the file.")
+                            % {"where": where, "list": _title(table).lower(), "ref": repr(ref)})
         return found
 
 
 def _make_club(data: Mapping[str, Any]) -> Club:
-    club = Club(**{column: _value(Club, column, data.get(column), "The club") for column in CLUB_FIELDS})
-    _checked(club, "The club", exclude=["slug", "feed_code"])
+    where = _("The club")
+    club = Club(**{column: _value(Club, column, data.get(column), where) for column in CLUB_FIELDS})
+    _checked(club, where, exclude=["slug", "feed_code"])
     club.slug = _unique_slug(club.slug)  # the same slug, or the first free `<slug>-2`…
     created_at = club.created_at
     club.save()
@@ -269,13 +298,14 @@ def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) ->
     """One list of the file stored, its references remapped to the rows made before it (those of
     its own list once the list is stored), every row checked."""
     section = TABLES[name]
-    title = name.replace("_", " ").capitalize()
+    title = _title(name)
     rows = [_made_row(club, section, item, ids, f"{title} #{number}") for number, item in enumerate(items, start=1)]
     stored = section.model._default_manager.bulk_create(rows)
     _keep_moments(section.model, stored, items, section.columns)
     for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1):
         if item.get("id") in ids.made[name]:
-            raise ClubError(f"{title} #{number}: the id {item.get('id')!r} is used twice.")
+            raise ClubError(_("%(where)s: the id %(id)s is used twice.")
+                            % {"where": f"{title} #{number}", "id": repr(item.get("id"))})
         if item.get("id") is not None:
             ids.made[name][item["id"]] = row
     referring = [(number, item, row) for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1)
@@ -296,11 +326,11 @@ def _made_row(club: Club, section: Section, item: dict[str, Any], ids: _Ids, whe
                 **({"club": club} if section.of_club else {}))
     _refer(section, section.refs, item, row, ids, where)
     if item.get("id") is not None and not _is_id(item.get("id")):
-        raise ClubError(f"{where}: the id {item.get('id')!r} is not a whole number.")
+        raise ClubError(_("%(where)s: the id %(id)s is not a whole number.") % {"where": where, "id": repr(item.get("id"))})
     _checked(row, where, exclude=[*section.refs, *section.later, "club", "code"])
     refusal = section.refusal(row) if section.refusal else None
     if refusal is not None:
-        raise ClubError(f"{where}: {refusal}")
+        raise ClubError(_("%(where)s: %(problems)s") % {"where": where, "problems": refusal})
     return row
 
 
@@ -325,8 +355,8 @@ def _check_agreement(section: Section, row: models.Model, where: str) -> None:
     for one, other in section.agree:
         first, second = _reached(row, one), _reached(row, other)
         if first is not None and second is not None and first.pk != second.pk:
-            raise ClubError(f"{where}: its {one} and its {other} are not the same row (the file's rows "
-                            "contradict each other).")
+            raise ClubError(_("%(where)s: its %(one)s and its %(other)s are not the same row (the file's rows "
+                              "contradict each other).") % {"where": where, "one": one, "other": other})
 
 
 def _keep_moments(model: type[models.Model], rows: list[models.Model], items: list[dict[str, Any]],
@@ -338,7 +368,7 @@ def _keep_moments(model: type[models.Model], rows: list[models.Model], items: li
         return
     for row, item in zip(rows, items, strict=True):
         for column in stamped:
-            setattr(row, column, _value(model, column, item.get(column), "A moment"))
+            setattr(row, column, _value(model, column, item.get(column), _("A moment")))
     model._default_manager.bulk_update(rows, stamped)  # bulk_update writes the values as they are
 
 
@@ -361,5 +391,5 @@ def import_club(text: str) -> dict[str, object]:
     try:
         club, members, nights = _store(payload)
     except IntegrityError as error:
-        raise ClubError(f"The file's records contradict each other: {error}.") from None
+        raise ClubError(_("The file's records contradict each other: %(error)s.") % {"error": error}) from None
     return {"club": club.pk, "slug": club.slug, "members": members, "nights": nights}

@@ -12,6 +12,11 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils import timezone, translation
+from django.utils.dateformat import format as date_format
+from django.utils.formats import number_format
+from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from bunco_club.models import (
     CLUB_NAME_MAX,
@@ -29,8 +34,9 @@ from bunco_club.rotation import ORDINALS, WEEKDAYS
 from games.rules import bunco, prizes
 from live.forms import RecordChoiceField, WholeNumberField
 
-DATE_HELP = "One date a line, written like 2027-01-15."
-BUY_IN_FORMAT = "The buy-in is an amount in dollars written with the digits 0 to 9, like 5 or 5.50."
+DATE_HELP = _("One date a line, written like 2027-01-15.")
+BUY_IN_FORMAT = _("The buy-in is an amount in dollars written with the digits 0 to 9, like 5 or 5.50.")
+TIME_FORMAT = _("Write the time like 19:00.")
 
 
 class HouseRulesForm(forms.Form):
@@ -45,11 +51,11 @@ class HouseRulesForm(forms.Form):
     # The choices and labels are the engine's; the pot is cut in whole dollars unless the host asks
     # for the official cents (prizes.CLUB_PRIZE_RULES).
     tie_break = forms.ChoiceField(choices=bunco.TIE_BREAKS, required=False, initial=bunco.OFFICIAL.tie_break,
-                                  widget=forms.RadioSelect, label="Ties at a table")
+                                  widget=forms.RadioSelect, label=_("Ties at a table"))
     one_prize_each = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["one_prize_each"])
     split_ties = forms.BooleanField(required=False, label=prizes.PRIZE_RULE_LABELS["split_ties"])
     prize_amounts = forms.ChoiceField(choices=prizes.PRIZE_AMOUNTS, initial=prizes.CLUB_PRIZE_RULES.amounts,
-                                      required=False, widget=forms.RadioSelect, label="Prize amounts")
+                                      required=False, widget=forms.RadioSelect, label=_("Prize amounts"))
 
     def clean_buy_in(self) -> Decimal:
         # Django's DecimalField reads what Decimal() reads: "٣", "1_000", "1e2". Only ASCII digits here.
@@ -84,22 +90,22 @@ class ClubForm(HouseRulesForm):
     # Its own fields first, then the house rules (HouseRulesForm's), as the page has always shown them.
     field_order = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", "language")
 
-    name = forms.CharField(max_length=CLUB_NAME_MAX, label="Club name")
-    place = forms.CharField(max_length=PLACE_MAX, required=False, label="Usual place",
-                            help_text="Where you usually play; each party can change it.")
-    usual_time = forms.TimeField(initial=datetime.time(19, 0), label="Usual start time",
+    name = forms.CharField(max_length=CLUB_NAME_MAX, label=_("Club name"))
+    place = forms.CharField(max_length=PLACE_MAX, required=False, label=_("Usual place"),
+                            help_text=_("Where you usually play; each party can change it."))
+    usual_time = forms.TimeField(initial=datetime.time(19, 0), label=_("Usual start time"),
                                  widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-                                 error_messages={"invalid": "Write the time like 19:00."})
+                                 error_messages={"invalid": TIME_FORMAT})
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
-                                initial=Decimal("5.00"), label="Buy-in per player ($)",
+                                initial=Decimal("5.00"), label=_("Buy-in per player ($)"),
                                 error_messages={"invalid": BUY_IN_FORMAT})
     time_zone = forms.ChoiceField(
-        label="Time zone", initial="UTC", required=False, choices=lambda: [(zone, zone.replace("_", " ")) for zone in time_zones()],
-        help_text="Party times are entered and shown in it, and calendars carry it.",
+        label=_("Time zone"), initial="UTC", required=False, choices=lambda: [(zone, zone.replace("_", " ")) for zone in time_zones()],
+        help_text=_("Party times are entered and shown in it, and calendars carry it."),
         widget=forms.Select(attrs={"data-browser-zone": ""}),
-        error_messages={"invalid_choice": "Pick the club's time zone from the list, like America/Chicago."})
+        error_messages={"invalid_choice": _("Pick the club's time zone from the list, like America/Chicago.")})
     rsvp_nudge_days = WholeNumberField(low=0, high=30, what="the days before a party", initial=3,
-                                       label="Remind members who haven't answered this many days before")
+                                       label=_("Remind members who haven't answered this many days before"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -147,23 +153,24 @@ def time_zones() -> list[str]:
 
 
 class CohostForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Their username on this site")
+    username = forms.CharField(max_length=150, label=_("Their username on this site"))
 
 
 class MemberForm(forms.Form):
-    name = forms.CharField(max_length=NAME_MAX)
-    email = forms.EmailField(max_length=EMAIL_MAX, required=False, help_text="For invitations and reminders.",
-                             error_messages={"invalid": "That email address doesn't look right."})
-    phone = forms.CharField(max_length=PHONE_MAX, required=False)
+    name = forms.CharField(max_length=NAME_MAX, label=_("Name"))
+    email = forms.EmailField(max_length=EMAIL_MAX, required=False, label=_("Email"),
+                             help_text=_("For invitations and reminders."),
+                             error_messages={"invalid": _("That email address doesn't look right.")})
+    phone = forms.CharField(max_length=PHONE_MAX, required=False, label=_("Phone"))
 
 
 class NewMemberForm(MemberForm):
-    alternate = forms.BooleanField(required=False, label="On the sub list (an alternate)")
+    alternate = forms.BooleanField(required=False, label=_("On the sub list (an alternate)"))
 
 
 class PairForm(forms.Form):
-    partner = RecordChoiceField(queryset=Member.objects.none(), label="Hosts together with",
-                                     error_messages={"invalid_choice": "Pick a regular of the club."})
+    partner = RecordChoiceField(queryset=Member.objects.none(), label=_("Hosts together with"),
+                                     error_messages={"invalid_choice": _("Pick a regular of the club.")})
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -181,8 +188,8 @@ def _dates(text: str) -> list[datetime.date]:
         try:
             days.append(datetime.date.fromisoformat(line))
         except ValueError:
-            raise forms.ValidationError(f"Line {number}, “{line[:20]}”, is not a date: write it like 2027-01-15.",
-                                        code="invalid") from None
+            raise forms.ValidationError(_("Line %(number)s, “%(line)s”, is not a date: write it like 2027-01-15.")
+                                        % {"number": number, "line": line[:20]}, code="invalid") from None
     return days
 
 
@@ -192,8 +199,8 @@ class BlackoutsForm(forms.Form):
 
     dates = forms.TypedMultipleChoiceField(
         widget=forms.CheckboxSelectMultiple, required=False, coerce=datetime.date.fromisoformat,
-        label="Dates this member can't host",
-        error_messages={"invalid_choice": "Tick dates of the club's parties still to come."})
+        label=_("Dates this member can't host"),
+        error_messages={"invalid_choice": _("Tick dates of the club's parties still to come.")})
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -202,7 +209,7 @@ class BlackoutsForm(forms.Form):
         self.days = sorted(set(days))
         field = self.fields["dates"]
         assert isinstance(field, forms.TypedMultipleChoiceField)
-        field.choices = [(day.isoformat(), f"{day:%a %-d %b %Y}") for day in self.days]
+        field.choices = [(day.isoformat(), date_format(day, "D j M Y")) for day in self.days]
         away = set(member.blackouts.values_list("date", flat=True))
         self.kept = sorted(away - set(self.days))  # not offered here: kept as they are
         if not self.is_bound:
@@ -214,46 +221,51 @@ class BlackoutsForm(forms.Form):
 
 
 class SeasonByRuleForm(forms.Form):
-    name = forms.CharField(max_length=NAME_MAX, label="Season name", initial=lambda: str(timezone.localdate().year + 1))
-    first_month = forms.DateField(label="Starting in the month of", widget=forms.DateInput(attrs={"type": "date"}),
-                                  error_messages={"invalid": "Write a date like 2027-01-01."})
-    months = WholeNumberField(low=1, high=24, what="the number of months", initial=12, label="For how many months")
-    nth = forms.TypedChoiceField(choices=[(key, value.capitalize()) for key, value in ORDINALS.items()], coerce=int,
-                                 initial=3, label="Which one")
-    weekday = forms.TypedChoiceField(choices=list(enumerate(WEEKDAYS)), coerce=int, initial=4, label="Weekday")
-    time = forms.TimeField(label="At", widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-                           error_messages={"invalid": "Write the time like 19:00."})
+    name = forms.CharField(max_length=NAME_MAX, label=_("Season name"),
+                           initial=lambda: str(timezone.localdate().year + 1))
+    first_month = forms.DateField(label=_("Starting in the month of"), widget=forms.DateInput(attrs={"type": "date"}),
+                                  error_messages={"invalid": _("Write a date like 2027-01-01.")})
+    months = WholeNumberField(low=1, high=24, what="the number of months", initial=12,
+                              label=_("For how many months"))
+    # The rule's words are the pure rotation's (marked there), said in the reader's language.
+    nth = forms.TypedChoiceField(choices=lambda: [(key, capfirst(gettext(value))) for key, value in ORDINALS.items()],
+                                 coerce=int, initial=3, label=_("Which one"))
+    weekday = forms.TypedChoiceField(choices=lambda: [(number, gettext(day)) for number, day in enumerate(WEEKDAYS)],
+                                     coerce=int, initial=4, label=_("Weekday"))
+    time = forms.TimeField(label=_("At"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+                           error_messages={"invalid": TIME_FORMAT})
 
 
 class SeasonByHandForm(forms.Form):
-    name = forms.CharField(max_length=NAME_MAX, label="Season name")
-    dates = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), help_text=DATE_HELP, label="The dates")
-    time = forms.TimeField(label="At", widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-                           error_messages={"invalid": "Write the time like 19:00."})
+    name = forms.CharField(max_length=NAME_MAX, label=_("Season name"))
+    dates = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), help_text=DATE_HELP, label=_("The dates"))
+    time = forms.TimeField(label=_("At"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+                           error_messages={"invalid": TIME_FORMAT})
 
     def clean_dates(self) -> list[datetime.date]:
         days = _dates(self.cleaned_data["dates"])
         if not days:
-            raise forms.ValidationError("Write at least one date.", code="required")
+            raise forms.ValidationError(_("Write at least one date."), code="required")
         return days
 
 
 class PartyForm(forms.Form):
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
-                           error_messages={"invalid": "Write a date like 2027-01-15."})
-    time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-                           error_messages={"invalid": "Write the time like 19:00."})
-    location = forms.CharField(max_length=PLACE_MAX, required=False, label="Address")
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Date"),
+                           error_messages={"invalid": _("Write a date like 2027-01-15.")})
+    time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"), label=_("Time"),
+                           error_messages={"invalid": TIME_FORMAT})
+    location = forms.CharField(max_length=PLACE_MAX, required=False, label=_("Address"))
     notes = forms.CharField(max_length=NOTES_MAX, widget=forms.Textarea(attrs={"rows": 3}), required=False,
-                            help_text=f"Members see them on the party's page and in their calendars ({NOTES_MAX:,} "
-                                      "characters at most).")
-    host = RecordChoiceField(queryset=Member.objects.none(), required=False, empty_label="No host yet",
-                                  error_messages={"invalid_choice": "Pick a member of the club."})
-    cohost = RecordChoiceField(queryset=Member.objects.none(), required=False, empty_label="Nobody",
-                                    label="Co-host", error_messages={"invalid_choice": "Pick a member of the club."})
+                            label=_("Notes"))  # its help text says the cap in the reader's figures (__init__)
+    host = RecordChoiceField(queryset=Member.objects.none(), required=False, empty_label=_("No host yet"),
+                             label=pgettext_lazy("club", "Host"),
+                             error_messages={"invalid_choice": _("Pick a member of the club.")})
+    cohost = RecordChoiceField(queryset=Member.objects.none(), required=False, empty_label=_("Nobody"),
+                               label=_("Co-host"), error_messages={"invalid_choice": _("Pick a member of the club.")})
 
-    season = RecordChoiceField(queryset=Season.objects.none(), required=False, empty_label="No season",
-                                    error_messages={"invalid_choice": "Pick one of the club's seasons."})
+    season = RecordChoiceField(queryset=Season.objects.none(), required=False, empty_label=_("No season"),
+                               label=_("Season"),
+                               error_messages={"invalid_choice": _("Pick one of the club's seasons.")})
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -265,14 +277,16 @@ class PartyForm(forms.Form):
         season = self.fields["season"]
         assert isinstance(season, forms.ModelChoiceField)
         season.queryset = club.seasons.all()
-        self.fields["time"].help_text = f"{club.zone.key.replace('_', ' ')} time."
+        self.fields["time"].help_text = gettext("%(zone)s time.") % {"zone": club.zone.key.replace("_", " ")}
+        self.fields["notes"].help_text = gettext("Members see them on the party's page and in their calendars "
+                                                 "(%(most)s characters at most).") % {"most": number_format(NOTES_MAX, force_grouping=True)}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("cohost") and not data.get("host"):
-            self.add_error("cohost", "Pick the host before a co-host.")
+            self.add_error("cohost", gettext("Pick the host before a co-host."))
         elif data.get("cohost") and data.get("cohost") == data.get("host"):
-            self.add_error("cohost", "The host and co-host must be two different people.")
+            self.add_error("cohost", gettext("The host and co-host must be two different people."))
         return data
 
     def starts_at(self) -> datetime.datetime:
@@ -291,10 +305,10 @@ class NewPartyForm(PartyForm):
 
 
 class SwapForm(forms.Form):
-    give = RecordChoiceField(queryset=Party.objects.none(), label="Your date",
-                                  error_messages={"invalid_choice": "Pick one of the dates you host."})
-    take = RecordChoiceField(queryset=Party.objects.none(), label="The date you'd like instead",
-                                  error_messages={"invalid_choice": "Pick a date another member hosts."})
+    give = RecordChoiceField(queryset=Party.objects.none(), label=_("Your date"),
+                             error_messages={"invalid_choice": _("Pick one of the dates you host.")})
+    take = RecordChoiceField(queryset=Party.objects.none(), label=_("The date you'd like instead"),
+                             error_messages={"invalid_choice": _("Pick a date another member hosts.")})
 
     def __init__(self, *args: Any, member: Member, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -308,4 +322,4 @@ class SwapForm(forms.Form):
 
 
 def _party_label(party: Party) -> str:
-    return f"{party.local_start:%a %d %b %Y} ({party.hosts_label()})"
+    return f"{date_format(party.local_start, 'D d M Y')} ({party.hosts_label()})"

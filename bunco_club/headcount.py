@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, ngettext
+
 from bunco_club.models import Member, Party, SubInvitation
 from games.rules import bunco
 
@@ -37,11 +39,14 @@ class Headcount:
 
     def summary(self) -> str:
         """"9 coming, 2 subs invited, 3 ghosts"; "Nobody coming yet" before the first yes."""
-        parts = ["Nobody coming yet" if self.nobody_coming else f"{len(self.coming)} coming"]
+        coming = len(self.coming)
+        parts = [gettext("Nobody coming yet") if self.nobody_coming else
+                 ngettext("%(count)s coming", "%(count)s coming", coming) % {"count": coming}]
         if self.subs_invited:
-            parts.append(f"{len(self.subs_invited)} sub{'s' if len(self.subs_invited) != 1 else ''} invited")
+            subs = len(self.subs_invited)
+            parts.append(ngettext("%(count)s sub invited", "%(count)s subs invited", subs) % {"count": subs})
         if not self.nobody_coming:
-            parts.append(f"{self.ghosts} ghost{'s' if self.ghosts != 1 else ''}")
+            parts.append(ngettext("%(count)s ghost", "%(count)s ghosts", self.ghosts) % {"count": self.ghosts})
         return ", ".join(parts)
 
 

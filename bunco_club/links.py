@@ -21,8 +21,8 @@ from live.refusals import Refusal
 
 SALT = "bunco-club.member"
 
-INVALID = gettext_lazy("This link isn't valid: it may have been cut short or replaced. Ask your club's host for your "
-                       "link.")
+INVALID = gettext_lazy("This link isn't valid: it may have been cut short or replaced. Ask your club's host for "
+                       "your link.")
 
 
 class BadMemberLink(Refusal):
@@ -38,14 +38,14 @@ def member_token(code: str) -> str:
     return signing.sign({"m": code}, salt=SALT, dated=False)
 
 
-REFUSED = signing.Refused(invalid=lambda: BadMemberLink(INVALID))  # undated: it never expires
+REFUSED = signing.Refused(invalid=lambda: BadMemberLink(str(INVALID)))  # undated: it never expires
 
 
 def read_member_token(token: str) -> str:
     """The member code a token was signed for; BadMemberLink if it was not signed by this site."""
     code = signing.text_field(signing.read_link(token, salt=SALT, refused=REFUSED, dated=False), "m")
     if code is None:
-        raise BadMemberLink(INVALID)
+        raise BadMemberLink(str(INVALID))
     return code
 
 

@@ -17,6 +17,8 @@ from dataclasses import asdict
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from bunco_club.links import my_club_path
 from bunco_club.standings import Line, Standing, season_standings
@@ -46,7 +48,7 @@ class Club(models.Model):
     hosts = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="hosted_clubs", blank=True)
     buy_in_cents = models.PositiveIntegerField(default=500)
     created_at = models.DateTimeField(auto_now_add=True)
-    place = models.CharField("usual place", max_length=PLACE_MAX, blank=True)
+    place = models.CharField(_("usual place"), max_length=PLACE_MAX, blank=True)
     usual_time = models.TimeField(default=datetime.time(19, 0))
     # Days before a party that members who haven't answered get a nudge.
     rsvp_nudge_days = models.PositiveSmallIntegerField(default=3)
@@ -54,14 +56,14 @@ class Club(models.Model):
     feed_code = models.CharField(max_length=40, unique=True, default=new_code)
     # The house rules every night of the club starts with: the fields of games.rules.bunco.Rules and
     # games.rules.prizes.PrizeRules, by the same names (`night_rules`, `prize_rules`).
-    baby_bunco_ends_turn = models.BooleanField("a baby bunco (+5) ends the turn", default=False)
-    wipeout = models.BooleanField("three 1s wipe out the team's points", default=False)
-    head_losers_to_last_table = models.BooleanField("head-table losers go to the last table", default=False)
-    tie_break = models.CharField("ties at a table", max_length=12, choices=bunco.TIE_BREAKS,
+    baby_bunco_ends_turn = models.BooleanField(_("a baby bunco (+5) ends the turn"), default=False)
+    wipeout = models.BooleanField(_("three 1s wipe out the team's points"), default=False)
+    head_losers_to_last_table = models.BooleanField(_("head-table losers go to the last table"), default=False)
+    tie_break = models.CharField(_("ties at a table"), max_length=12, choices=bunco.TIE_BREAKS,
                                  default=bunco.OFFICIAL.tie_break)
-    one_prize_each = models.BooleanField("one prize per player", default=False)
-    split_ties = models.BooleanField("tied players share a prize", default=False)
-    prize_amounts = models.CharField("prize amounts", max_length=24, choices=prizes.PRIZE_AMOUNTS,
+    one_prize_each = models.BooleanField(_("one prize per player"), default=False)
+    split_ties = models.BooleanField(_("tied players share a prize"), default=False)
+    prize_amounts = models.CharField(_("prize amounts"), max_length=24, choices=prizes.PRIZE_AMOUNTS,
                                      default=prizes.CLUB_PRIZE_RULES.amounts.value)
     # The IANA zone the club meets in: times are entered, shown, mailed and put in calendars in it.
     time_zone = models.CharField(max_length=64, default="UTC")
@@ -160,9 +162,10 @@ class Member(models.Model):
 
     @property
     def status(self) -> str:
+        """Where the member stands, as a person reads it (in the reader's language)."""
         if not self.is_active:
-            return "retired"
-        return "alternate" if self.is_alternate else "regular"
+            return gettext("retired")
+        return gettext("alternate") if self.is_alternate else gettext("regular")
 
     @property
     def reads(self) -> str:
@@ -294,12 +297,14 @@ class Party(models.Model):
 
     def hosts_label(self) -> str:
         names = [member.name for member in (self.host, self.cohost) if member is not None]
-        return " & ".join(names) if names else "no host yet"
+        return " & ".join(names) if names else gettext("no host yet")
 
     def hosted_by_label(self) -> str:
         """"hosted by Ada & Bea", or "no host yet": never "hosted by no host yet" (issue 42)."""
         label = self.hosts_label()
-        return f"hosted by {label}" if self.host is not None or self.cohost is not None else label
+        if self.host is None and self.cohost is None:
+            return label
+        return gettext("hosted by %(hosts)s") % {"hosts": label}
 
     def is_hosted_by_member(self, member: Member) -> bool:
         return member.pk is not None and member.pk in (self.host_id, self.cohost_id)
@@ -313,9 +318,9 @@ class Party(models.Model):
 
 class RSVP(models.Model):
     class Answer(models.TextChoices):
-        YES = "yes", "Coming"
-        NO = "no", "Can't come"
-        MAYBE = "maybe", "Maybe"
+        YES = "yes", _("Coming")
+        NO = "no", _("Can't come")
+        MAYBE = "maybe", _("Maybe")
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="rsvps")
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rsvps")
@@ -355,10 +360,10 @@ class SubInvitation(models.Model):
     """An alternate invited to a party's seat that a regular gave up; the first to accept takes it."""
 
     class Status(models.TextChoices):
-        INVITED = "invited", "Invited"
-        ACCEPTED = "accepted", "Took the seat"
-        DECLINED = "declined", "Declined"
-        TOO_LATE = "too_late", "Seat already taken"
+        INVITED = "invited", _("Invited")
+        ACCEPTED = "accepted", _("Took the seat")
+        DECLINED = "declined", _("Declined")
+        TOO_LATE = "too_late", _("Seat already taken")
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="sub_invitations")
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="sub_invitations")
@@ -378,9 +383,9 @@ class SwapRequest(models.Model):
     """A host asks another member to swap hosting dates; the other accepts or declines."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for an answer"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", pgettext_lazy("swap", "Accepted")
+        DECLINED = "declined", pgettext_lazy("swap", "Declined")
 
     requested_by = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="swaps_asked")
     asked = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="swaps_received")
@@ -438,6 +443,12 @@ class NightRecord(models.Model):
     @property
     def prize_dollars(self) -> str:
         return f"{self.prize_cents / 100:.2f}"
+
+    @property
+    def prizes_label(self) -> str:
+        """The prizes won, in the reader's language: the night stores the engine's English titles
+        (games.rules.prizes.PRIZE_TITLES), each translated here as the catalog has it."""
+        return ", ".join(gettext(title) for title in self.prizes.split(", ")) if self.prizes else ""
 
 
 class SentReminder(models.Model):

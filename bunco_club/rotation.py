@@ -21,6 +21,8 @@ from __future__ import annotations
 import datetime
 from collections.abc import Collection, Mapping, Sequence
 
+from games.rules.words import Said, gettext_noop
+
 
 class RotationError(ValueError):
     """Input a rotation cannot be planned from; the message says why, for people."""
@@ -42,7 +44,8 @@ def plan_rotation(
     hostings: dict[str, int] = {name: (hosted_before.get(name, 0) if hosted_before else 0) for name in roster}
     for name, count in hostings.items():
         if isinstance(count, bool) or not isinstance(count, int):
-            raise RotationError(f"The number of times {name} hosted before must be a whole number, not {count!r}.")
+            raise RotationError(Said(gettext_noop("The number of times %(name)s hosted before must be a whole number, "
+                                                  "not %(count)s."), name=name, count=repr(count)))
     # Available dates left for each member, this date included: decremented as the plan moves on.
     left: dict[str, int] = {name: sum(1 for day in season if day not in away[name]) for name in roster}
     order = {name: index for index, name in enumerate(roster)}
@@ -61,19 +64,22 @@ def plan_rotation(
     return plan
 
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", -1: "last"}
+# English, marked for the catalog: the forms offer them translated (bunco_club/forms.py).
+WEEKDAYS = (gettext_noop("Monday"), gettext_noop("Tuesday"), gettext_noop("Wednesday"), gettext_noop("Thursday"),
+            gettext_noop("Friday"), gettext_noop("Saturday"), gettext_noop("Sunday"))
+ORDINALS = {1: gettext_noop("first"), 2: gettext_noop("second"), 3: gettext_noop("third"), 4: gettext_noop("fourth"),
+            -1: gettext_noop("last")}
 
 
 def monthly_dates(first_month: datetime.date, months: int, *, nth: int, weekday: int) -> list[datetime.date]:
     """The `nth` `weekday` (0 = Monday) of `months` months from `first_month`'s month on: "the third
     Friday of every month" is nth=3, weekday=4; nth=-1 is the last one of the month."""
     if nth not in ORDINALS:
-        raise RotationError("Pick the first, second, third, fourth or last weekday of the month.")
+        raise RotationError(Said(gettext_noop("Pick the first, second, third, fourth or last weekday of the month.")))
     if not 0 <= weekday <= 6:
-        raise RotationError("The weekday is 0 (Monday) to 6 (Sunday).")
+        raise RotationError(Said(gettext_noop("The weekday is 0 (Monday) to 6 (Sunday).")))
     if not 1 <= months <= 120:
-        raise RotationError("A season has 1 to 120 months.")
+        raise RotationError(Said(gettext_noop("A season has 1 to 120 months.")))
     days: list[datetime.date] = []
     year, month = first_month.year, first_month.month
     for _ in range(months):
@@ -95,10 +101,10 @@ def describe_rule(nth: int, weekday: int) -> str:
 
 def _checked_members(members: Sequence[str]) -> list[str]:
     if isinstance(members, (str, bytes)):
-        raise RotationError("Members must be a list of names, not a single string.")
+        raise RotationError(Said(gettext_noop("Members must be a list of names, not a single string.")))
     roster = list(members)
     if not roster:
-        raise RotationError("A rotation needs at least one member to host.")
+        raise RotationError(Said(gettext_noop("A rotation needs at least one member to host.")))
     seen: set[str] = set()
     duplicates: list[str] = []
     for name in roster:
@@ -107,7 +113,8 @@ def _checked_members(members: Sequence[str]) -> list[str]:
         seen.add(name)
     if duplicates:
         listed = ", ".join(repr(name) for name in duplicates)
-        raise RotationError(f"Each member must have a different name; these appear more than once: {listed}.")
+        raise RotationError(Said(gettext_noop("Each member must have a different name; these appear more than once: "
+                                              "%(names)s."), names=listed))
     return roster
 
 
@@ -115,12 +122,13 @@ def _checked_dates(dates: Sequence[datetime.date]) -> list[datetime.date]:
     season = list(dates)
     for index, day in enumerate(season):
         if not isinstance(day, datetime.date):
-            raise RotationError(f"Date {index + 1} is not a date: {day!r}.")
+            raise RotationError(Said(gettext_noop("Date %(number)s is not a date: %(value)s."), number=index + 1,
+                                     value=repr(day)))
         if index and not _after(day, season[index - 1]):
-            raise RotationError(
-                f"Dates must be in order with none repeated: {day.isoformat()} (date {index + 1}) "
-                f"does not come after {season[index - 1].isoformat()}."
-            )
+            raise RotationError(Said(
+                gettext_noop("Dates must be in order with none repeated: %(day)s (date %(number)s) does not come "
+                             "after %(earlier)s."),
+                day=day.isoformat(), number=index + 1, earlier=season[index - 1].isoformat()))
     return season
 
 

@@ -27,8 +27,9 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bunco_club import actions, ical
@@ -54,7 +55,7 @@ from live.http import HtmxHttpRequest
 from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
 
 SESSION_MEMBERS = "club-member-codes"
-NOT_A_HOST = "Only the club's hosts can do that."
+NOT_A_HOST = gettext_lazy("Only the club's hosts can do that.")
 
 # --- Who is asking ----------------------------------------------------------------------------
 
@@ -106,8 +107,8 @@ def _club_for_host(request: HttpRequest, slug: str) -> Club:
         _note_host(request, club)
         return club
     if _viewer_member(request, club) is not None:
-        raise PermissionDenied(NOT_A_HOST)
-    raise Http404("No such club.")
+        raise PermissionDenied(str(NOT_A_HOST))
+    raise Http404(_("No such club."))
 
 
 def _club_for_viewer(request: HttpRequest, slug: str) -> tuple[Club, Member | None, bool]:
@@ -116,7 +117,7 @@ def _club_for_viewer(request: HttpRequest, slug: str) -> tuple[Club, Member | No
     is_host = club.is_hosted_by(request.user)
     member = _viewer_member(request, club)
     if not is_host and member is None:
-        raise Http404("No such club.")
+        raise Http404(_("No such club."))
     if is_host:
         _note_host(request, club)
     return club, member, is_host
@@ -131,7 +132,7 @@ def _member_from_link(request: HttpRequest, token: str) -> Member:
     code = read_member_token(token)
     member = Member.objects.select_related("club").filter(code=code, is_active=True).first()
     if member is None:
-        raise BadMemberLink(LINK_RETIRED)
+        raise BadMemberLink(str(LINK_RETIRED))
     timezone.activate(member.club.zone)
     translation.activate(member.reads)  # their page and its messages in their language (docs/I18N.md)
     codes = request.session.get(SESSION_MEMBERS, [])
@@ -221,7 +222,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             club = actions.create_club(user=request.user, **form.club_fields())
-            messages.success(request, f"{club.name} is ready. Add its members next.")
+            messages.success(request, _("%(club)s is ready. Add its members next.") % {"club": club.name})
             return redirect("clubs:roster", slug=club.slug)
     return render(request, "bunco_club/club_form.html", {"form": form}, status=form_status(form))
 
@@ -262,7 +263,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             actions.update_club(club, **form.club_fields())
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("clubs:club", slug=club.slug)
     return render(request, "bunco_club/club_form.html", {"form": form, "club": club}, status=form_status(form))
 
@@ -273,10 +274,10 @@ def cohost_add(request: HttpRequest, slug: str) -> HttpResponse:
     club = _club_for_host(request, slug)
     form = CohostForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write the username of the co-host's account.")
+        messages.error(request, _("Write the username of the co-host's account."))
         return redirect("clubs:club", slug=club.slug)
     user = actions.add_cohost(club, form.cleaned_data["username"])
-    messages.success(request, f"{user.get_username()} now hosts {club.name} with you.")
+    messages.success(request, _("%(user)s now hosts %(club)s with you.") % {"user": user.get_username(), "club": club.name})
     return redirect("clubs:club", slug=club.slug)
 
 
@@ -286,7 +287,7 @@ def cohost_remove(request: HttpRequest, slug: str, user_pk: int) -> HttpResponse
     club = _club_for_host(request, slug)
     user = get_object_or_404(club.hosts, pk=user_pk)
     actions.remove_cohost(club, user)
-    messages.success(request, f"{user.get_username()} no longer hosts {club.name}.")
+    messages.success(request, _("%(user)s no longer hosts %(club)s.") % {"user": user.get_username(), "club": club.name})
     if user.pk == request.user.pk:
         return redirect("home")
     return redirect("clubs:club", slug=club.slug)
@@ -303,7 +304,8 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             member = actions.add_member(club, **form.cleaned_data)
-            messages.success(request, f"{member.name} is on the {'sub list' if member.is_alternate else 'roster'}.")
+            added = _("%(name)s is on the sub list.") if member.is_alternate else _("%(name)s is on the roster.")
+            messages.success(request, added % {"name": member.name})
             return redirect("clubs:roster", slug=club.slug)
     members = club.members.select_related("cohost")
     context = {
@@ -322,7 +324,7 @@ def member_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with shown_on(form, "name"):
             actions.edit_member(member, **form.cleaned_data)
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("clubs:roster", slug=club.slug)
     context = {"club": club, "member": member, "form": form, "blackouts": blackouts,
                "pair_form": PairForm(member=member),
@@ -340,20 +342,20 @@ def member_blackouts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                    "form": MemberForm(initial={"name": member.name, "email": member.email, "phone": member.phone})}
         return render(request, "bunco_club/member_edit.html", context, status=form_status(form))
     actions.set_blackouts(member, form.chosen())
-    messages.success(request, f"{member.name}'s dates away are saved.")
+    messages.success(request, _("%(name)s's dates away are saved.") % {"name": member.name})
     return redirect("clubs:member_edit", slug=club.slug, pk=member.pk)
 
 
 def _roster_verb(request: HttpRequest, slug: str, pk: int, action: Callable[[Member], object],
                  done: str = "") -> HttpResponse:
     """A host's button on a roster row: the club's host only, then the club action on the member,
-    back to the roster (with `done`, formatted with the member's name, said on success)."""
+    back to the roster (with `done`, a sentence whose %(name)s is the member's name, said on success)."""
     club = _club_for_host(request, slug)
     member = _member_of(club, pk)
     back = reverse("clubs:roster", args=[club.slug])
     action(member)
     if done:
-        messages.success(request, done.format(name=member.name))
+        messages.success(request, done % {"name": member.name})
     return redirect(back)
 
 
@@ -397,7 +399,7 @@ def member_reinstate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @refused(Back.ROSTER)
 def member_new_link(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _roster_verb(request, slug, pk, actions.reset_member_link,
-                        done="{name} has a new personal link; the old one no longer works.")
+                        done=_("%(name)s has a new personal link; the old one no longer works."))
 
 
 @require_POST
@@ -414,10 +416,11 @@ def member_pair(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = PairForm(request.POST, member=member)
     back = reverse("clubs:roster", args=[club.slug])
     if not form.is_valid():
-        messages.error(request, "Pick a regular of the club to host with.")
+        messages.error(request, _("Pick a regular of the club to host with."))
         return redirect(back)
     actions.pair_cohosts(member, form.cleaned_data["partner"])
-    messages.success(request, f"{member.name} and {form.cleaned_data['partner'].name} host together.")
+    messages.success(request, _("%(name)s and %(partner)s host together.")
+                     % {"name": member.name, "partner": form.cleaned_data["partner"].name})
     return redirect(back)
 
 
@@ -446,7 +449,10 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 season = actions.season_by_rule(club, name=values["name"], first_month=values["first_month"],
                                                 months=values["months"], nth=values["nth"],
                                                 weekday=values["weekday"], time=values["time"])
-            messages.success(request, f"{season.name}: {season.parties.count()} dates. Now plan who hosts.")
+            dates = season.parties.count()
+            messages.success(request, ngettext("%(season)s: %(count)s date. Now plan who hosts.",
+                                               "%(season)s: %(count)s dates. Now plan who hosts.", dates)
+                             % {"season": season.name, "count": dates})
             return redirect("clubs:season", slug=club.slug, pk=season.pk)
     context = {"club": club, "form": form, "by_hand": by_hand}
     return render(request, "bunco_club/season_new.html", context, status=form_status(form))
@@ -491,7 +497,8 @@ def season_plan(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     season = _season_of(club, pk)
     back = reverse("clubs:season", args=[club.slug, season.pk])
     planned = actions.assign_hosts(season)
-    messages.success(request, f"Hosts planned for {len(planned)} date{'s' if len(planned) != 1 else ''}.")
+    messages.success(request, ngettext("Hosts planned for %(count)s date.", "Hosts planned for %(count)s dates.",
+                                       len(planned)) % {"count": len(planned)})
     return redirect(back)
 
 
@@ -560,7 +567,7 @@ def party_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         with shown_on(form, None):
             actions.edit_party(party, starts_at=form.starts_at(), location=values["location"], notes=values["notes"],
                                host=values["host"], cohost=values["cohost"], season=values["season"])
-            messages.success(request, "Saved: calendars that follow the club will update.")
+            messages.success(request, _("Saved: calendars that follow the club will update."))
             return redirect("clubs:party", slug=club.slug, pk=party.pk)
     return render(request, "bunco_club/party_form.html", {"club": club, "form": form, "party": party},
                   status=form_status(form))
@@ -573,7 +580,7 @@ def party_invite_sub(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     party = _party_of(club, pk)
     back = reverse("clubs:party", args=[club.slug, party.pk])
     invitation = actions.invite_another_sub(party)
-    messages.success(request, f"{invitation.member.name} is invited.")
+    messages.success(request, _("%(name)s is invited.") % {"name": invitation.member.name})
     return redirect(back)
 
 
@@ -585,7 +592,7 @@ def party_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     party = _party_of(club, pk)
     back = reverse("clubs:party", args=[club.slug, party.pk])
     actions.cancel_party(party)
-    messages.success(request, "The party is cancelled: the members are told, and calendars show it as cancelled.")
+    messages.success(request, _("The party is cancelled: the members are told, and calendars show it as cancelled."))
     return redirect(back)
 
 
@@ -599,10 +606,11 @@ def party_paid(request: HttpRequest, slug: str, pk: int, member_pk: int) -> Http
     back = reverse("clubs:party", args=[club.slug, party.pk])
     paid = request.POST.get("paid")
     if paid not in ("0", "1"):
-        messages.error(request, "Say whether the buy-in is paid (1) or not (0).")
+        messages.error(request, _("Say whether the buy-in is paid (1) or not (0)."))
         return redirect(back)
     actions.mark_paid(party, member, paid=paid == "1")
-    messages.success(request, f"{member.name}: {'paid' if paid == '1' else 'not paid yet'}.")
+    said = _("%(name)s: paid.") if paid == "1" else _("%(name)s: not paid yet.")
+    messages.success(request, said % {"name": member.name})
     return redirect(back)
 
 
@@ -614,11 +622,11 @@ def party_counts(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     back = reverse("clubs:party", args=[club.slug, party.pk])
     counts = request.POST.get("counts")
     if counts not in ("0", "1"):
-        messages.error(request, "Say whether the night counts (1) or not (0).")
+        messages.error(request, _("Say whether the night counts (1) or not (0)."))
         return redirect(back)
     actions.set_night_counts(party, counts=counts == "1")
-    messages.success(request, "This night counts in the standings." if counts == "1" else
-                     "This night no longer counts in the standings.")
+    messages.success(request, _("This night counts in the standings.") if counts == "1" else
+                     _("This night no longer counts in the standings."))
     return redirect(back)
 
 
@@ -706,7 +714,7 @@ def my_blackouts(request: HttpRequest, token: str) -> HttpResponse:
         return redirect(_back_to_me(token))
     # The page offers the party dates still to come: the others stay as they were.
     actions.set_blackouts(member, form.chosen())
-    messages.success(request, "Your dates away are saved.")
+    messages.success(request, _("Your dates away are saved."))
     return redirect(_back_to_me(token))
 
 
@@ -716,7 +724,7 @@ def my_claim(request: HttpRequest, token: str) -> HttpResponse:
     """Link the logged-in account to this member record (optional: the link works without one)."""
     member = _member_from_link(request, token)
     actions.claim_member(member, request.user)
-    messages.success(request, f"Your account now opens {member.club.name} wherever you log in.")
+    messages.success(request, _("Your account now opens %(club)s wherever you log in.") % {"club": member.club.name})
     return redirect(_back_to_me(token))
 
 
@@ -743,7 +751,8 @@ def my_rsvp(request: HttpRequest, token: str, party_pk: int) -> HttpResponse:
     back = request.POST.get("back") == "party"
     back_to = reverse("clubs:party", args=[party.club.slug, party.pk]) if back else _back_to_me(token)
     rsvp = actions.answer_rsvp(party, member, answer, note=note, key=key)
-    messages.success(request, f"Thanks! {party.local_start:%a %d %b}: {rsvp.get_answer_display()}.")
+    messages.success(request, _("Thanks! %(day)s: %(answer)s.")
+                     % {"day": date_format(party.local_start, "D d M"), "answer": rsvp.get_answer_display()})
     return redirect(back_to)
 
 
@@ -756,11 +765,11 @@ def _answer_invitation(request: HttpRequest, token: str, pk: int, *, accept: boo
     invitation = _my_invitation(member, pk)
     answered = actions.answer_sub_invitation(invitation, accept=accept)
     if answered.status == SubInvitation.Status.TOO_LATE:
-        messages.info(request, actions.SEAT_TAKEN)
+        messages.info(request, str(actions.SEAT_TAKEN))
     elif answered.status == SubInvitation.Status.ACCEPTED:
-        messages.success(request, "The seat is yours: see you there!")
+        messages.success(request, _("The seat is yours: see you there!"))
     else:
-        messages.success(request, "Thanks for letting us know.")
+        messages.success(request, _("Thanks for letting us know."))
     return redirect(_back_to_me(token))
 
 
@@ -785,7 +794,7 @@ def my_swap_request(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
         return redirect(_back_to_me(token))
     swap = actions.request_swap(member, give=form.cleaned_data["give"], take=form.cleaned_data["take"])
-    messages.success(request, f"Asked {swap.asked.name}; you'll see their answer here.")
+    messages.success(request, _("Asked %(name)s; you'll see their answer here.") % {"name": swap.asked.name})
     return redirect(_back_to_me(token))
 
 
@@ -793,7 +802,7 @@ def _answer_swap(request: HttpRequest, token: str, pk: int, *, accept: bool) -> 
     member = _member_from_link(request, token)
     swap = get_object_or_404(SwapRequest, asked=member, pk=pk)
     actions.answer_swap(swap, member=member, accept=accept)
-    messages.success(request, "Swapped: your calendar will update." if accept else "Declined.")
+    messages.success(request, _("Swapped: your calendar will update.") if accept else _("Declined."))
     return redirect(_back_to_me(token))
 
 
@@ -825,5 +834,5 @@ def club_feed(request: HttpRequest, feed_code: str) -> HttpResponse:
 def member_feed(request: HttpRequest, token: str) -> HttpResponse:
     member = Member.objects.select_related("club").filter(code=read_member_token(token), is_active=True).first()
     if member is None:
-        raise BadMemberLink(LINK_RETIRED)
+        raise BadMemberLink(str(LINK_RETIRED))
     return HttpResponse(ical.member_feed(member), content_type=ICS)

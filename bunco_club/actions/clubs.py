@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from bunco_club.actions.common import clean_name, clean_text, log_change
 from bunco_club.actions.languages import check_language
@@ -27,7 +28,7 @@ def _clean_club_fields(fields: dict[str, Any]) -> dict[str, Any]:
     if "place" in fields:
         fields["place"] = clean_text(fields["place"], "usual place", PLACE_MAX)
     if "time_zone" in fields and fields["time_zone"] not in zoneinfo.available_timezones():
-        raise ClubError("Pick the club's time zone from the list, like America/Chicago.")
+        raise ClubError(_("Pick the club's time zone from the list, like America/Chicago."))
     return fields
 
 
@@ -41,10 +42,10 @@ def _check_hosting_room(user: Any, *, club: Club | None = None, yourself: bool =
     if hosted.count() < most:
         return
     if yourself:
-        raise ClubError(f"You host {most} clubs already, the most one account may: hand one of them to another "
-                        "host and leave it before you start another.")
-    raise ClubError(f"{user.get_username()} hosts {most} clubs already, the most one account may: they need to "
-                    "leave one of them first.")
+        raise ClubError(_("You host %(most)s clubs already, the most one account may: hand one of them to another "
+                          "host and leave it before you start another.") % {"most": most})
+    raise ClubError(_("%(user)s hosts %(most)s clubs already, the most one account may: they need to leave one of "
+                      "them first.") % {"user": user.get_username(), "most": most})
 
 
 RESERVED_SLUGS = frozenset({"new", "me", "calendar"})  # the club URLs' own words
@@ -63,7 +64,7 @@ def _unique_slug(name: str) -> str:
 def create_club(*, user: Any, name: str, **fields: Any) -> Club:
     """A new club; its creator becomes its host. `fields`: any of CLUB_FIELDS."""
     if not getattr(user, "is_authenticated", False):
-        raise ClubError("Log in to start a club: its host needs an account.")
+        raise ClubError(_("Log in to start a club: its host needs an account."))
     unknown = set(fields) - set(CLUB_FIELDS)
     if unknown:
         raise TypeError(f"create_club got unknown fields {sorted(unknown)}")
@@ -100,7 +101,8 @@ def add_cohost(club: Club, username: str) -> Any:
     """Give another account the club's keys."""
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
-        raise ClubError(f"There is no account with the username “{username.strip()}”. They need to sign up first.")
+        raise ClubError(_("There is no account with the username “%(username)s”. They need to sign up first.")
+                        % {"username": username.strip()})
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     _check_hosting_room(user, club=club, yourself=False)
     club.hosts.add(user)
@@ -111,9 +113,9 @@ def add_cohost(club: Club, username: str) -> Any:
 @transaction.atomic
 def remove_cohost(club: Club, user: Any) -> None:
     if not club.hosts.filter(pk=user.pk).exists():
-        raise ClubError(f"{user.get_username()} doesn't host this club.")
+        raise ClubError(_("%(user)s doesn't host this club.") % {"user": user.get_username()})
     if club.hosts.count() <= 1:
-        raise ClubError("A club needs at least one host: add another host before leaving.")
+        raise ClubError(_("A club needs at least one host: add another host before leaving."))
     club.hosts.remove(user)
     log_change(club, "club", what="cohost")
 

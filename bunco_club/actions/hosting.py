@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
 
 from bunco_club import rotation
 from bunco_club.actions.common import enqueue_mail, log_change, touch_party
@@ -50,11 +52,11 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
     club = season.club
     units = _hosting_units(club)
     if not units:
-        raise ClubError("Add the club's regular members before planning who hosts.")
+        raise ClubError(_("Add the club's regular members before planning who hosts."))
     parties = list(season.parties.select_for_update().filter(starts_at__gte=now, cancelled_at__isnull=True)
                    .select_related("club").order_by("starts_at"))
     if not parties:
-        raise NotNow("Every party of this season is over: there is nothing left to plan.")
+        raise NotNow(_("Every party of this season is over: there is nothing left to plan."))
     keys = [str(first.pk) for first, _ in units]
     by_key = dict(zip(keys, units, strict=True))
     away: dict[int, set[datetime.date]] = {}
@@ -82,17 +84,17 @@ def assign_hosts(season: Season, *, now: datetime.datetime | None = None) -> lis
 def request_swap(requester: Member, *, give: Party, take: Party) -> SwapRequest:
     """`requester` asks the host of `take` to swap dates with them."""
     if give.club_id != requester.club_id or take.club_id != requester.club_id:
-        raise ClubError("Both parties must be this club's.")
+        raise ClubError(_("Both parties must be this club's."))
     if not give.is_hosted_by_member(requester):
-        raise ClubError("You can only offer a date you host.")
+        raise ClubError(_("You can only offer a date you host."))
     if give.pk == take.pk:
-        raise ClubError("Pick someone else's date to swap with.")
+        raise ClubError(_("Pick someone else's date to swap with."))
     if take.host is None or take.is_hosted_by_member(requester):
-        raise ClubError("That date has no other host to swap with.")
+        raise ClubError(_("That date has no other host to swap with."))
     if give.is_past or take.is_past:
-        raise NotNow("Only dates still to come can be swapped.")
+        raise NotNow(_("Only dates still to come can be swapped."))
     if SwapRequest.objects.filter(give=give, take=take, status=SwapRequest.Status.PENDING).exists():
-        raise NotNow("You have already asked for this swap: wait for the answer.")
+        raise NotNow(_("You have already asked for this swap: wait for the answer."))
     _check_not_away(give, take)
     swap = SwapRequest.objects.create(requested_by=requester, asked=take.host, give=give, take=take)
     log_change(requester.club_id, "swap", swap=swap.pk)
@@ -110,8 +112,9 @@ def _check_not_away(give: Party, take: Party) -> None:
     for party, other in ((give, take), (take, give)):
         for member in _hosts_of(other):
             if member.blackouts.filter(date=party.day).exists():
-                raise NotNow(f"{member.name} is away on {party.day:%a %d %b %Y}: this swap would make "
-                                  f"them host that day. Pick another date, or change their dates away first.")
+                raise NotNow(_("%(name)s is away on %(day)s: this swap would make them host that day. Pick another "
+                               "date, or change their dates away first.")
+                             % {"name": member.name, "day": date_format(party.day, "D d M Y")})
 
 
 @transaction.atomic
@@ -119,9 +122,10 @@ def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapReque
     """The asked member accepts (the two parties swap hosts) or declines."""
     swap = SwapRequest.objects.select_for_update().select_related("give", "take").get(pk=swap.pk)
     if member.pk != swap.asked_id:
-        raise ClubError("Only the member asked can answer this swap.", )
+        raise ClubError(_("Only the member asked can answer this swap."))
     if swap.status != SwapRequest.Status.PENDING:
-        raise NotNow(f"This swap was already answered: {swap.get_status_display().lower()}.")
+        raise NotNow(_("This swap was already answered: %(answer)s.")
+                     % {"answer": swap.get_status_display().lower()})
     if not accept:
         swap.status = SwapRequest.Status.DECLINED
         swap.save(update_fields=["status"])
@@ -129,9 +133,9 @@ def answer_swap(swap: SwapRequest, *, member: Member, accept: bool) -> SwapReque
         return swap
     give, take = (Party.objects.select_for_update().get(pk=pk) for pk in (swap.give_id, swap.take_id))
     if not give.is_hosted_by_member(swap.requested_by) or not take.is_hosted_by_member(member):
-        raise NotNow("The hosts of these dates have changed since the swap was asked: it can't go ahead.")
+        raise NotNow(_("The hosts of these dates have changed since the swap was asked: it can't go ahead."))
     if give.is_past or take.is_past:
-        raise NotNow("One of these dates is over: it can't be swapped any more.")
+        raise NotNow(_("One of these dates is over: it can't be swapped any more."))
     _check_not_away(give, take)
     give.host, give.cohost, take.host, take.cohost = take.host, take.cohost, give.host, give.cohost
     touch_party(give, ["host", "cohost"])

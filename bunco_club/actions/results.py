@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from bunco_club.actions.common import locked_party, log_change
 from bunco_club.actions.refusals import ClubError
@@ -40,12 +41,12 @@ def _sheet(raw: NightSheet | Mapping[str, Any]) -> NightSheet:
         try:
             sheet = NightSheet(**data)
         except TypeError as error:
-            raise ClubError(f"A score sheet has fields the club doesn't know: {error}") from error
+            raise ClubError(_("A score sheet has fields the club doesn't know: %(error)s") % {"error": error}) from error
     for figure in ("wins", "losses", "buncos", "prize_cents"):
         value = getattr(sheet, figure)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ClubError(f"{sheet.name}'s {figure.replace('_', ' ')} must be a whole number of 0 or more, "
-                            f"not {value!r}.")
+            raise ClubError(_("%(name)s's %(figure)s must be a whole number of 0 or more, not %(value)s.")
+                            % {"name": sheet.name, "figure": figure.replace("_", " "), "value": repr(value)})
     return sheet
 
 
@@ -59,9 +60,9 @@ def record_night_results(party: Party, sheets: Sequence[NightSheet | Mapping[str
     clean = [_sheet(sheet) for sheet in sheets]
     names = [" ".join(sheet.name.split()) for sheet in clean]
     if any(not name for name in names):
-        raise ClubError("Every score sheet needs the player's name.")
+        raise ClubError(_("Every score sheet needs the player's name."))
     if len({name.casefold() for name in names}) != len(names):
-        raise ClubError("The same player appears twice in the night's sheets.")
+        raise ClubError(_("The same player appears twice in the night's sheets."))
     members = {member.pk: member for member in party.club.members.all()}
     by_name = {member.name.casefold(): member for member in members.values()}
     party.records.all().delete()

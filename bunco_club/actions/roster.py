@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from bunco_club.actions.common import clean_name, clean_text, locked_club, log_change
 from bunco_club.actions.refusals import ClubError
@@ -19,7 +20,7 @@ def _check_name_free(club: Club, name: str, *, but: Member | None = None) -> Non
     if but is not None:
         taken = taken.exclude(pk=but.pk)
     if taken.exists():
-        raise ClubError(f"“{name}” is already on the roster: add a surname or an initial.")
+        raise ClubError(_("“%(name)s” is already on the roster: add a surname or an initial.") % {"name": name})
 
 
 def _next_sub_order(club: Club) -> int:
@@ -31,8 +32,9 @@ def _check_roster_room(club: Club) -> None:
     """Refuse one more member for a club whose roster holds settings.CLUB_MAX_MEMBERS already."""
     most = settings.CLUB_MAX_MEMBERS
     if club.members.count() >= most:
-        raise ClubError(f"{club.name} has {most} members already (retired ones count: they stay for the club's "
-                        "history), the most a club may: start a second club for the others.")
+        raise ClubError(_("%(club)s has %(most)s members already (retired ones count: they stay for the club's "
+                          "history), the most a club may: start a second club for the others.")
+                        % {"club": club.name, "most": most})
 
 
 @transaction.atomic
@@ -76,12 +78,13 @@ def _sub_list(club: Club) -> list[Member]:
 def move_sub(member: Member, *, up: bool) -> None:
     """Move an alternate one place up (towards first invited) or down the sub list."""
     if not member.is_alternate or not member.is_active:
-        raise ClubError(f"{member.name} is not on the sub list.")
+        raise ClubError(_("%(name)s is not on the sub list.") % {"name": member.name})
     subs = _sub_list(member.club)
     index = next(i for i, sub in enumerate(subs) if sub.pk == member.pk)
     other = index - 1 if up else index + 1
     if not 0 <= other < len(subs):
-        raise ClubError(f"{member.name} is already {'first' if up else 'last'} on the sub list.")
+        already = _("%(name)s is already first on the sub list.") if up else _("%(name)s is already last on the sub list.")
+        raise ClubError(already % {"name": member.name})
     a, b = subs[index], subs[other]
     a.sub_order, b.sub_order = b.sub_order, a.sub_order
     a.save(update_fields=["sub_order"])
@@ -93,9 +96,9 @@ def move_sub(member: Member, *, up: bool) -> None:
 def promote(member: Member) -> Member:
     """An alternate becomes a regular."""
     if not member.is_active:
-        raise ClubError(f"{member.name} is retired: bring them back first.")
+        raise ClubError(_("%(name)s is retired: bring them back first.") % {"name": member.name})
     if not member.is_alternate:
-        raise ClubError(f"{member.name} is already a regular.")
+        raise ClubError(_("%(name)s is already a regular.") % {"name": member.name})
     member.is_alternate = False
     member.save(update_fields=["is_alternate"])
     _sub_list(member.club)
@@ -107,9 +110,9 @@ def promote(member: Member) -> Member:
 def make_alternate(member: Member) -> Member:
     """A regular moves to the end of the sub list (their co-host pair is split)."""
     if not member.is_active:
-        raise ClubError(f"{member.name} is retired: bring them back first.")
+        raise ClubError(_("%(name)s is retired: bring them back first.") % {"name": member.name})
     if member.is_alternate:
-        raise ClubError(f"{member.name} is already on the sub list.")
+        raise ClubError(_("%(name)s is already on the sub list.") % {"name": member.name})
     _split_pair(member)
     member.is_alternate = True
     member.sub_order = _next_sub_order(member.club)
@@ -122,7 +125,7 @@ def make_alternate(member: Member) -> Member:
 def retire(member: Member) -> Member:
     """Off the roster (kept for the club's history); their co-host pair is split."""
     if not member.is_active:
-        raise ClubError(f"{member.name} is already retired.")
+        raise ClubError(_("%(name)s is already retired.") % {"name": member.name})
     _split_pair(member)
     member.is_active = False
     member.save(update_fields=["is_active"])
@@ -136,7 +139,7 @@ def retire(member: Member) -> Member:
 def reinstate(member: Member) -> Member:
     """A retired member comes back (an alternate at the end of the sub list)."""
     if member.is_active:
-        raise ClubError(f"{member.name} is on the roster already.")
+        raise ClubError(_("%(name)s is on the roster already.") % {"name": member.name})
     member.is_active = True
     if member.is_alternate:
         member.sub_order = _next_sub_order(member.club)
@@ -159,12 +162,12 @@ def _split_pair(member: Member) -> None:
 def pair_cohosts(first: Member, second: Member) -> None:
     """Two regulars who host together: one slot in the rotation, both named on the party."""
     if first.club_id != second.club_id or first.pk == second.pk:
-        raise ClubError("Pick two different members of the club.")
+        raise ClubError(_("Pick two different members of the club."))
     for member in (first, second):
         if member.is_alternate or not member.is_active:
-            raise ClubError(f"{member.name} is not a regular: only regulars host.")
+            raise ClubError(_("%(name)s is not a regular: only regulars host.") % {"name": member.name})
         if member.cohost_id is not None or Member.objects.filter(cohost=member).exists():
-            raise ClubError(f"{member.name} already hosts with someone: split that pair first.")
+            raise ClubError(_("%(name)s already hosts with someone: split that pair first.") % {"name": member.name})
     first.cohost = second
     first.save(update_fields=["cohost"])
     second.cohost = first
@@ -175,7 +178,7 @@ def pair_cohosts(first: Member, second: Member) -> None:
 @transaction.atomic
 def split_cohosts(member: Member) -> None:
     if member.cohost_id is None:
-        raise ClubError(f"{member.name} hosts alone already.")
+        raise ClubError(_("%(name)s hosts alone already.") % {"name": member.name})
     _split_pair(member)
     log_change(member.club_id, "roster", member=member.pk)
 
@@ -185,12 +188,13 @@ def claim_member(member: Member, user: Any) -> Member:
     """A member who has an account links it to their member record (from their personal link): the
     club's pages then open for them wherever they log in. An account is optional."""
     if not getattr(user, "is_authenticated", False):
-        raise ClubError("Log in first, then open your personal link again.")
+        raise ClubError(_("Log in first, then open your personal link again."))
     member = Member.objects.select_for_update().get(pk=member.pk)
     if member.user_id is not None and member.user_id != user.pk:
-        raise NotNow(f"{member.name}'s record is linked to another account already: ask the club's host.")
+        raise NotNow(_("%(name)s's record is linked to another account already: ask the club's host.")
+                     % {"name": member.name})
     if member.club.members.filter(user=user).exclude(pk=member.pk).exists():
-        raise NotNow("Your account is linked to another member of this club already.")
+        raise NotNow(_("Your account is linked to another member of this club already."))
     member.user = user
     member.save(update_fields=["user"])
     log_change(member.club_id, "roster", member=member.pk)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from bunco_club.actions.common import enqueue_mail, locked_party, log_change
 from bunco_club.actions.refusals import ClubError
@@ -12,8 +14,8 @@ from bunco_club.models import RSVP, RSVP_NOTE_MAX, Blackout, Member, Party, RSVP
 from live.refusals import KeyReused, NotNow
 from live.text import has_control_characters, well_formed_key
 
-RSVP_KEY_REUSED = ("This answer carries the key of an earlier answer with other content, so it was not taken. "
-                   "Reload the page and answer again.")
+RSVP_KEY_REUSED = gettext_lazy("This answer carries the key of an earlier answer with other content, so it was not "
+                               "taken. Reload the page and answer again.")
 
 
 @transaction.atomic
@@ -29,19 +31,19 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
     clean_note = _clean_answer(answer, note, key)
     party = locked_party(party)
     if member.club_id != party.club_id or not member.is_active:
-        raise ClubError("Only the club's members answer for its parties.")
+        raise ClubError(_("Only the club's members answer for its parties."))
     rsvp = RSVP.objects.filter(party=party, member=member).first()
     if key is not None and _is_retry(party, member, answer, clean_note, key, taken=rsvp is not None):
         assert rsvp is not None
         return rsvp  # a retry of an answer taken already
     if party.is_cancelled:
-        raise NotNow("This party is cancelled: there is nothing to answer.")
+        raise NotNow(_("This party is cancelled: there is nothing to answer."))
     if party.is_past:
-        raise NotNow("This party is over: answers are closed.")
+        raise NotNow(_("This party is over: answers are closed."))
     before = rsvp.answer if rsvp else None
     if member.is_alternate and before != RSVP.Answer.YES:
-        raise ClubError("You're on the sub list: when a seat opens you'll be invited by email, "
-                        "and you answer from the invitation.")
+        raise ClubError(_("You're on the sub list: when a seat opens you'll be invited by email, "
+                          "and you answer from the invitation."))
     if rsvp is None:
         rsvp = RSVP(party=party, member=member)
     rsvp.answer = answer
@@ -63,15 +65,15 @@ def _clean_answer(answer: str, note: str | None, key: str | None) -> str | None:
     """The note with its spaces tidied (None: the note is left as it was); refused before anything is
     read when the answer, the note or the key is not one the club takes."""
     if answer not in RSVP.Answer.values:
-        raise ClubError("Answer yes, no or maybe.")
+        raise ClubError(_("Answer yes, no or maybe."))
     clean_note = None if note is None else " ".join(str(note).split())
     if clean_note is not None and len(clean_note) > RSVP_NOTE_MAX:
-        raise ClubError(f"A note is {RSVP_NOTE_MAX} letters at most.")
+        raise ClubError(_("A note is %(most)s letters at most.") % {"most": RSVP_NOTE_MAX})
     if clean_note is not None and has_control_characters(clean_note):
-        raise ClubError("The note holds a character that is not a letter, a digit or a sign (a control "
-                        "character): write it again.")
+        raise ClubError(_("The note holds a character that is not a letter, a digit or a sign (a control "
+                          "character): write it again."))
     if key is not None and not well_formed_key(key):
-        raise ClubError("This answer's key is not valid: reload the page and answer again.")
+        raise ClubError(_("This answer's key is not valid: reload the page and answer again."))
     return clean_note
 
 
@@ -82,7 +84,7 @@ def _is_retry(party: Party, member: Member, answer: str, clean_note: str | None,
     if sent is None:
         return False
     if (sent.party_id, sent.answer, sent.note) != (party.pk, answer, clean_note or ""):
-        raise KeyReused(RSVP_KEY_REUSED)
+        raise KeyReused(str(RSVP_KEY_REUSED))
     return taken
 
 
@@ -108,10 +110,11 @@ def _give_up_or_take_back_seat(rsvp: RSVP, party: Party, before: str | None) -> 
 def mark_paid(party: Party, member: Member, *, paid: bool) -> RSVP:
     """The host has (or hasn't) a member's buy-in for this party."""
     if member.club_id != party.club_id:
-        raise ClubError("Only the club's members pay its buy-in.")
+        raise ClubError(_("Only the club's members pay its buy-in."))
     rsvp = RSVP.objects.select_for_update().filter(party=party, member=member).first()
     if rsvp is None or rsvp.answer != RSVP.Answer.YES:
-        raise NotNow(f"{member.name} hasn't said they are coming: only those coming pay the buy-in.")
+        raise NotNow(_("%(name)s hasn't said they are coming: only those coming pay the buy-in.")
+                     % {"name": member.name})
     if rsvp.paid != paid:
         rsvp.paid = paid
         rsvp.save(update_fields=["paid"])
@@ -148,10 +151,10 @@ def invite_another_sub(party: Party) -> SubInvitation:
     """The host asks the next alternate too: whoever accepts first takes the seat."""
     party = locked_party(party)
     if not party.takes_answers:
-        raise NotNow("This party is cancelled." if party.is_cancelled else "This party is over.")
+        raise NotNow(_("This party is cancelled.") if party.is_cancelled else _("This party is over."))
     sub = _next_alternate(party)
     if sub is None:
-        raise NotNow("Everyone on the sub list has been asked already.")
+        raise NotNow(_("Everyone on the sub list has been asked already."))
     invitation = SubInvitation.objects.create(party=party, member=sub)
     if party.open_seats == 0:
         party.open_seats = 1  # the host wants one more player
@@ -161,7 +164,7 @@ def invite_another_sub(party: Party) -> SubInvitation:
     return invitation
 
 
-SEAT_TAKEN = "Thank you! Someone else took the seat first this time: we'll ask you again next time."
+SEAT_TAKEN = gettext_lazy("Thank you! Someone else took the seat first this time: we'll ask you again next time.")
 
 
 @transaction.atomic
@@ -171,11 +174,11 @@ def answer_sub_invitation(invitation: SubInvitation, *, accept: bool) -> SubInvi
     party = locked_party(invitation.party)
     invitation = SubInvitation.objects.select_related("member").get(pk=invitation.pk)
     if not party.takes_answers:
-        raise NotNow("This party is cancelled." if party.is_cancelled else "This party is over.")
+        raise NotNow(_("This party is cancelled.") if party.is_cancelled else _("This party is over."))
     if invitation.status == SubInvitation.Status.ACCEPTED:
-        raise NotNow("You already have this seat: see you there!")
+        raise NotNow(_("You already have this seat: see you there!"))
     if invitation.status != SubInvitation.Status.INVITED:
-        raise NotNow("You've answered this invitation already.")
+        raise NotNow(_("You've answered this invitation already."))
     invitation.answered_at = timezone.now()
     if not accept:
         invitation.status = SubInvitation.Status.DECLINED

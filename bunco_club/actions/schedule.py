@@ -10,12 +10,15 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
 
 from bunco_club import rotation
 from bunco_club.actions.common import (
     clean_name,
     clean_text,
     enqueue_mail,
+    figure,
     locked_club,
     locked_party,
     log_change,
@@ -35,18 +38,18 @@ def create_season(club: Club, *, name: str, starts: Sequence[datetime.datetime])
     """A season and a party at each of its dates (at the club's usual place)."""
     clean = clean_name(name, "season name")
     if club.seasons.filter(name__iexact=clean).exists():
-        raise ClubError(f"The club already has a season called “{clean}”.")
+        raise ClubError(_("The club already has a season called “%(name)s”.") % {"name": clean})
     if not starts:
-        raise ClubError("A season needs at least one date.")
+        raise ClubError(_("A season needs at least one date."))
     if len(starts) > settings.SEASON_MAX_PARTIES:
-        raise ClubError(f"A season has {settings.SEASON_MAX_PARTIES} dates at most, and this one has {len(starts)}: "
-                        "split them into two seasons.")
+        raise ClubError(_("A season has %(most)s dates at most, and this one has %(count)s: split them into two "
+                          "seasons.") % {"most": settings.SEASON_MAX_PARTIES, "count": len(starts)})
     locked_club(club)
     _check_party_room(club, adding=len(starts))
     days = sorted(club.local(start).date() for start in starts)
     for earlier, later in zip(days, days[1:], strict=False):
         if earlier == later:
-            raise ClubError(f"{later:%a %d %b %Y} is in the season twice.")
+            raise ClubError(_("%(day)s is in the season twice.") % {"day": date_format(later, "D d M Y")})
     season = Season.objects.create(club=club, name=clean)
     Party.objects.bulk_create(
         [Party(club=club, season=season, starts_at=start, location=club.place) for start in sorted(starts)]
@@ -61,7 +64,7 @@ def season_by_rule(club: Club, *, name: str, first_month: datetime.date, months:
     try:
         days = rotation.monthly_dates(first_month, months, nth=nth, weekday=weekday)
     except rotation.RotationError as error:
-        raise ClubError(str(error)) from error
+        raise ClubError(error.args[0]) from error
     return create_season(club, name=name, starts=[_at(club, day, time) for day in days])
 
 
@@ -71,16 +74,17 @@ def _check_party_room(club: Club, *, adding: int = 1) -> None:
     count = club.parties.count()
     if count + adding > most:
         room = max(0, most - count)
-        raise ClubError(f"{club.name} has {count:,} parties, and a club keeps {most:,} at most (past and cancelled "
-                        f"ones count: they stay for its history): there is room for {room:,} more.")
+        raise ClubError(_("%(club)s has %(count)s parties, and a club keeps %(most)s at most (past and cancelled "
+                          "ones count: they stay for its history): there is room for %(room)s more.")
+                        % {"club": club.name, "count": figure(count), "most": figure(most), "room": figure(room)})
 
 
 def _check_season_room(season: Season) -> None:
     """Refuse one more party for a season that has settings.SEASON_MAX_PARTIES already."""
     most = settings.SEASON_MAX_PARTIES
     if season.parties.count() >= most:
-        raise ClubError(f"The season {season.name} has {most} dates already, the most a season may: "
-                        "put this date in another season, or in none.")
+        raise ClubError(_("The season %(season)s has %(most)s dates already, the most a season may: put this date "
+                          "in another season, or in none.") % {"season": season.name, "most": most})
 
 
 @transaction.atomic
@@ -88,19 +92,19 @@ def add_party(club: Club, *, starts_at: datetime.datetime, season: Season | None
               notes: str = "", host: Member | None = None, cohost: Member | None = None) -> Party:
     """A date chosen by hand (with its host, if the host knows already)."""
     if season is not None and season.club_id != club.pk:
-        raise ClubError("That season belongs to another club.")
+        raise ClubError(_("That season belongs to another club."))
     location = club.place if location is None else clean_text(location, "address", PLACE_MAX)
     notes = clean_text(notes, "notes", NOTES_MAX)
     for member in (host, cohost):
         if member is not None and (member.club_id != club.pk or not member.is_active):
-            raise ClubError(f"{member.name} is not on this club's roster.")
+            raise ClubError(_("%(name)s is not on this club's roster.") % {"name": member.name})
     if cohost is not None and (host is None or host.pk == cohost.pk):
-        raise ClubError("Pick the host before a co-host, and two different people.")
+        raise ClubError(_("Pick the host before a co-host, and two different people."))
     day = club.local(starts_at).date()
     nearby = club.parties.filter(starts_at__range=(starts_at - datetime.timedelta(days=1),
                                                    starts_at + datetime.timedelta(days=1))).select_related("club")
     if any(other.day == day for other in nearby):
-        raise ClubError(f"The club already has a party on {day:%a %d %b %Y}.")
+        raise ClubError(_("The club already has a party on %(day)s.") % {"day": date_format(day, "D d M Y")})
     locked_club(club)
     _check_party_room(club)
     if season is not None:
@@ -122,19 +126,19 @@ def edit_party(party: Party, *, starts_at: datetime.datetime, location: str, not
     location, notes = clean_text(location, "address", PLACE_MAX), clean_text(notes, "notes", NOTES_MAX)
     party = Party.objects.select_for_update().select_related("club").get(pk=party.pk)
     if season is not _KEEP and season is not None and season.club_id != party.club_id:
-        raise ClubError("That season belongs to another club.")
+        raise ClubError(_("That season belongs to another club."))
     if season is not _KEEP and season is not None and season.pk != party.season_id:
         locked_club(party.club)
         _check_season_room(season)
     if party.is_cancelled:
-        raise NotNow("This party is cancelled: add a new date instead.")
+        raise NotNow(_("This party is cancelled: add a new date instead."))
     for member in (host, cohost):
         if member is not None and (member.club_id != party.club_id or not member.is_active):
-            raise ClubError(f"{member.name} is not on this club's roster.")
+            raise ClubError(_("%(name)s is not on this club's roster.") % {"name": member.name})
     if host is not None and cohost is not None and host.pk == cohost.pk:
-        raise ClubError("The host and co-host must be two different people.")
+        raise ClubError(_("The host and co-host must be two different people."))
     if cohost is not None and host is None:
-        raise ClubError("Pick the host before a co-host.")
+        raise ClubError(_("Pick the host before a co-host."))
     before = (party.starts_at, party.location, party.host_id, party.cohost_id)
     moved = (party.starts_at, party.location) != (starts_at, location)
     party.starts_at, party.location, party.notes = starts_at, location, notes
@@ -160,9 +164,9 @@ def cancel_party(party: Party) -> Party:
     every member is told by email."""
     party = locked_party(party)
     if party.is_cancelled:
-        raise NotNow("This party is cancelled already.")
+        raise NotNow(_("This party is cancelled already."))
     if party.is_past:
-        raise NotNow("This party is over: there is nothing to cancel.")
+        raise NotNow(_("This party is over: there is nothing to cancel."))
     party.cancelled_at = timezone.now()
     party.open_seats = 0
     touch_party(party, ["cancelled_at", "open_seats"])
