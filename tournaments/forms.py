@@ -43,7 +43,7 @@ class NewTournamentForm(forms.Form):
     vengeance_penalty = WholeNumberField(low=0, high=10000, what=_("the Vengeance penalty"),
                                          initial=fill_or_bust.VENGEANCE_PENALTY, label=_("Vengeance penalty"))
     must_bust_penalty = forms.BooleanField(required=False, label=_("Must Bust penalty (docs/RULES.md §1.5)"))
-    club = RecordChoiceField(queryset=Club.objects.none(), required=False,
+    club = RecordChoiceField(queryset=Club.objects.none(), required=False, empty_label=_("- Select an option -"),
                                   label=_("Register players from a club you host (optional)"))
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:

@@ -50,7 +50,7 @@ def test_the_dashboard_of_a_round_under_way_names_it_in_spanish(director):
     tournament = make_tournament(director, 12)
     actions.start_round(tournament)
     dashboard = page(logged_in(director, headers=SPANISH).get(reverse("tournaments:dashboard", args=[tournament.code])))
-    assert "Terminar ya ronda 1" in dashboard and "Pausar el reloj" in dashboard and "Mesa 1" in dashboard
+    assert "Terminar ya la ronda 1" in dashboard and "Pausar el reloj" in dashboard and "Mesa 1" in dashboard
     assert "Round 1" not in dashboard and "Table 1" not in dashboard and "Pause the clock" not in dashboard
 
 
