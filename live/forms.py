@@ -55,7 +55,9 @@ class PingForm(forms.Form):
     name = forms.CharField(max_length=40, required=False, strip=True)
 
     def sender(self) -> str:
-        return self.cleaned_data.get("name") or gettext("Someone")
+        """The name typed, or "" for none: each screen then says "Someone" in its own language
+        (live.renderers.ping_from_message)."""
+        return self.cleaned_data.get("name") or ""
 
 
 def cleaned_by_its_fields(form_class: type[forms.Form], data: Mapping[str, Any]) -> dict[str, Any] | None:

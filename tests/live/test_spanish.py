@@ -39,3 +39,14 @@ def test_too_many_live_screens_are_refused_in_spanish(settings):
     assert refused.status_code == 429
     assert refused.content.decode().startswith(
         "Hay demasiadas pantallas en vivo abiertas desde esta red en este momento (0 como máximo).")
+
+
+def test_a_ping_without_a_name_is_someones_in_each_screens_language():
+    room = open_room()
+    sent = Client().post(reverse("live:connection_check_ping", args=[room.token]), {"name": ""})
+    assert sent.status_code < 400
+    room_url = reverse("live:connection_check_room", args=[room.token])
+    spanish = html.unescape(Client(headers=SPANISH).get(room_url).content.decode())
+    english = html.unescape(Client().get(room_url).content.decode())
+    assert "<strong>Alguien</strong> envió un ping a las" in spanish
+    assert "<strong>Someone</strong> pinged at" in english
