@@ -19,6 +19,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from live import signing
 from live.log import log_event
@@ -37,11 +38,11 @@ _ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 TOKEN_MAX_LENGTH = 100
 
 
-ROOM_NOT_FOUND = (
+ROOM_NOT_FOUND = gettext_noop(
     "This connection check link isn't valid (was it cut short when it was copied?). "
     "Scan the QR code on the screen of whoever started the check, or start a new one."
 )
-ROOM_EXPIRED = "This connection check has expired: a check's link lasts a day. Start a new one and share its link."
+ROOM_EXPIRED = gettext_noop("This connection check has expired: a check's link lasts a day. Start a new one and share its link.")
 
 
 class RoomNotFound(Refusal):
@@ -51,7 +52,7 @@ class RoomNotFound(Refusal):
     status = 404
 
     def __init__(self) -> None:
-        super().__init__(ROOM_NOT_FOUND)
+        super().__init__(gettext(ROOM_NOT_FOUND))
 
 
 class RoomExpired(Refusal):
@@ -60,7 +61,7 @@ class RoomExpired(Refusal):
     status = 410
 
     def __init__(self) -> None:
-        super().__init__(ROOM_EXPIRED)
+        super().__init__(gettext(ROOM_EXPIRED))
 
 
 # Forged, garbled, or dated in the future: not found; signed, but too old: expired.

@@ -5,6 +5,8 @@ from functools import cache
 from typing import Any
 
 from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext
 
 from live.http import ID_MAX, BadNumber, parse_int
 
@@ -16,7 +18,7 @@ class WholeNumberField(forms.Field):
 
     widget = forms.NumberInput
 
-    def __init__(self, *, low: int, high: int | Callable[[], int], what: str, **kwargs: Any) -> None:
+    def __init__(self, *, low: int, high: int | Callable[[], int], what: str | Promise, **kwargs: Any) -> None:
         self.low, self._high, self.what = low, high, what
         super().__init__(**kwargs)
 
@@ -43,7 +45,7 @@ class RecordChoiceField(forms.ModelChoiceField):
     def to_python(self, value: Any) -> Any:
         if isinstance(value, str) and value not in self.empty_values:
             try:
-                parse_int(value, low=1, high=ID_MAX, what="the choice")
+                parse_int(value, low=1, high=ID_MAX, what=gettext("the choice"))
             except BadNumber:
                 raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice") from None
         return super().to_python(value)
@@ -53,7 +55,9 @@ class PingForm(forms.Form):
     name = forms.CharField(max_length=40, required=False, strip=True)
 
     def sender(self) -> str:
-        return self.cleaned_data.get("name") or "Someone"
+        """The name typed, or "" for none: each screen then says "Someone" in its own language
+        (live.renderers.ping_from_message)."""
+        return self.cleaned_data.get("name") or ""
 
 
 def cleaned_by_its_fields(form_class: type[forms.Form], data: Mapping[str, Any]) -> dict[str, Any] | None:

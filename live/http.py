@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from live.refusals import BadInput
@@ -46,7 +48,7 @@ class BadNumber(BadInput):
     own kind: a form that reads several numbers tells which field it was about."""
 
 
-def parse_int(raw: object, *, low: int, high: int, what: str, advice: str = "") -> int:
+def parse_int(raw: object, *, low: int, high: int, what: str | Promise, advice: str = "") -> int:
     """`raw`, text from a request (a form field, a header, a query parameter), as a whole number
     from `low` to `high`; BadNumber otherwise. The one way the site reads a number it was sent.
 
@@ -72,18 +74,18 @@ def parse_int_or_none(raw: object, *, low: int, high: int) -> int | None:
     return None if isinstance(read, BadNumber) else read
 
 
-def _read_int(raw: object, *, low: int, high: int, what: str) -> int | BadNumber:
+def _read_int(raw: object, *, low: int, high: int, what: str | Promise) -> int | BadNumber:
     """parse_int's reading: the number, or the refusal it would raise."""
     if type(raw) is int:  # already a number (a form built in code): only the bounds to check
         text = str(raw)
     elif isinstance(raw, str):
         text = raw.strip(" \t\r\n")
     else:
-        return BadNumber(f"{_capitalised(what)} is missing.")
+        return BadNumber(gettext("%(what)s is missing.") % {"what": _capitalised(what)})
     negative = text.startswith("-")
     digits = text[1:] if negative else text
     if not digits or not (digits.isascii() and digits.isdigit()):
-        return BadNumber(f"{_capitalised(what)} must be a whole number, written with the digits 0 to 9.")
+        return BadNumber(gettext("%(what)s must be a whole number, written with the digits 0 to 9.") % {"what": _capitalised(what)})
     digits = digits.lstrip("0") or "0"
     if (negative and low >= 0) or len(digits) > len(str(max(abs(low), abs(high)))):
         return _out_of_bounds(what, low, high)
@@ -93,14 +95,15 @@ def _read_int(raw: object, *, low: int, high: int, what: str) -> int | BadNumber
     return value
 
 
-def _out_of_bounds(what: str, low: int, high: int) -> BadNumber:
+def _out_of_bounds(what: str | Promise, low: int, high: int) -> BadNumber:
     if high < 10**9:
-        return BadNumber(f"{_capitalised(what)} must be a whole number from {low} to {high}.")
+        return BadNumber(gettext("%(what)s must be a whole number from %(low)s to %(high)s.") % {"what": _capitalised(what), "low": low, "high": high})
     # An id: its 19-digit ceiling would mean nothing to anyone.
-    return BadNumber(f"{_capitalised(what)} must be a whole number from {low} up, of a sensible size.")
+    return BadNumber(gettext("%(what)s must be a whole number from %(low)s up, of a sensible size.") % {"what": _capitalised(what), "low": low})
 
 
-def _capitalised(what: str) -> str:
+def _capitalised(what: str | Promise) -> str:
+    what = str(what)  # a lazy translation, said now
     return what[:1].upper() + what[1:]
 
 

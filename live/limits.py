@@ -89,7 +89,7 @@ def limited(door: str, message: str) -> Callable[[View], View]:
         @wraps(view)
         def guarded(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             if too_many(request, door):
-                raise TooMany(message)
+                raise TooMany(str(message))  # a lazy message, said in the reader's language
             return view(request, *args, **kwargs)
 
         return guarded

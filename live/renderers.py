@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from live.broadcasters import Message
 from live.rendering import Frame, renders
@@ -19,6 +20,6 @@ def render_ping(message: Message) -> list[Frame]:
 def ping_from_message(message: Message) -> dict[str, object]:
     return {
         "id": message["id"],
-        "sender": message["data"].get("sender", "Someone"),
+        "sender": message["data"].get("sender") or gettext("Someone"),
         "sent_at": parse_datetime(message["data"].get("sent_at", "")),
     }

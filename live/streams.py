@@ -22,6 +22,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import InterfaceError, OperationalError, connection, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
 from live.http import ID_MAX, client_address, parse_int
@@ -86,8 +87,8 @@ class OpenStreams:
 
 open_streams = OpenStreams()
 
-TOO_MANY_STREAMS = (
-    "Too many live screens are open from this network just now ({most} at most). "
+TOO_MANY_STREAMS = gettext_noop(
+    "Too many live screens are open from this network just now (%(most)s at most). "
     "Close a page or two: this one still updates every few seconds, and goes live again by itself."
 )
 
@@ -225,7 +226,7 @@ def event_stream_response(
     address = client_address(request)
     most = settings.EVENTS_MAX_STREAMS_PER_ADDRESS
     if not open_streams.open(address, most):
-        raise TooMany(TOO_MANY_STREAMS.format(most=most), retry_after=10)  # answered as text, as a bad id is
+        raise TooMany(gettext(TOO_MANY_STREAMS) % {"most": most}, retry_after=10)  # answered as text, as a bad id is
     try:
         _let_go_of_the_database()
         response = EventStreamResponse(

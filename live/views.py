@@ -15,6 +15,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit import ALL
 from django_ratelimit.core import is_ratelimited
@@ -35,8 +36,8 @@ P = ParamSpec("P")
 R = TypeVar("R", bound=HttpResponseBase)
 
 RECENT_PINGS = 10
-TOO_MANY_PINGS = "Lots of pings in this check just now: wait a few seconds, then ping again."
-TOO_MANY_PINGS_FROM_HERE = "Lots of pings from this network just now: wait a minute, then ping again."
+TOO_MANY_PINGS = gettext_noop("Lots of pings in this check just now: wait a few seconds, then ping again.")
+TOO_MANY_PINGS_FROM_HERE = gettext_noop("Lots of pings from this network just now: wait a minute, then ping again.")
 
 
 class Shown(enum.Enum):
@@ -129,10 +130,10 @@ def _count_the_ping(request: HttpRequest, room: CheckRoom) -> None:
     try:
         if is_ratelimited(request, group="ping", key=lambda group, request: room.id,
                           rate=settings.RATE_LIMITS["ping"], method=ALL, increment=True):
-            raise TooMany(TOO_MANY_PINGS)
+            raise TooMany(gettext(TOO_MANY_PINGS))
         if is_ratelimited(request, group="ping-address", key="ip", rate=settings.RATE_LIMITS["ping-address"],
                           method=ALL, increment=True):
-            raise TooMany(TOO_MANY_PINGS_FROM_HERE)
+            raise TooMany(gettext(TOO_MANY_PINGS_FROM_HERE))
     except RedisError as error:
         logger.warning("Ping rate limit not checked, the cache is down: %s", error)
 

@@ -25,6 +25,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from bunco_club.models import NightRecord
 from games.table import actions as table_actions
@@ -94,7 +97,7 @@ def create_tournament(
 ) -> Tournament:
     name = " ".join(name.split())
     if not name or len(name) > NAME_MAX:
-        raise BadEntry(f"Give the tournament a name ({NAME_MAX} letters at most).")
+        raise BadEntry(_("Give the tournament a name (%(most)s letters at most).") % {"most": NAME_MAX})
     _check_choices(format=format, ties=ties, grouping=grouping)
     _check_clock(round_minutes=round_minutes, per_player_minutes=per_player_minutes,
                  practice_minutes=practice_minutes, face_off_minutes=face_off_minutes, grace_seconds=grace_seconds)
@@ -115,36 +118,37 @@ def create_tournament(
 def _check_choices(*, format: str, ties: str, grouping: str) -> None:
     """Refuse a format, a way of settling ties or a draw that is not one of the tournament's choices."""
     if format not in Tournament.Format.values:
-        raise BadEntry("Choose single or double elimination.")
+        raise BadEntry(_("Choose single or double elimination."))
     if ties not in Tournament.Ties.values:
-        raise BadEntry("Choose play-offs or the director's decision for ties.")
+        raise BadEntry(_("Choose play-offs or the director's decision for ties."))
     if grouping not in Tournament.Grouping.values:
-        raise BadEntry("Choose a random or a seeded draw.")
+        raise BadEntry(_("Choose a random or a seeded draw."))
 
 
 def _check_clock(*, round_minutes: int, per_player_minutes: int | None, practice_minutes: int | None,
                  face_off_minutes: int, grace_seconds: int) -> None:
     """Refuse a round's, a practice round's or the face-off's length, or a grace period, out of bounds."""
     if round_minutes not in brackets.ROUND_MINUTES:
-        raise BadEntry(f"A round lasts {brackets.ROUND_MINUTES.start} to {brackets.ROUND_MINUTES.stop - 1} minutes.")
+        raise BadEntry(_("A round lasts %(low)s to %(high)s minutes.")
+                       % {"low": brackets.ROUND_MINUTES.start, "high": brackets.ROUND_MINUTES.stop - 1})
     if per_player_minutes is not None and per_player_minutes not in brackets.PER_PLAYER_MINUTES:
-        raise BadEntry(f"Minutes per player are {brackets.PER_PLAYER_MINUTES.start} to "
-                       f"{brackets.PER_PLAYER_MINUTES.stop - 1}.")
+        raise BadEntry(_("Minutes per player are %(low)s to %(high)s.")
+                       % {"low": brackets.PER_PLAYER_MINUTES.start, "high": brackets.PER_PLAYER_MINUTES.stop - 1})
     if practice_minutes is not None and practice_minutes not in PRACTICE_MINUTES:
-        raise BadEntry(f"A practice round lasts {PRACTICE_MINUTES.start} to {PRACTICE_MINUTES.stop - 1} minutes "
-                       "(leave it empty for none).")
+        raise BadEntry(_("A practice round lasts %(low)s to %(high)s minutes (leave it empty for none).")
+                       % {"low": PRACTICE_MINUTES.start, "high": PRACTICE_MINUTES.stop - 1})
     if not 1 <= face_off_minutes <= 60:
-        raise BadEntry("The face-off lasts 1 to 60 minutes (officially 15).")
+        raise BadEntry(_("The face-off lasts 1 to 60 minutes (officially 15)."))
     if not 0 <= grace_seconds <= 15 * 60:
-        raise BadEntry("The grace period for the turn under way is 0 to 15 minutes.")
+        raise BadEntry(_("The grace period for the turn under way is 0 to 15 minutes."))
 
 
 def _check_sheets(*, point_goal: int, vengeance_penalty: int) -> None:
     """Refuse a point goal or a Vengeance penalty the sheets can't take."""
     if not 1000 <= point_goal <= 100000:
-        raise BadEntry("The point goal on the sheets is 1,000 to 100,000 (usually 5,000 or 10,000).")
+        raise BadEntry(_("The point goal on the sheets is 1,000 to 100,000 (usually 5,000 or 10,000)."))
     if not 0 <= vengeance_penalty <= 10000 or vengeance_penalty % POINT_STEP:
-        raise BadEntry("The Vengeance penalty is a multiple of 50 up to 10,000 (officially 2,500).")
+        raise BadEntry(_("The Vengeance penalty is a multiple of 50 up to 10,000 (officially 2,500)."))
 
 
 def _check_open_tournaments(director: Any) -> None:
@@ -152,16 +156,17 @@ def _check_open_tournaments(director: Any) -> None:
     get_user_model().objects.select_for_update().filter(pk=director.pk).first()  # one new tournament at a time
     most = settings.TOURNAMENT_MAX_OPEN
     if Tournament.objects.filter(director=director).exclude(status=Tournament.Status.FINISHED).count() >= most:
-        raise NotNow(f"You have {most} tournaments open (not finished), the most one director may: play one "
-                          "to the end, or delete one that has not begun, before you start another.")
+        raise NotNow(_("You have %(most)s tournaments open (not finished), the most one director may: play one "
+                       "to the end, or delete one that has not begun, before you start another.") % {"most": most})
 
 
 def clean_name(raw: str) -> str:
     name = " ".join(str(raw).split())
     if not name:
-        raise BadEntry("Type the player's name.")
+        raise BadEntry(_("Type the player's name."))
     if len(name) > ENTRANT_NAME_MAX:
-        raise BadEntry(f"“{name[:ENTRANT_NAME_MAX]}…” is too long for a name ({ENTRANT_NAME_MAX} letters at most).")
+        raise BadEntry(_("“%(name)s…” is too long for a name (%(most)s letters at most).")
+                       % {"name": name[:ENTRANT_NAME_MAX], "most": ENTRANT_NAME_MAX})
     return name
 
 
@@ -177,10 +182,10 @@ def register(
     name = clean_name(name)
     most = settings.TOURNAMENT_MAX_ENTRANTS
     if tournament.entrants.count() >= most:
-        raise NotNow(f"{most:,} players are registered, the most a tournament takes: start a second "
-                          "tournament for the others.")
+        raise NotNow(_("%(most)s players are registered, the most a tournament takes: start a second "
+                       "tournament for the others.") % {"most": number_format(most, force_grouping=True)})
     if tournament.entrants.filter(name__iexact=name).exists():
-        raise BadEntry(f"“{name}” is already registered: give one of them a surname or initial.")
+        raise BadEntry(_("“%(name)s” is already registered: give one of them a surname or initial.") % {"name": name})
     entrant = Entrant.objects.create(tournament=tournament, name=name, member=member, seed_rank=seed_rank,
                                      checked_in=checked_in)
     log_event(tournament.channel, "tournament_state", {"what": "registered"})
@@ -191,7 +196,7 @@ def register(
 def register_member(tournament: Tournament, member: Any) -> Entrant:
     """A player from the tournament's club roster (by the member's name)."""
     if tournament.club_id is None or member.club_id != tournament.club_id:
-        raise BadEntry("That member isn't on this tournament's club roster.")
+        raise BadEntry(_("That member isn't on this tournament's club roster."))
     return register(tournament, member.name[:ENTRANT_NAME_MAX], member=member)
 
 
@@ -202,7 +207,7 @@ def seed_by_club_standings(tournament: Tournament) -> list[Entrant]:
     place there come first, in its order; everyone else after them, by name. Before round 1 only."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.club is None:
-        raise BadEntry("This tournament has no club: enter each player's seed by hand.")
+        raise BadEntry(_("This tournament has no club: enter each player's seed by hand."))
     refusal = tournament.registration_refusal()
     if refusal is not None:
         raise NotNow(refusal)
@@ -258,11 +263,12 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
     _check_entrant(tournament, entrant)
     entrant = Entrant.objects.get(pk=entrant.pk)
     if tournament.status == Tournament.Status.FINISHED:
-        raise NotNow("The tournament is over.")
+        raise NotNow(_("The tournament is over."))
     if not entrant.is_in_play:  # what the dashboard's Drop button asks too
-        raise NotNow(f"{entrant.name} is already out of the tournament.")
+        raise NotNow(_("%(name)s is already out of the tournament.") % {"name": entrant.name})
     if not tournament.takes_drops():
-        raise NotNow(f"{tournament.round_under_way()} is under way: {entrant.name} can drop once it is decided.")
+        raise NotNow(_("%(round)s is under way: %(name)s can drop once it is decided.")
+                     % {"round": tournament.round_under_way(), "name": entrant.name})
     current = tournament.current_round()
     entrant.status = Entrant.Status.DROPPED
     entrant.out_in_round = current.number if current and not current.is_practice else None
@@ -276,7 +282,7 @@ def drop_entrant(tournament: Tournament, entrant: Entrant) -> Entrant:
 
 def _check_entrant(tournament: Tournament, entrant: Entrant) -> None:
     if entrant.tournament_id != tournament.pk:
-        raise BadEntry("That player isn't in this tournament.")
+        raise BadEntry(_("That player isn't in this tournament."))
 
 
 # --- A round --------------------------------------------------------------------------------------
@@ -336,7 +342,7 @@ def _open_round(tournament: Tournament, number: int, kind: str, groups: list[lis
     phones, each group's game table."""
     grace = timedelta(seconds=tournament.grace_seconds)
     if bot_level and not on_phones:
-        raise BadEntry("Bots play only at the game tables of a round played on phones.")
+        raise BadEntry(_("Bots play only at the game tables of a round played on phones."))
     # Phones take their seats before the clock runs (a table of bots needs no seating).
     seating = seating and on_phones and not bot_level
     round_ = TournamentRound.objects.create(
@@ -392,9 +398,13 @@ def _round_for_clock(tournament: Tournament, number: int) -> TournamentRound:
     `record_turn` locks a group before its round): the round under way, else a refusal."""
     current = tournament.current_round()
     if current is None or current.number != number:
-        shown = "the practice round" if number == 0 else f"round {number}"
-        now_playing = f": {current} is the current round" if current is not None else ""
-        raise NotNow(f"That button was for {shown}{now_playing}. Look at the dashboard again.")
+        if current is None:
+            raise NotNow(_("That button was for the practice round. Look at the dashboard again.") if number == 0
+                         else _("That button was for round %(number)s. Look at the dashboard again.") % {"number": number})
+        raise NotNow(_("That button was for the practice round: %(current)s is the current round. Look at the "
+                       "dashboard again.") % {"current": current} if number == 0
+                     else _("That button was for round %(number)s: %(current)s is the current round. Look at the "
+                            "dashboard again.") % {"number": number, "current": current})
     list(Group.objects.select_for_update().filter(round_id=current.pk).order_by("pk").values_list("pk", flat=True))
     return TournamentRound.objects.select_for_update().select_related("tournament").get(pk=current.pk)
 
@@ -428,7 +438,7 @@ def resume_round(tournament: Tournament, *, number: int, now: datetime | None = 
     if refusal is not None:
         raise NotNow(refusal)
     if round_.seating:
-        raise NotNow(f"{round_}'s clock has not started yet: start it once every seat is held.")
+        raise NotNow(_("%(round)s's clock has not started yet: start it once every seat is held.") % {"round": round_})
     return _resume(round_, now, "resumed")
 
 
@@ -468,9 +478,11 @@ def start_clock(tournament: Tournament, *, number: int, now: datetime | None = N
     open_groups = list(round_.groups.filter(status=Group.Status.PLAYING).select_related("round__tournament"))
     unheld = digital.unheld_seats(open_groups)
     if unheld and not round_.bots_take_unheld:
+        seats = ", ".join(_("%(name)s's seat at %(group)s") % {"name": seat.name, "group": group}
+                          for group, seat in unheld)
         raise SeatsNobodyHolds(
-            "Nobody holds " + ", ".join(f"{seat.name}'s seat at {group}" for group, seat in unheld)
-            + " yet: wait for their phones, or hand each seat to a bot; then start the clock.", unheld)
+            _("Nobody holds %(seats)s yet: wait for their phones, or hand each seat to a bot; then start the clock.")
+            % {"seats": seats}, unheld)
     for group, seat in unheld:
         digital.hand_seat_to_bot(group, seat.number)
     return _resume(round_, now, "clock_started")
@@ -483,9 +495,9 @@ def hand_group_seat_to_bot(*, group: Group, number: int) -> Group:
     told. A seat a bot plays already changes nothing."""
     group = _locked_group(group)
     if not group.on_phones:
-        raise NotNow("This table types its turns on its phone: it has no game table.")
+        raise NotNow(_("This table types its turns on its phone: it has no game table."))
     if group.status == Group.Status.FINAL:
-        raise NotNow(f"{group}'s scores are final.")
+        raise NotNow(_("%(group)s's scores are final.") % {"group": group})
     assert group.table is not None
     if not any(seat.number == number and seat.holder != "bot" for seat in digital.seats_of(group.table)):
         return group
@@ -534,11 +546,11 @@ def _locked_group(group: Group) -> Group:
 
 def _check_key(key: str | None) -> None:
     if key is not None and not well_formed_key(key):
-        raise BadEntry("The entry's key is malformed.")
+        raise BadEntry(_("The entry's key is malformed."))
 
 
-KEY_REUSED = ("That entry's key was already used for another entry, so nothing was changed: "
-              "check the scoresheet and enter it again if it is missing.")
+KEY_REUSED = gettext_noop("That entry's key was already used for another entry, so nothing was changed: "
+                          "check the scoresheet and enter it again if it is missing.")
 
 
 def _turn_with_key(tournament: Tournament, key: str | None, group: Group, **content: object) -> Turn | None:
@@ -551,9 +563,9 @@ def _turn_with_key(tournament: Tournament, key: str | None, group: Group, **cont
     if turn is None:
         return None
     if turn.group_id != group.pk:
-        raise NotYourGroup("That entry's key was already used by another group: enter the turn again.")
+        raise NotYourGroup(_("That entry's key was already used by another group: enter the turn again."))
     if any(getattr(turn, field) != value for field, value in content.items()):
-        raise KeyReused(KEY_REUSED)
+        raise KeyReused(_(KEY_REUSED))
     return turn
 
 
@@ -578,7 +590,7 @@ def record_turn(
     now = now or timezone.now()
     _check_key(key)
     if type(points) is not int or abs(points) > MAX_POINTS or points % POINT_STEP:
-        raise BadEntry("Points are a whole multiple of 50 (0 for a bust).")
+        raise BadEntry(_("Points are a whole multiple of 50 (0 for a bust)."))
     group = _locked_group(group)
     tournament = group.round.tournament
     existing = _turn_with_key(tournament, key, group, kind=Turn.Kind.TURN, entrant_id=entrant.pk, points=points,
@@ -587,24 +599,24 @@ def record_turn(
         return existing
     refusal = group.turn_refusal(now)
     if refusal is not None:
-        raise NotNow(f"{refusal} That turn was not added.")
+        raise NotNow(_("%(refusal)s That turn was not added.") % {"refusal": refusal})
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
-        raise BadEntry(f"{entrant.name} doesn't play at {group}.")
+        raise BadEntry(_("%(name)s doesn't play at %(group)s.") % {"name": entrant.name, "group": group})
     if points < 0 and not tournament.must_bust_penalty:
-        raise BadEntry("Points can't be negative: this tournament plays no Must Bust penalty.")
+        raise BadEntry(_("Points can't be negative: this tournament plays no Must Bust penalty."))
     if points < 0 and vengeance:
-        raise BadEntry("A turn that played a Vengeance banked points: they can't be negative.")
+        raise BadEntry(_("A turn that played a Vengeance banked points: they can't be negative."))
     scores = group.scores(players)
     if group.play_off and vengeance:
-        raise BadEntry("A play-off turn is scored alone: no Vengeance.")
+        raise BadEntry(_("A play-off turn is scored alone: no Vengeance."))
     try:
         after = brackets.apply_turn(scores, entrant.name, points, vengeance=vengeance,
                                     penalty=tournament.vengeance_penalty)
     except ValueError as error:
-        raise BadEntry(str(error)) from error
+        raise BadEntry(error.args[0]) from error
     if group.play_off and group.live_turns().filter(entrant=entrant).exists():
-        raise BadEntry(f"{entrant.name} has played their play-off turn.")
+        raise BadEntry(_("%(name)s has played their play-off turn.") % {"name": entrant.name})
     turn = Turn.objects.create(tournament=tournament, group=group, entrant=entrant, points=points,
                                vengeance=vengeance, key=key or None, created_at=now)
     _log_totals(group, players, after)
@@ -613,7 +625,7 @@ def record_turn(
         try:
             deciding.make_final(group, now)
         except ValueError as error:  # a play-off's scores brackets cannot settle
-            raise BadEntry(str(error)) from error
+            raise BadEntry(error.args[0]) from error
     return turn
 
 
@@ -637,11 +649,11 @@ def _group_for_move(group: Group, now: datetime) -> Group:
     """The group on phones, locked, if a move may be made at its table now."""
     group = _locked_group(group)
     if not group.on_phones:
-        raise NotNow("This table types its turns on its phone: it has no game table.")
+        raise NotNow(_("This table types its turns on its phone: it has no game table."))
     if group.status == Group.Status.FINAL:
-        raise NotNow(f"Time is up: {group}'s scores are final.")
+        raise NotNow(_("Time is up: %(group)s's scores are final.") % {"group": group})
     if group.round.is_paused:
-        raise NotNow("The director has paused the clock: play on once it resumes.")
+        raise NotNow(_("The director has paused the clock: play on once it resumes."))
     return group
 
 
@@ -706,12 +718,12 @@ def undo_last_turn(*, group: Group, now: datetime | None = None, key: str | None
     if existing is not None:
         return existing
     if group.on_phones:
-        raise NotNow(ON_PHONES)
+        raise NotNow(_(ON_PHONES))
     if group.status == Group.Status.FINAL or (group.final_at is not None and now >= group.final_at):
-        raise NotNow(f"{group}'s scores are final: ask the director to correct them.")
+        raise NotNow(_("%(group)s's scores are final: ask the director to correct them.") % {"group": group})
     last = group.live_turns().order_by("-id").first()
     if last is None:
-        raise BadEntry("There is nothing to undo.")
+        raise BadEntry(_("There is nothing to undo."))
     return _undo(group, last, now, key=key)
 
 
@@ -738,7 +750,7 @@ def correct_turn(*, turn: Turn, now: datetime | None = None, key: str | None = N
     _check_correctable(group, round_)
     turn = Turn.objects.get(pk=turn.pk)
     if turn.kind == Turn.Kind.UNDO or Turn.objects.filter(undoes=turn).exists():
-        raise BadEntry("That entry was already undone.")
+        raise BadEntry(_("That entry was already undone."))
     undo = _undo(group, turn, now, key=key, by_director=True)
     log_event(group.round.tournament.channel, "tournament_state", {"what": "corrected", "round": round_.number})
     return undo
@@ -760,7 +772,7 @@ def add_correction(
     now = now or timezone.now()
     _check_key(key)
     if type(points) is not int or points == 0 or abs(points) > MAX_POINTS or points % POINT_STEP:
-        raise BadEntry("A correction is a multiple of 50, not 0.")
+        raise BadEntry(_("A correction is a multiple of 50, not 0."))
     group = _locked_group(group)
     existing = _turn_with_key(group.round.tournament, key, group, kind=Turn.Kind.CORRECTION,
                               entrant_id=entrant.pk, points=points)
@@ -769,7 +781,7 @@ def add_correction(
     _check_correctable(group, group.round)
     players = group.players()
     if entrant.pk not in {player.pk for player in players}:
-        raise BadEntry(f"{entrant.name} doesn't play at {group}.")
+        raise BadEntry(_("%(name)s doesn't play at %(group)s.") % {"name": entrant.name, "group": group})
     turn = Turn.objects.create(tournament=group.round.tournament, group=group, entrant=entrant,
                                kind=Turn.Kind.CORRECTION, points=points, by_director=True, key=key or None,
                                created_at=now)
@@ -782,7 +794,7 @@ def extend_group(*, group: Group, minutes: int, now: datetime | None = None) -> 
     """The director gives a group more time (a dispute, a spilled drink)."""
     now = now or timezone.now()
     if type(minutes) is not int or not 1 <= minutes <= MAX_EXTENSION_MINUTES:
-        raise BadEntry(f"Extend by 1 to {MAX_EXTENSION_MINUTES} minutes.")
+        raise BadEntry(_("Extend by 1 to %(most)s minutes.") % {"most": MAX_EXTENSION_MINUTES})
     group = _locked_group(group)
     refusal = group.extend_refusal(now)  # what the dashboard's "+2 min" button asks too
     if refusal is not None:
@@ -810,15 +822,15 @@ def decide_tie(*, round_: TournamentRound, order: Sequence[Entrant], now: dateti
          .order_by("pk").values_list("pk", flat=True))
     round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != TournamentRound.Status.PLAY_OFF:
-        raise NotNow("Nobody is tied at the line in this round.")
+        raise NotNow(_("Nobody is tied at the line in this round."))
     names = [entrant.name for entrant in order]
     if sorted(names) != sorted(round_.tied()) or len(set(names)) != len(names):
-        raise BadEntry("Put every tied player in order, each once: " + ", ".join(round_.tied()) + ".")
+        raise BadEntry(_("Put every tied player in order, each once: %(names)s.") % {"names": ", ".join(round_.tied())})
     # Close any play-off group still open: the director's decision replaces it. (Its rows were
     # locked before the round's, as record_turn locks them.)
     round_.groups.filter(play_off__gt=0, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
     try:
         deciding.resolve(round_, {name: len(names) - index for index, name in enumerate(names)}, now)
     except ValueError as error:
-        raise BadEntry(str(error)) from error
+        raise BadEntry(error.args[0]) from error
     return round_

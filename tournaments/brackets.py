@@ -31,6 +31,7 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from games.rules import dice, fill_or_bust
+from games.rules.words import Said, gettext_noop
 
 MIN_GROUP_SIZE = 2
 MAX_GROUP_SIZE = 6
@@ -388,26 +389,35 @@ def _strikes_before(players: Mapping[str, int], strikes: Mapping[str, int]) -> d
 
 def _check_playoff(tied: Sequence[str], playoff: Mapping[str, int]) -> list[str]:
     if not tied:
-        raise ValueError("Nobody is tied: there is no play-off to apply.")
+        raise ValueError(Said(gettext_noop("Nobody is tied: there is no play-off to apply.")))
     _check_scores(playoff)
     missing = [name for name in tied if name not in playoff]
     extra = [name for name in playoff if name not in tied]
     if missing or extra:
         problems = []
         if missing:
-            problems.append("no play-off score for " + ", ".join(map(str, missing)))
+            problems.append(", ".join(map(str, missing)))
         if extra:
-            problems.append(", ".join(map(str, extra)) + " did not play off")
-        raise ValueError("The play-off must score exactly the tied players: " + "; ".join(problems) + ".")
+            problems.append(", ".join(map(str, extra)))
+        if missing and extra:
+            raise ValueError(Said(gettext_noop("The play-off must score exactly the tied players: no play-off score "
+                                               "for %(missing)s; %(extra)s did not play off."),
+                                  missing=problems[0], extra=problems[1]))
+        if missing:
+            raise ValueError(Said(gettext_noop("The play-off must score exactly the tied players: no play-off score "
+                                               "for %(missing)s."), missing=problems[0]))
+        raise ValueError(Said(gettext_noop("The play-off must score exactly the tied players: %(extra)s did not "
+                                           "play off."), extra=problems[0]))
     return list(tied)
 
 
 def _check_scores(scores: Mapping[str, int]) -> None:
     if not scores:
-        raise ValueError("There are no scores.")
+        raise ValueError(Said(gettext_noop("There are no scores.")))
     for name, score in scores.items():
         if type(score) is not int:
-            raise ValueError(f"{name}'s score must be a whole number, not {score!r}.")
+            raise ValueError(Said(gettext_noop("%(name)s's score must be a whole number, not %(score)r."),
+                                  name=name, score=score))
 
 
 def _check_names(players: Sequence[str]) -> list[str]:
@@ -415,7 +425,7 @@ def _check_names(players: Sequence[str]) -> list[str]:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise ValueError(f"{name} is listed twice.")
+            raise ValueError(Said(gettext_noop("%(name)s is listed twice."), name=name))
         seen.add(name)
     return names
 
@@ -435,9 +445,10 @@ def vengeance_targets(scores: Mapping[str, int], drawer: str) -> list[str]:
     a sole leader, who must discard the card."""
     _check_scores(scores)
     if drawer not in scores:
-        raise ValueError(f"{drawer} is not on this scoresheet.")
+        raise ValueError(Said(gettext_noop("%(name)s is not on this scoresheet."), name=drawer))
     if fill_or_bust.is_sole_leader(scores, drawer):
-        raise ValueError(f"{drawer} leads alone: a sole leader discards a Vengeance and draws again.")
+        raise ValueError(Said(gettext_noop("%(name)s leads alone: a sole leader discards a Vengeance and draws again."),
+                              name=drawer))
     return list(fill_or_bust.vengeance_targets(scores, drawer))
 
 
@@ -458,11 +469,11 @@ def apply_turn(
     _check_int(points, "the points")
     _check_int(penalty, "the Vengeance penalty")
     if vengeance and points <= 0:
-        raise ValueError("A Vengeance bites only when the turn fills: a bust plays none. "
-                         "Untick “Played a Vengeance”, or enter the points banked.")
+        raise ValueError(Said(gettext_noop("A Vengeance bites only when the turn fills: a bust plays none. "
+                                           "Untick “Played a Vengeance”, or enter the points banked.")))
     targets = vengeance_targets(scores, player) if vengeance else []
     if player not in scores:
-        raise ValueError(f"{player} is not on this scoresheet.")
+        raise ValueError(Said(gettext_noop("%(name)s is not on this scoresheet."), name=player))
     return fill_or_bust.bank(scores, player, points, targets, penalty)
 
 

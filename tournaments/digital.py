@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games.rules import fill_or_bust
 from games.table import actions as table_actions
@@ -67,7 +68,7 @@ def open_group_table(group: Group, players: list[Entrant], *, bot_level: str = "
         seed=simulated_seed(tournament, group) if tournament.simulated else None,
         code=Table.objects.free_code(simulated_seed(tournament, group)) if tournament.simulated else None,
         simulated=tournament.simulated,
-        home=(group_path(group.code), f"Back to {group}'s scores and the round"),
+        home=(group_path(group.code), gettext("Back to %(group)s's scores and the round") % {"group": group}),
     )
     if table.status == Table.Status.SEATING:
         table = table_actions.start_table(table=table)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from bunco_club.models import Club
 from games.rules import fill_or_bust
@@ -17,33 +18,33 @@ from tournaments.models import NAME_MAX, Tournament
 
 
 class NewTournamentForm(forms.Form):
-    name = forms.CharField(max_length=NAME_MAX)
-    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    name = forms.CharField(max_length=NAME_MAX, label=_("Name"))
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("Date"))
     format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SINGLE,
-                               widget=forms.RadioSelect)
+                               widget=forms.RadioSelect, label=_("Format"))
     round_minutes = WholeNumberField(low=brackets.ROUND_MINUTES.start, high=brackets.ROUND_MINUTES.stop - 1,
-                                     what="the round length", initial=20, label="Round length (minutes)")
+                                     what=_("the round length"), initial=20, label=_("Round length (minutes)"))
     per_player_minutes = WholeNumberField(
-        low=brackets.PER_PLAYER_MINUTES.start, high=brackets.PER_PLAYER_MINUTES.stop - 1, what="the minutes per player",
-        required=False, label="Or, when group sizes differ, minutes per player (5-10)")
+        low=brackets.PER_PLAYER_MINUTES.start, high=brackets.PER_PLAYER_MINUTES.stop - 1, what=_("the minutes per player"),
+        required=False, label=_("Or, when group sizes differ, minutes per player (5-10)"))
     practice_minutes = WholeNumberField(
-        low=PRACTICE_MINUTES.start, high=PRACTICE_MINUTES.stop - 1, what="the practice round's length", required=False,
-        label="Practice round before round 1 (2-10 minutes; empty for none). It counts for nothing.")
-    face_off_minutes = WholeNumberField(low=1, high=60, what="the face-off length", initial=15,
-                                        label="Face-off (minutes)")
-    grace_seconds = WholeNumberField(low=0, high=900, what="the grace period", initial=120,
-                                     label="Grace period for the turn under way (seconds)")
+        low=PRACTICE_MINUTES.start, high=PRACTICE_MINUTES.stop - 1, what=_("the practice round's length"), required=False,
+        label=_("Practice round before round 1 (2-10 minutes; empty for none). It counts for nothing."))
+    face_off_minutes = WholeNumberField(low=1, high=60, what=_("the face-off length"), initial=15,
+                                        label=_("Face-off (minutes)"))
+    grace_seconds = WholeNumberField(low=0, high=900, what=_("the grace period"), initial=120,
+                                     label=_("Grace period for the turn under way (seconds)"))
     ties = forms.ChoiceField(choices=Tournament.Ties.choices, initial=Tournament.Ties.PLAY_OFF,
-                             widget=forms.RadioSelect, label="Ties at the cut line")
+                             widget=forms.RadioSelect, label=_("Ties at the cut line"))
     grouping = forms.ChoiceField(choices=Tournament.Grouping.choices, initial=Tournament.Grouping.RANDOM,
-                                 widget=forms.RadioSelect, label="Groups")
-    point_goal = WholeNumberField(low=1000, high=100000, what="the point goal", initial=10000,
-                                  label="Point goal shown on the group sheets")
-    vengeance_penalty = WholeNumberField(low=0, high=10000, what="the Vengeance penalty",
-                                         initial=fill_or_bust.VENGEANCE_PENALTY)
-    must_bust_penalty = forms.BooleanField(required=False, label="Must Bust penalty (docs/RULES.md §1.5)")
-    club = RecordChoiceField(queryset=Club.objects.none(), required=False,
-                                  label="Register players from a club you host (optional)")
+                                 widget=forms.RadioSelect, label=_("Groups"))
+    point_goal = WholeNumberField(low=1000, high=100000, what=_("the point goal"), initial=10000,
+                                  label=_("Point goal shown on the group sheets"))
+    vengeance_penalty = WholeNumberField(low=0, high=10000, what=_("the Vengeance penalty"),
+                                         initial=fill_or_bust.VENGEANCE_PENALTY, label=_("Vengeance penalty"))
+    must_bust_penalty = forms.BooleanField(required=False, label=_("Must Bust penalty (docs/RULES.md §1.5)"))
+    club = RecordChoiceField(queryset=Club.objects.none(), required=False, empty_label=_("- Select an option -"),
+                                  label=_("Register players from a club you host (optional)"))
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -53,13 +54,13 @@ class NewTournamentForm(forms.Form):
 
 class RegisterForm(forms.Form):
     name = forms.CharField(max_length=200, required=False, strip=False)  # the action says what a name needs
-    seed_rank = WholeNumberField(low=1, high=100000, what="the seed", required=False)
+    seed_rank = WholeNumberField(low=1, high=100000, what=_("the seed"), required=False)
     checked_in = forms.BooleanField(required=False)
 
 
 class TurnForm(forms.Form):
-    entrant = WholeNumberField(low=1, high=ID_MAX, what="the player")
-    points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what="the points banked", required=False)
+    entrant = WholeNumberField(low=1, high=ID_MAX, what=_("the player"))
+    points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what=_("the points banked"), required=False)
     bust = forms.BooleanField(required=False)  # the Bust button: 0 points, whatever was typed
     vengeance = forms.BooleanField(required=False)
     key = forms.CharField(max_length=64, required=False)
@@ -79,7 +80,7 @@ class KeyForm(forms.Form):
 class RoundForm(forms.Form):
     """A clock button (pause, resume, end now): the round it was shown for."""
 
-    round = WholeNumberField(low=0, high=10000, what="the round")
+    round = WholeNumberField(low=0, high=10000, what=_("the round"))
 
 
 class StartForm(forms.Form):
@@ -93,14 +94,14 @@ class StartForm(forms.Form):
 class SeatForm(forms.Form):
     """A seat of a group's game table (the director hands it to a bot)."""
 
-    seat = WholeNumberField(low=0, high=100, what="the seat")
+    seat = WholeNumberField(low=0, high=100, what=_("the seat"))
 
 
 class ExtendForm(forms.Form):
-    minutes = WholeNumberField(low=1, high=MAX_EXTENSION_MINUTES, what="the extra minutes")
+    minutes = WholeNumberField(low=1, high=MAX_EXTENSION_MINUTES, what=_("the extra minutes"))
 
 
 class CorrectionForm(forms.Form):
-    entrant = WholeNumberField(low=1, high=ID_MAX, what="the player")
-    points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what="the points")
+    entrant = WholeNumberField(low=1, high=ID_MAX, what=_("the player"))
+    points = WholeNumberField(low=-MAX_POINTS, high=MAX_POINTS, what=_("the points"))
     key = forms.CharField(max_length=64, required=False)

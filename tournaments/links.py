@@ -9,6 +9,7 @@ shows them and takes no turn.
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 
 from live import signing
 from live.refusals import Refusal
@@ -16,9 +17,9 @@ from live.refusals import Refusal
 SALT = "bunco-club.tournament-group"
 MAX_AGE_SECONDS = 60 * 60 * 24 * 2  # a tournament day, and then some
 
-INVALID = "This group link isn't valid. Scan the QR code on your table again."
-EXPIRED = "This group link has expired. Ask the director for your table's QR code."
-FROM_THE_FUTURE = "This group link isn't valid yet. Ask the director for your table's QR code."
+INVALID = gettext_noop("This group link isn't valid. Scan the QR code on your table again.")
+EXPIRED = gettext_noop("This group link has expired. Ask the director for your table's QR code.")
+FROM_THE_FUTURE = gettext_noop("This group link isn't valid yet. Ask the director for your table's QR code.")
 
 
 class BadGroupLink(Refusal):
@@ -38,13 +39,13 @@ def group_path(code: str) -> str:
     return reverse("tournaments:group_join", args=[group_token(code)])
 
 
-REFUSED = signing.Refused(invalid=lambda: BadGroupLink(INVALID), expired=lambda: BadGroupLink(EXPIRED),
-                          future=lambda: BadGroupLink(FROM_THE_FUTURE))
+REFUSED = signing.Refused(invalid=lambda: BadGroupLink(gettext(INVALID)), expired=lambda: BadGroupLink(gettext(EXPIRED)),
+                          future=lambda: BadGroupLink(gettext(FROM_THE_FUTURE)))
 
 
 def read_group_token(token: str) -> str:
     """The group code a link carries; BadGroupLink otherwise."""
     code = signing.text_field(signing.read_link(token, salt=SALT, refused=REFUSED, max_age=MAX_AGE_SECONDS), "g")
     if code is None:
-        raise BadGroupLink(INVALID)
+        raise BadGroupLink(gettext(INVALID))
     return code

@@ -16,6 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
 from games import codes
 from games.rules import fill_or_bust
@@ -36,21 +38,21 @@ def new_token() -> str:
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        SINGLE = "single", "Single elimination"
-        DOUBLE = "double", "Double elimination"
+        SINGLE = "single", gettext_lazy("Single elimination")
+        DOUBLE = "double", gettext_lazy("Double elimination")
 
     class Grouping(models.TextChoices):
-        RANDOM = "random", "Random draw"
-        SEEDED = "seeded", "Seeded (snake order)"
+        RANDOM = "random", gettext_lazy("Random draw")
+        SEEDED = "seeded", gettext_lazy("Seeded (snake order)")
 
     class Ties(models.TextChoices):
-        PLAY_OFF = "play_off", "Play-offs at the cut line"
-        DIRECTOR = "director", "The director decides"
+        PLAY_OFF = "play_off", gettext_lazy("Play-offs at the cut line")
+        DIRECTOR = "director", gettext_lazy("The director decides")
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        REGISTRATION = "registration", gettext_lazy("Registration")
+        PLAYING = "playing", gettext_lazy("Playing")
+        FINISHED = "finished", gettext_lazy("Finished")
 
     code = models.CharField(max_length=16, unique=True, default=new_code)
     name = models.CharField(max_length=NAME_MAX)
@@ -113,36 +115,36 @@ class Tournament(models.Model):
         """Why the director can't start the next round now; None if they can. `start_round` and
         the dashboard's Start button both ask."""
         if self.status == Tournament.Status.FINISHED:
-            return "The tournament is over."
+            return _("The tournament is over.")
         under_way = self.round_under_way()
         if under_way is not None:
-            return f"{under_way} is still under way."
+            return _("%(round)s is still under way.") % {"round": under_way}
         if self.status == Tournament.Status.REGISTRATION:
             if self.entrants.filter(checked_in=True).count() < 2:
-                return "Check in at least two players first."
+                return _("Check in at least two players first.")
             # Round 1 takes the checked-in players in (start_round); the others are no-shows.
             playing = self.entrants.filter(
                 models.Q(status=Entrant.Status.IN) | models.Q(status=Entrant.Status.REGISTERED, checked_in=True))
         else:
             playing = self.players_in()
         if playing.count() < 2:  # (a drop that leaves one player finishes the tournament)
-            return "Fewer than two players are left."
+            return _("Fewer than two players are left.")
         return None
 
     def practice_refusal(self) -> str | None:
         """Why the director can't start the practice round now; None if they can. The action and
         the dashboard's button both ask."""
         if not self.practice_minutes:
-            return "This tournament has no practice round: its length was not set."
+            return _("This tournament has no practice round: its length was not set.")
         if self.status != Tournament.Status.REGISTRATION or self.rounds.filter(number__gt=0).exists():
-            return "The practice round comes before round 1: round 1 has begun."
+            return _("The practice round comes before round 1: round 1 has begun.")
         practice = self.rounds.filter(number=0).first()
         if practice is not None:
             if practice.status != TournamentRound.Status.DECIDED:
-                return "The practice round is under way."
-            return "The practice round has been played: start round 1."
+                return _("The practice round is under way.")
+            return _("The practice round has been played: start round 1.")
         if self.entrants.filter(checked_in=True).count() < 2:
-            return "Check in at least two players first."
+            return _("Check in at least two players first.")
         return None
 
     def strikes(self) -> dict[str, int]:
@@ -156,7 +158,7 @@ class Tournament(models.Model):
 
     def registration_refusal(self) -> str | None:
         if self.status != Tournament.Status.REGISTRATION:
-            return "Registration is closed: round 1 has begun."
+            return _("Registration is closed: round 1 has begun.")
         return None
 
     def deletion_refusal(self) -> str | None:
@@ -164,18 +166,18 @@ class Tournament(models.Model):
         begun (the practice round included), when nothing but its players would go. The action and
         the dashboard's button both ask."""
         if self.status != Tournament.Status.REGISTRATION or self.rounds.exists():
-            return "A tournament can be deleted only before its first round (the practice round included): " \
-                   "play this one to the end."
+            return _("A tournament can be deleted only before its first round (the practice round included): "
+                     "play this one to the end.")
         return None
 
 
 class Entrant(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"  # before round 1 (checked in or not)
-        IN = "in", "In"
-        ELIMINATED = "eliminated", "Eliminated"
-        DROPPED = "dropped", "Dropped"
-        NO_SHOW = "no_show", "No-show"
+        REGISTERED = "registered", gettext_lazy("Registered")  # before round 1 (checked in or not)
+        IN = "in", gettext_lazy("In")
+        ELIMINATED = "eliminated", gettext_lazy("Eliminated")
+        DROPPED = "dropped", gettext_lazy("Dropped")
+        NO_SHOW = "no_show", gettext_lazy("No-show")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     name = models.CharField(max_length=ENTRANT_NAME_MAX)
@@ -202,14 +204,14 @@ class Entrant(models.Model):
 
 class TournamentRound(models.Model):
     class Kind(models.TextChoices):
-        ROUND = "round", "Round"
-        FACE_OFF = "face_off", "Face-off"
-        PRACTICE = "practice", "Practice round"  # number 0, before round 1: counts for nothing
+        ROUND = "round", gettext_lazy("Round")
+        FACE_OFF = "face_off", gettext_lazy("Face-off")
+        PRACTICE = "practice", gettext_lazy("Practice round")  # number 0, before round 1: counts for nothing
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        PLAY_OFF = "play_off", "Play-off at the line"  # scores final, tied players play off
-        DECIDED = "decided", "Decided"
+        PLAYING = "playing", gettext_lazy("Playing")
+        PLAY_OFF = "play_off", gettext_lazy("Play-off at the line")  # scores final, tied players play off
+        DECIDED = "decided", gettext_lazy("Decided")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -243,8 +245,8 @@ class TournamentRound(models.Model):
 
     def __str__(self) -> str:
         if self.is_practice:
-            return "Practice round"
-        return "Face-off" if self.is_face_off else f"Round {self.number}"
+            return _("Practice round")
+        return _("Face-off") if self.is_face_off else pgettext("tournament", "Round %(number)s") % {"number": self.number}
 
     @property
     def is_face_off(self) -> bool:
@@ -262,9 +264,9 @@ class TournamentRound(models.Model):
         """Why the director can't pause, resume or end this round's clock now; None if they can.
         The actions and the dashboard's buttons both ask."""
         if self.status == TournamentRound.Status.PLAY_OFF:
-            return f"{self}'s tables are final: the play-off at the line has no clock."
+            return _("%(round)s's tables are final: the play-off at the line has no clock.") % {"round": self}
         if self.status != TournamentRound.Status.PLAYING:
-            return f"{self} is over: its clock has stopped."
+            return _("%(round)s is over: its clock has stopped.") % {"round": self}
         return None
 
     def tied(self) -> list[str]:
@@ -348,8 +350,8 @@ class Group(models.Model):
     """One table of a round, or a play-off among players tied at the line (`play_off` > 0)."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINAL = "final", "Scores final"
+        PLAYING = "playing", gettext_lazy("Playing")
+        FINAL = "final", gettext_lazy("Scores final")
 
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="groups")
     number = models.PositiveSmallIntegerField()  # the table number; play-offs follow the tables
@@ -370,8 +372,8 @@ class Group(models.Model):
 
     objects = GroupQuerySet.as_manager()
 
-    ON_PHONES = ("This table plays on phones: its turns come from the game table, nobody types them. "
-                 "A mistake is the director's to correct.")
+    ON_PHONES = gettext_noop("This table plays on phones: its turns come from the game table, nobody types them. "
+                      "A mistake is the director's to correct.")
 
     class Meta:
         ordering = ["number"]
@@ -379,7 +381,9 @@ class Group(models.Model):
         indexes = [models.Index(fields=["status", "final_at"], name="group_status_final_at")]
 
     def __str__(self) -> str:
-        return f"Play-off {self.play_off}" if self.play_off else f"Table {self.number}"
+        if self.play_off:
+            return _("Play-off %(number)s") % {"number": self.play_off}
+        return pgettext("bunco", "Table %(number)s") % {"number": self.number}
 
     @property
     def channel_data(self) -> dict[str, Any]:
@@ -427,24 +431,26 @@ class Group(models.Model):
         that records a turn and the group page that offers the form."""
         if self.status == Group.Status.FINAL:
             if self.is_timed and self.round.ended_now:
-                return f"The director ended {self.round} now: {self}'s scores are final."
-            return f"Time is up: {self}'s scores are final." if self.is_timed else f"{self}'s scores are final."
+                return _("The director ended %(round)s now: %(group)s's scores are final.") % {"round": self.round, "group": self}
+            if self.is_timed:
+                return _("Time is up: %(group)s's scores are final.") % {"group": self}
+            return _("%(group)s's scores are final.") % {"group": self}
         if self.on_phones:
-            return self.ON_PHONES
+            return _(self.ON_PHONES)
         if self.play_off:
             played = set(self.live_turns().values_list("entrant_id", flat=True))
             if all(seat.entrant_id in played for seat in self.seats.all()):
-                return "Everyone has played their play-off turn."
+                return _("Everyone has played their play-off turn.")
             return None
         if self.round.is_paused:
-            return "The director has paused the clock: no new turn starts. Enter the turn under way once it resumes."
+            return _("The director has paused the clock: no new turn starts. Enter the turn under way once it resumes.")
         assert self.ends_at is not None and self.final_at is not None
         if now < self.ends_at:
             return None
         if now >= self.final_at:
-            return f"Time is up and the grace period is over: {self}'s scores are final."
+            return _("Time is up and the grace period is over: %(group)s's scores are final.") % {"group": self}
         if self.live_turns().filter(created_at__gte=self.ends_at).exists():
-            return "Time is up: the turn under way has been entered, no new turn may start."
+            return _("Time is up: the turn under way has been entered, no new turn may start.")
         return None
 
     def next_play_off(self) -> Group | None:
@@ -462,26 +468,27 @@ class Group(models.Model):
         a round under way, before its time is up and before any turn is entered. The action and
         the group's page both ask."""
         if self.on_phones:
-            return f"{self} already plays on phones."
+            return _("%(group)s already plays on phones.") % {"group": self}
         if self.play_off:
-            return "A play-off is one typed turn each: it has no game table."
+            return _("A play-off is one typed turn each: it has no game table.")
         if self.status == Group.Status.FINAL or self.ends_at is None or now >= self.ends_at:
-            return f"{self}'s time is up."
+            return _("%(group)s's time is up.") % {"group": self}
         if self.turns.exists():
-            return f"{self} has entered turns on its phone: it plays on as it began."
+            return _("%(group)s has entered turns on its phone: it plays on as it began.") % {"group": self}
         return None
 
     def extend_refusal(self, now: datetime) -> str | None:
         """Why the director can't give this group more time at `now`; None if they can. The action
         and the dashboard's "+2 min" button both ask."""
         if self.status == Group.Status.FINAL or self.final_at is None:
-            return f"{self}'s scores are final." if self.is_timed else "A play-off has no clock."
+            return _("%(group)s's scores are final.") % {"group": self} if self.is_timed else _("A play-off has no clock.")
         if now >= self.final_at:
-            return f"{self}'s time and grace period are over."
+            return _("%(group)s's time and grace period are over.") % {"group": self}
         if self.round.is_paused:
-            return "The clock is paused: resume it, then give the table more time."
+            return _("The clock is paused: resume it, then give the table more time.")
         if self.on_phones and self.ends_at is not None and now >= self.ends_at:
-            return f"Time is up at {self}'s game table: the buzzer has sounded, the turn under way plays out."
+            return (_("Time is up at %(group)s's game table: the buzzer has sounded, the turn under way plays out.")
+                    % {"group": self})
         return None
 
     def correction_refusal(self, round_: TournamentRound | None = None) -> str | None:
@@ -491,9 +498,9 @@ class Group(models.Model):
         the group's page both ask."""
         round_ = round_ or self.round
         if self.play_off and self.status == Group.Status.FINAL:
-            return f"{self} is resolved: its scores can no longer change."
+            return _("%(group)s is resolved: its scores can no longer change.") % {"group": self}
         if not self.play_off and round_.status != TournamentRound.Status.PLAYING:
-            return f"{round_} is ranked: its scores can no longer change."
+            return _("%(round)s is ranked: its scores can no longer change.") % {"round": round_}
         return None
 
     def seconds_left(self, now: datetime) -> int:
@@ -522,9 +529,9 @@ class Turn(models.Model):
     """One entry on a group's scoresheet. Append-only: an undo is a new row pointing at the entry."""
 
     class Kind(models.TextChoices):
-        TURN = "turn", "Turn"
-        CORRECTION = "correction", "Director's correction"
-        UNDO = "undo", "Undo"
+        TURN = "turn", gettext_lazy("Turn")
+        CORRECTION = "correction", gettext_lazy("Director's correction")
+        UNDO = "undo", gettext_lazy("Undo")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="turns")
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="turns")

@@ -17,17 +17,18 @@ from html import escape
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from live.http import wants_json
 
 logger = logging.getLogger("bunco_club.site.unavailable")
 
-MESSAGE = "The site can't reach its database just now, so this wasn't saved. Try again in a few seconds."
+MESSAGE = gettext_noop("The site can't reach its database just now, so this wasn't saved. Try again in a few seconds.")
 RETRY_AFTER_SECONDS = 5
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Back in a moment · Bunco Club</title></head>
-<body><h1>Back in a moment</h1><p role="alert">{message}</p></body></html>
+<html lang="{language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Bunco Club</title></head>
+<body><h1>{title}</h1><p role="alert">{message}</p></body></html>
 """
 
 
@@ -47,9 +48,10 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
     anything calling a URL that answers JSON), a page with the message as its alert for anyone else."""
     response: HttpResponse
     if wants_json(request):
-        response = JsonResponse({"error": MESSAGE}, status=503)
+        response = JsonResponse({"error": gettext(MESSAGE)}, status=503)
     else:
-        response = HttpResponse(PAGE.format(message=escape(MESSAGE)), status=503,
+        page = PAGE.format(language=get_language(), title=escape(gettext("Back in a moment")), message=escape(gettext(MESSAGE)))
+        response = HttpResponse(page, status=503,
                                 content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 from django.views.i18n import JavaScriptCatalog
@@ -37,8 +37,8 @@ from live.limits import address_and_username, too_many, used_up
 from live.refusals import BadInput, NotFound, Refusal, TooMany, answers_refusals, text_refusal
 from live.text import has_control_characters
 
-TOO_MANY_LOGINS = ("Too many attempts to log in as this user from this network. Wait a while and try again, "
-                   "or log in from another network.")
+TOO_MANY_LOGINS = gettext_noop("Too many attempts to log in as this user from this network. Wait a while and try again, "
+                              "or log in from another network.")
 
 
 @require_GET
@@ -111,7 +111,7 @@ def admin_login(request: HttpRequest) -> HttpResponseBase:
 def _refuse_when_locked_out(request: HttpRequest) -> None:
     """TooMany when this address has typed wrong passwords for this username as often as allowed."""
     if request.method == "POST" and used_up(request, "login", key=address_and_username):
-        raise TooMany(TOO_MANY_LOGINS)
+        raise TooMany(gettext(TOO_MANY_LOGINS))
 
 
 def _counting_failures(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
@@ -148,9 +148,10 @@ def manifest(request: HttpRequest) -> JsonResponse:
     ]
     return JsonResponse({
         "id": "/",
-        "name": "Bunco Club",
+        "name": "Bunco Club",  # the site's name, as the game names: the same in every language
         "short_name": "Bunco",
-        "description": "Club nights, live table scoring and Fill or Bust tournaments.",
+        "description": gettext("Club nights, live table scoring and Fill or Bust tournaments."),
+        "lang": translation.get_language(),
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

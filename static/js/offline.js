@@ -6,12 +6,16 @@
   "use strict";
 
   var status = document.querySelector("[data-offline-status]");
+  // The words are the page's own (data-trying, data-still), in its language: the page works with
+  // no connection, so it loads no catalog.
+  var TRYING = status ? status.getAttribute("data-trying") : "";
+  var STILL = status ? status.getAttribute("data-still") : "";
   var waitMs = 2000;
   var timer = null;
 
   function tryAgain() {
     clearTimeout(timer);
-    if (status) status.textContent = "Trying again…";
+    if (status) status.textContent = TRYING;
     fetch("/alive/", { cache: "no-store" }).then(function (answer) {
       if (answer.ok) location.reload();
       else later();
@@ -19,7 +23,7 @@
   }
 
   function later() {
-    if (status) status.textContent = "Still no connection. Trying again in " + Math.round(waitMs / 1000) + " s.";
+    if (status) status.textContent = STILL.replace("%(seconds)s", String(Math.round(waitMs / 1000)));
     timer = setTimeout(tryAgain, waitMs);
     waitMs = Math.min(waitMs * 2, 15000);
   }

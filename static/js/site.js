@@ -104,7 +104,7 @@
     var hint = document.createElement("p");
     hint.className = "keep-awake-hint";
     hint.setAttribute("data-keep-awake-hint", "");
-    hint.textContent = "Keep this screen on: this browser cannot, so set your phone not to lock while you play.";
+    hint.textContent = gettext("Keep this screen on: this browser cannot, so set your phone not to lock while you play.");
     (document.getElementById("main") || document.body).appendChild(hint);
   }
 
@@ -294,7 +294,7 @@
     event.preventDefault();
     var count = (troubleCount.get(region.id) || 0) + 1;
     troubleCount.set(region.id, count);
-    setBadge("Server trouble: retrying…", false);
+    setBadge(gettext("Server trouble: retrying…"), false);
     setTimeout(function () {
       var now = document.getElementById(region.id);
       if (now) htmx.ajax("GET", now.getAttribute("hx-get"), { source: now });
@@ -304,7 +304,7 @@
   var streamLive = false;
   function setLive(element, live) {
     streamLive = live;
-    setBadge(live ? "Live" : "Reconnecting…", live);
+    setBadge(live ? gettext("Live") : gettext("Reconnecting…"), live);
   }
   function setBadge(text, live) {
     var badge = document.querySelector("[data-live-badge]");

@@ -9,7 +9,6 @@
 
   var STORAGE_KEY = "bunco-theme";
   var CHOICES = ["auto", "light", "dark"];
-  var LABELS = { auto: "Auto", light: "Light", dark: "Dark" };
   var root = document.documentElement;
   var phoneIsLight = window.matchMedia ? window.matchMedia("(prefers-color-scheme: light)") : null;
 
@@ -51,9 +50,14 @@
     var button = document.querySelector("[data-theme-switch]");
     if (!button) return;
     var label = button.querySelector("[data-theme-label]");
-    if (label) label.textContent = LABELS[choice];
+    // The words come from the catalog, which base.html loads after this script: the switch exists
+    // (and is drawn) only once the page is parsed, when the catalog is there.
+    var labels = { auto: pgettext("theme", "Auto"), light: pgettext("theme", "Light"), dark: pgettext("theme", "Dark") };
+    if (label) label.textContent = labels[choice];
     button.setAttribute("data-choice", choice);
-    button.title = choice === "auto" ? "Follows this phone's setting (" + LABELS[theme].toLowerCase() + " now)" : "";
+    button.title = choice === "auto"
+      ? interpolate(gettext("Follows this phone's setting (%(theme)s now)"), { theme: labels[theme].toLowerCase() }, true)
+      : "";
   }
 
   // Auto, then the other theme than the phone's, then the phone's own (kept even if the phone

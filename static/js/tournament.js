@@ -33,13 +33,13 @@
     // The warning line says what is true now: the clock is paused, or no clock runs any more
     // (the round is over, a champion is crowned): then it says nothing, never "Time is up".
     if (document.querySelector("[data-paused]")) {
-      say("The clock is paused.", "paused");
+      say(gettext("The clock is paused."), "paused");
       return;
     }
     // The director ended the round ("End round now", the event re-rendered the page): say so,
     // never that time is up.
     if (document.querySelector("[data-ended-now]")) {
-      say("The director ended the round: its scores are final.", "up");
+      say(gettext("The director ended the round: its scores are final."), "up");
       return;
     }
     if (!document.querySelector("[data-countdown]")) {
@@ -53,7 +53,7 @@
       if (isNaN(ends)) return;
       if (!clock._offset && !isNaN(serverNow)) clock._offset = serverNow - now;
       var left = Math.max(0, Math.ceil((ends - (now + (clock._offset || 0))) / 1000));
-      clock.textContent = left > 0 ? format(left) : "Time!";
+      clock.textContent = left > 0 ? format(left) : gettext("Time!");
       clock.classList.toggle("warn-minute", left <= 60 && left > 10);
       clock.classList.toggle("warn-seconds", left <= 10 && left > 0);
       clock.classList.toggle("is-up", left === 0);
@@ -61,15 +61,15 @@
       var given = warned[key] || (warned[key] = {});
       if (left <= 60 && left > 10 && !given.minute) {
         given.minute = true;
-        say("One minute left.", "minute");
+        say(gettext("One minute left."), "minute");
         ring("clock-" + key + "-minute");
       } else if (left <= 10 && left > 0 && !given.seconds) {
         given.seconds = true;
-        say("Ten seconds left!", "seconds");
+        say(gettext("Ten seconds left!"), "seconds");
         ring("clock-" + key + "-seconds");
       } else if (left === 0 && !given.up) {
         given.up = true;
-        say("Time is up: finish the turn under way. No new turn starts.", "up");
+        say(gettext("Time is up: finish the turn under way. No new turn starts."), "up");
         ring("clock-" + key + "-up");
       }
     });
@@ -134,8 +134,8 @@
       sendNote(refusal.textContent.trim());
       refusal.remove();
     } else {
-      sendNote(status ? "" : "That entry may not have reached the site (no answer): check the scoresheet, " +
-        "then send it again if it is missing. The same entry sent again is counted once.");
+      sendNote(status ? "" : gettext(
+        "That entry may not have reached the site (no answer): check the scoresheet, then send it again if it is missing. The same entry sent again is counted once."));
     }
     if (status >= 200 && status < 300 && form.hasAttribute("data-reset-after")) form.reset();
     lock(form, false);

@@ -9,6 +9,8 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.table.renderers import STOPPED
 from tournaments import actions, brackets, digital
@@ -80,21 +82,30 @@ def what_next(group: Group) -> str:
     round_, tournament = group.round, group.round.tournament
     if tournament.status == Tournament.Status.FINISHED:
         champion = tournament.champion()
-        return f"The tournament is over: {champion.name} is the champion." if champion else "The tournament is over."
+        if champion is None:
+            return _("The tournament is over.")
+        return _("The tournament is over: %(name)s is the champion.") % {"name": champion.name}
     if round_.status == TournamentRound.Status.PLAYING:
-        return f"The other tables are still playing: {round_}'s results follow when every table's time is up."
+        return (_("The other tables are still playing: %(round)s's results follow when every table's time is up.")
+                % {"round": round_})
     if round_.status == TournamentRound.Status.PLAY_OFF:
         tied = ", ".join(round_.tied())
         if tournament.ties == Tournament.Ties.PLAY_OFF:
-            return f"Players tied at the line play off, one turn each: {tied}."
-        return f"The director decides between the players tied at the line: {tied}."
-    return f"{round_} is decided: the next round starts when the director starts it."
+            return _("Players tied at the line play off, one turn each: %(names)s.") % {"names": tied}
+        return _("The director decides between the players tied at the line: %(names)s.") % {"names": tied}
+    return _("%(round)s is decided: the next round starts when the director starts it.") % {"round": round_}
 
 
 def ordinal(place: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 21st."""
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+    ending = 0 if 10 <= place % 100 <= 20 else place % 10
+    if ending == 1:
+        return pgettext("ordinal 1", "%(place)sst") % {"place": place}
+    if ending == 2:
+        return pgettext("ordinal 2", "%(place)snd") % {"place": place}
+    if ending == 3:
+        return pgettext("ordinal 3", "%(place)srd") % {"place": place}
+    return pgettext("ordinal", "%(place)sth") % {"place": place}
 
 
 def shared_places(tournament: Tournament) -> set[int]:
@@ -105,25 +116,27 @@ def shared_places(tournament: Tournament) -> set[int]:
 
 def place_text(place: int | None, shared: set[int]) -> str:
     """A final place in words: "8th", or "8th (tied)" when others share it."""
-    return "" if place is None else ordinal(place) + (" (tied)" if place in shared else "")
+    if place is None:
+        return ""
+    return _("%(place)s (tied)") % {"place": ordinal(place)} if place in shared else ordinal(place)
 
 
 def result_of(round_: TournamentRound, name: str) -> str:
     """What a round did to a player, in words for the CSV and the printout."""
     outcome = round_.outcome
     if round_.is_practice:
-        return "practice (counts for nothing)"
+        return _("practice (counts for nothing)")
     if round_.is_face_off and outcome.get("winner"):
-        return "champion" if outcome["winner"] == name else "runner-up"
+        return _("champion") if outcome["winner"] == name else _("runner-up")
     if name in outcome.get("tied", []):
-        return "tied at the line"
+        return _("tied at the line")
     if name in outcome.get("eliminated", []):
-        return "eliminated"
+        return _("eliminated")
     if name in outcome.get("advancing", []):
-        return "through"
+        return _("through")
     strikes = outcome.get("strikes", {}).get(name)
     if strikes is not None:
-        return f"{strikes} strike" + ("s" if strikes != 1 else "")
+        return ngettext("%(count)s strike", "%(count)s strikes", strikes) % {"count": strikes}
     return ""
 
 

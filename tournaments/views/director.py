@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from live.http import HtmxHttpRequest
@@ -47,7 +48,7 @@ def director_register(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = tournament_for_director(request, code)
     form = RegisterForm(request.POST)
     if not form.is_valid():
-        raise form_error(form, "Type the player's name.")
+        raise form_error(form, _("Type the player's name."))
     actions.register(tournament, form.cleaned_data["name"], seed_rank=form.cleaned_data["seed_rank"],
                      checked_in=form.cleaned_data["checked_in"])
     return _back(request, tournament)
@@ -60,7 +61,7 @@ def director_register_member(request: HtmxHttpRequest, code: str, member_id: int
     """A player from the club roster, one tap each."""
     tournament = tournament_for_director(request, code)
     if tournament.club is None:
-        raise Http404("This tournament has no club roster.")
+        raise Http404(_("This tournament has no club roster."))
     member = get_object_or_404(tournament.club.members, pk=member_id)
     actions.register_member(tournament, member)
     return _back(request, tournament)
@@ -103,7 +104,7 @@ def director_delete(request: HtmxHttpRequest, code: str) -> HttpResponse:
     tournament = tournament_for_director(request, code)
     name = tournament.name
     actions.delete_tournament(tournament)
-    messages.success(request, f"{name} is deleted.")
+    messages.success(request, _("%(name)s is deleted.") % {"name": name})
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("tournaments:list")
@@ -147,7 +148,7 @@ def _clock_step(request: HtmxHttpRequest, code: str, action: Callable[..., Tourn
     tournament = tournament_for_director(request, code)
     form = RoundForm(request.POST)
     if not form.is_valid():
-        raise form_error(form, "That button lost its round: reload the dashboard.")
+        raise form_error(form, _("That button lost its round: reload the dashboard."))
     action(tournament, number=form.cleaned_data["round"])
     return _back(request, tournament)
 
@@ -183,7 +184,7 @@ def director_seat_to_bot(request: HtmxHttpRequest, code: str, group_id: int) -> 
     group = group_of(tournament, group_id)
     form = SeatForm(request.POST)
     if not form.is_valid():
-        raise form_error(form, "That button lost its seat: reload the dashboard.")
+        raise form_error(form, _("That button lost its seat: reload the dashboard."))
     actions.hand_group_seat_to_bot(group=group, number=form.cleaned_data["seat"])
     return _back(request, tournament)
 
@@ -203,7 +204,7 @@ def director_extend(request: HtmxHttpRequest, code: str, group_id: int) -> HttpR
     group = group_of(tournament, group_id)
     form = ExtendForm(request.POST)
     if not form.is_valid():
-        raise form_error(form, "How many minutes?")
+        raise form_error(form, _("How many minutes?"))
     actions.extend_group(group=group, minutes=form.cleaned_data["minutes"])
     return _back(request, tournament)
 
@@ -218,6 +219,6 @@ def director_decide(request: HtmxHttpRequest, code: str, number: int) -> HttpRes
     by_name = {entrant.name: entrant for entrant in tournament.entrants.all()}
     names = request.POST.getlist("order")
     if any(name not in by_name for name in names):
-        raise actions.BadEntry("Put the tied players in order.")
+        raise actions.BadEntry(_("Put the tied players in order."))
     actions.decide_tie(round_=round_, order=[by_name[name] for name in names])
     return _back(request, tournament)

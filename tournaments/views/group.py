@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from live.http import HtmxHttpRequest
@@ -24,7 +25,7 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
     code = read_group_token(token)
     group = Group.objects.select_related("round__tournament").filter(code=code).first()
     if group is None:
-        raise NotYours("That group no longer exists.")
+        raise NotYours(_("That group no longer exists."))
     request.session[group_key(code)] = group.round.tournament_id
     request.session[f"tournament:{group.round.tournament.code}"] = True
     return redirect("tournaments:group", code=code)
@@ -73,10 +74,10 @@ def group_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
     group = group_for_phone(request, code)
     form = TurnForm(request.POST)
     if not form.is_valid():
-        raise form_error(form, "Enter the points banked (0 for a bust).")
+        raise form_error(form, _("Enter the points banked (0 for a bust)."))
     points = form.banked()
     if points is None:
-        raise actions.BadEntry("Enter the points banked, or tap Bust.")
+        raise actions.BadEntry(_("Enter the points banked, or tap Bust."))
     actions.record_turn(group=group, entrant=posted_entrant(group, form), points=points,
                         vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None)
     group = Group.objects.select_related("round__tournament").get(pk=group.pk)  # its round may have moved on
@@ -93,7 +94,7 @@ def group_undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     group = group_for_phone(request, code)
     form = KeyForm(request.POST)
     if not form.is_valid():
-        raise actions.BadEntry("That undo was malformed: tap Undo again.")
+        raise actions.BadEntry(_("That undo was malformed: tap Undo again."))
     actions.undo_last_turn(group=group, key=form.cleaned_data["key"] or None)
     group.refresh_from_db()
     return render(request, "tournaments/group.html#group-state", group_context(group))

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from live.http import HtmxHttpRequest
@@ -62,7 +63,7 @@ def director_strike(request: HtmxHttpRequest, code: str, turn_id: int) -> HttpRe
     turn = get_object_or_404(Turn.objects.select_related("group"), pk=turn_id, tournament=tournament)
     form = KeyForm(request.POST)
     if not form.is_valid():
-        raise actions.BadEntry("That strike was malformed: strike the entry again.")
+        raise actions.BadEntry(_("That strike was malformed: strike the entry again."))
     actions.correct_turn(turn=turn, key=form.cleaned_data["key"] or None)
     return redirect("tournaments:director_group", code=tournament.code, group_id=turn.group_id)
 
@@ -75,7 +76,7 @@ def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> Http
     group = group_of(tournament, group_id)
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        raise form_error(form, "A correction needs a player and points.")
+        raise form_error(form, _("A correction needs a player and points."))
     actions.add_correction(group=group, entrant=posted_entrant(group, form), points=form.cleaned_data["points"],
                            key=form.cleaned_data["key"] or None)
     return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)

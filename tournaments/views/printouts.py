@@ -8,6 +8,8 @@ import csv
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET
 
 from live.qr import qr_svg
@@ -45,7 +47,8 @@ def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.code}-results.csv"'
     writer = csv.writer(response)
-    writer.writerow(["round", "kind", "group", "player", "score", "result"])
+    writer.writerow([pgettext("csv", "round"), pgettext("csv", "kind"), pgettext("csv", "group"), pgettext("csv", "player"),
+                     pgettext("csv", "score"), pgettext("csv", "result")])
     for round_ in tournament.rounds.order_by("number"):
         for group in round_.groups.order_by("number"):
             group.round = round_
@@ -53,7 +56,7 @@ def director_results_csv(request: HttpRequest, code: str) -> HttpResponse:
             scores = group.scores(players)
             again = _tied_again(round_, group)
             for entrant in players:
-                result = "tied again" if entrant.name in again else result_of(round_, entrant.name)
+                result = _("tied again") if entrant.name in again else result_of(round_, entrant.name)
                 writer.writerow([round_.number, round_.get_kind_display(), str(group), _csv_cell(entrant.name),
                                  scores[entrant.name], result])
     return response

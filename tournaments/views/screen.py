@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from live.http import HtmxHttpRequest
@@ -45,10 +46,10 @@ def board_context(tournament: Tournament) -> list[dict[str, Any]]:
             row["mark"] = last.mark(entrant.name) if last is not None else ""
             row["sort"] = (1, row["strikes"], entrant.name)
         elif entrant.status == Entrant.Status.ELIMINATED:
-            row.update(note=f"out · R{entrant.out_in_round}" if entrant.out_in_round else "out",
+            row.update(note=_("out · R%(round)s") % {"round": entrant.out_in_round} if entrant.out_in_round else _("out"),
                        sort=(2, -(entrant.out_in_round or 0), entrant.name))
         else:
-            row.update(note="dropped", sort=(3, 0, entrant.name))
+            row.update(note=_("dropped"), sort=(3, 0, entrant.name))
         rows.append(row)
     return sorted(rows, key=lambda row: row["sort"])
 
@@ -107,7 +108,7 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """The live bracket and standings for the projector: read-only, by unguessable link."""
     tournament = tournament_or_404(code)
     if not constant_time_compare(token, tournament.screen_token):
-        raise PermissionDenied("This screen link isn't valid.")
+        raise PermissionDenied(_("This screen link isn't valid."))
     now = timezone.now()
     current = tournament.current_round()
     players_in = list(tournament.players_in())
@@ -140,7 +141,7 @@ def tournament_events(request: HttpRequest, code: str) -> HttpResponse | Streami
 
     tournament = read_for_a_stream(request, tournament_if_allowed)
     if tournament is None:
-        raise PermissionDenied("Open your group's link to follow the tournament live.")
+        raise PermissionDenied(_("Open your group's link to follow the tournament live."))
     channel = tournament.channel
 
     def snapshot() -> str:

@@ -13,6 +13,8 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from live.http import HtmxHttpRequest
 from live.limits import too_many
@@ -32,7 +34,7 @@ def tournament_for_director(request: HttpRequest, code: str) -> Tournament:
     """The tournament, if the signed-in user directs it; 404 for an unknown one, 403 otherwise."""
     tournament = tournament_or_404(code)
     if not tournament.is_directed_by(request.user):
-        raise PermissionDenied("Only the tournament's director can do that.")
+        raise PermissionDenied(_("Only the tournament's director can do that."))
     return tournament
 
 
@@ -45,7 +47,7 @@ def group_for_phone(request: HttpRequest, code: str) -> Group:
     group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
     if request.session.get(group_key(code)) or group.round.tournament.is_directed_by(request.user):
         return group
-    raise PermissionDenied("This phone hasn't opened this group's link: scan the QR code on your table.")
+    raise PermissionDenied(_("This phone hasn't opened this group's link: scan the QR code on your table."))
 
 
 def group_of(tournament: Tournament, group_id: int) -> Group:
@@ -57,9 +59,10 @@ def posted_entrant(group: Group, form: TurnForm | CorrectionForm) -> Entrant:
     """The player a phone posts for: 400 for no such player, 403 for a player of another group."""
     entrant = group.round.tournament.entrants.filter(pk=form.cleaned_data["entrant"]).first()
     if entrant is None:
-        raise actions.BadEntry("Choose one of the group's players.")
+        raise actions.BadEntry(_("Choose one of the group's players."))
     if not group.seats.filter(entrant=entrant).exists():
-        raise actions.NotYourGroup(f"{entrant.name} doesn't play at your table: enter turns for your own group.")
+        raise actions.NotYourGroup(_("%(name)s doesn't play at your table: enter turns for your own group.")
+                                   % {"name": entrant.name})
     return entrant
 
 
@@ -88,7 +91,7 @@ def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str =
     if page is Page.GROUP_LINK:
         # Only bad links count (per address, with the night's join links): a hall shares one address.
         if isinstance(error, BadGroupLink) and too_many(request, "bad-join"):
-            error = TooMany(TOO_MANY_BAD_LINKS)  # past the limit, not the link's reason
+            error = TooMany(_(TOO_MANY_BAD_LINKS))  # past the limit, not the link's reason
         return render(request, "tournaments/refused.html", {"message": error.message}, status=error.status)
     if page is Page.GROUP_PHONE:
         group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
@@ -123,4 +126,4 @@ def refused(page: Page) -> Callable[[View], View]:
     return answers_refusals(functools.partial(_answer, page=page))
 
 
-TOO_MANY_BAD_LINKS = "Too many bad links from this network just now. Wait a minute, then scan the code again."
+TOO_MANY_BAD_LINKS = gettext_noop("Too many bad links from this network just now. Wait a minute, then scan the code again.")
