@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -112,8 +112,8 @@ def shape_of(names: Sequence[str]) -> Shape:
 class TallyForm(forms.Form):
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
     # Bounds only: which buttons there are is the action's rule (and its message).
-    points = WholeNumberField(low=0, high=MAX_CORRECTION, what="the points", required=False)
-    bunco_player = WholeNumberField(low=1, high=ID_MAX, what="who rolled the Bunco", required=False)
+    points = WholeNumberField(low=0, high=MAX_CORRECTION, what=cast(str, gettext_lazy("the points")), required=False)
+    bunco_player = WholeNumberField(low=1, high=ID_MAX, what=cast(str, gettext_lazy("who rolled the Bunco")), required=False)
     key = forms.CharField(max_length=64, required=False)
     # The "Wipeout (three 1s)" button (house rule): the team's points for the round are cleared.
     wipeout = forms.BooleanField(required=False)
@@ -125,9 +125,9 @@ class UndoForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    table = WholeNumberField(low=1, high=max_tables, what="the table number")
+    table = WholeNumberField(low=1, high=max_tables, what=cast(str, gettext_lazy("the table number")))
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
-    points = WholeNumberField(low=-MAX_CORRECTION, high=MAX_CORRECTION, what="the points")
-    round = WholeNumberField(low=1, high=bunco.ROUNDS, what="the round", required=False)
+    points = WholeNumberField(low=-MAX_CORRECTION, high=MAX_CORRECTION, what=cast(str, gettext_lazy("the points")))
+    round = WholeNumberField(low=1, high=bunco.ROUNDS, what=cast(str, gettext_lazy("the round")), required=False)
     key = forms.CharField(max_length=64, required=False,
                           error_messages={"max_length": gettext_lazy("The correction's key is malformed.")})
