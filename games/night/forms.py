@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from bunco_club.forms import HouseRulesForm
 from games.night.actions import MAX_CORRECTION, BadTally, clean_names
@@ -15,6 +15,10 @@ from games.night.models import TITLE_MAX, max_tables, night_size_refusal
 from games.rules import bunco
 from live.forms import WholeNumberField
 from live.http import ID_MAX
+
+# The two labels HouseRulesForm gives its choices (bunco_club/forms.py), marked here too so that
+# the night's form, which says every label in the reader's language, finds them in the catalog.
+HOUSE_RULES_LABELS = (gettext_noop("Ties at a table"), gettext_noop("Prize amounts"))
 
 
 class NewNightForm(HouseRulesForm):

@@ -93,9 +93,9 @@ def test_the_start_form_and_its_house_rules_read_in_spanish():
 
     for words in ("Reglas de la casa", "Un minibunco (tres iguales, +5) termina el turno",
                   "Muerte súbita: gana el primer equipo que anote", "Un premio por jugador",
-                  "Sortear los asientos y empezar"):
+                  "Empates en una mesa", "Montos de los premios", "Sortear los asientos y empezar"):
         assert words in form, words
-    for words in ("House rules", "A baby bunco", "Sudden death", "One prize per player"):
+    for words in ("House rules", "A baby bunco", "Sudden death", "One prize per player", "Ties at a table"):
         assert words not in form, words
 
 
