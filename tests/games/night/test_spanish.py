@@ -22,6 +22,14 @@ SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request read in Spanish leaves its thread in Spanish (LocaleMiddleware activates the
+    language and nothing deactivates it): the tests after these ones read English again."""
+    yield
+    translation.deactivate()
+
+
 def page(client, url: str, language: dict[str, str]) -> str:
     response = client.get(url, **language)
     assert response.status_code == 200
