@@ -12,12 +12,14 @@ skew between the site's processes) is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 
 from bunco_club.models import Party
 from live import signing
@@ -26,10 +28,11 @@ from live.refusals import Refusal
 
 SALT = "bunco-club.join"
 
-INVALID = "This join link isn't valid. Scan the QR code on your table again."
-EXPIRED = "This join link has expired. Ask the host for tonight's QR code."
-OLD_FORMAT = "This join link is from an older version of the site. Ask the host for tonight's QR code."
-FROM_THE_FUTURE = "This join link isn't valid yet. Ask the host for tonight's QR code."
+INVALID = cast(str, gettext_lazy("This join link isn't valid. Scan the QR code on your table again."))
+EXPIRED = cast(str, gettext_lazy("This join link has expired. Ask the host for tonight's QR code."))
+OLD_FORMAT = cast(str, gettext_lazy(
+    "This join link is from an older version of the site. Ask the host for tonight's QR code."))
+FROM_THE_FUTURE = cast(str, gettext_lazy("This join link isn't valid yet. Ask the host for tonight's QR code."))
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def party_in_link(request: HttpRequest, refused: str) -> Party | None:
     raw = request.GET.get("party")
     if not raw:
         return None
-    party_id = parse_int(raw, low=1, high=ID_MAX, what="the party in the link")
+    party_id = parse_int(raw, low=1, high=ID_MAX, what=gettext("the party in the link"))
     party = get_object_or_404(Party.objects.select_related("club"), pk=party_id)
     if not party.club.is_hosted_by(request.user):
         raise PermissionDenied(refused)

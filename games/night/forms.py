@@ -3,8 +3,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any, cast
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from bunco_club.forms import HouseRulesForm
 from games.night.actions import MAX_CORRECTION, BadTally, clean_names
@@ -12,6 +15,10 @@ from games.night.models import TITLE_MAX, max_tables, night_size_refusal
 from games.rules import bunco
 from live.forms import WholeNumberField
 from live.http import ID_MAX
+
+# The two labels HouseRulesForm gives its choices (bunco_club/forms.py), marked here too so that
+# the night's form, which says every label in the reader's language, finds them in the catalog.
+HOUSE_RULES_LABELS = (gettext_noop("Ties at a table"), gettext_noop("Prize amounts"))
 
 
 class NewNightForm(HouseRulesForm):
@@ -23,11 +30,22 @@ class NewNightForm(HouseRulesForm):
 
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 12, "autocomplete": "off", "spellcheck": "false"}),
-        help_text="One name a line. Ghosts fill the empty seats.",
+        help_text=gettext_lazy("One name a line. Ghosts fill the empty seats."),
     )
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
-                                initial=Decimal("5.00"), label="Buy-in ($)")
-    title = forms.CharField(max_length=TITLE_MAX, required=False, initial="Bunco night")
+                                initial=Decimal("5.00"), label=gettext_lazy("Buy-in ($)"))
+    title = forms.CharField(max_length=TITLE_MAX, required=False, initial=gettext_lazy("Bunco night"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The house rules' labels and choices are the engines' sentences (marked there, untranslated:
+        # games/rules/words.py), said here in the reader's language.
+        for field in self.fields.values():
+            if field.label is not None:
+                field.label = _(str(field.label))
+            if isinstance(field, forms.ChoiceField):
+                choices: list[tuple[Any, Any]] = list(field.choices)  # type: ignore[arg-type]
+                field.choices = [(value, _(str(label))) for value, label in choices]
 
     def clean_names(self) -> str:
         names: str = self.cleaned_data["names"]
@@ -56,20 +74,15 @@ def names_refusal(names: Sequence[str]) -> str | None:
     try:
         players = clean_names(names)
     except BadTally as error:
-        return str(error)
+        return error.message
     too_many = night_size_refusal(len(players))
     if too_many is not None:
         return too_many
     try:
         bunco.night_shape(len(players))
     except bunco.BuncoError as error:
-        return str(error)
+        return BadTally(error.args[0]).message  # the rule's sentence, in the reader's language
     return None
-
-
-def plural(count: int, word: str) -> str:
-    """ "1 table", "3 tables"."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -87,21 +100,24 @@ def shape_of(names: Sequence[str]) -> Shape:
     """What a list of names means tonight, in words ("13 players · 4 tables · 3 ghost seats"), or
     the reason the form would refuse it (`names_refusal`), flagged as a problem."""
     if not names:
-        return Shape("Add the players' names.")
+        return Shape(_("Add the players' names."))
     refusal = names_refusal(names)
     if refusal is not None:
         return Shape(refusal, problem=True)
     count = len(clean_names(names))
     tables, ghosts = bunco.night_shape(count)
-    ghost_text = plural(ghosts, "ghost seat") if ghosts else "no ghosts"
-    return Shape(f"{plural(count, 'player')} · {plural(tables, 'table')} · {ghost_text}")
+    players_text = ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
+    tables_text = ngettext("%(count)s table", "%(count)s tables", tables) % {"count": tables}
+    ghost_text = (ngettext("%(count)s ghost seat", "%(count)s ghost seats", ghosts) % {"count": ghosts}
+                  if ghosts else _("no ghosts"))
+    return Shape(f"{players_text} · {tables_text} · {ghost_text}")
 
 
 class TallyForm(forms.Form):
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
     # Bounds only: which buttons there are is the action's rule (and its message).
-    points = WholeNumberField(low=0, high=MAX_CORRECTION, what="the points", required=False)
-    bunco_player = WholeNumberField(low=1, high=ID_MAX, what="who rolled the Bunco", required=False)
+    points = WholeNumberField(low=0, high=MAX_CORRECTION, what=cast(str, gettext_lazy("the points")), required=False)
+    bunco_player = WholeNumberField(low=1, high=ID_MAX, what=cast(str, gettext_lazy("who rolled the Bunco")), required=False)
     key = forms.CharField(max_length=64, required=False)
     # The "Wipeout (three 1s)" button (house rule): the team's points for the round are cleared.
     wipeout = forms.BooleanField(required=False)
@@ -113,8 +129,9 @@ class UndoForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    table = WholeNumberField(low=1, high=max_tables, what="the table number")
+    table = WholeNumberField(low=1, high=max_tables, what=cast(str, gettext_lazy("the table number")))
     team = forms.ChoiceField(choices=[("A", "A"), ("B", "B")])
-    points = WholeNumberField(low=-MAX_CORRECTION, high=MAX_CORRECTION, what="the points")
-    round = WholeNumberField(low=1, high=bunco.ROUNDS, what="the round", required=False)
-    key = forms.CharField(max_length=64, required=False, error_messages={"max_length": "The correction's key is malformed."})
+    points = WholeNumberField(low=-MAX_CORRECTION, high=MAX_CORRECTION, what=cast(str, gettext_lazy("the points")))
+    round = WholeNumberField(low=1, high=bunco.ROUNDS, what=cast(str, gettext_lazy("the round")), required=False)
+    key = forms.CharField(max_length=64, required=False,
+                          error_messages={"max_length": gettext_lazy("The correction's key is malformed.")})

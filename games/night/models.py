@@ -12,6 +12,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, models
 from django.db.models.functions import Coalesce
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.codes import new_code, new_token
 from games.rules import bunco, dice, prizes
@@ -34,13 +36,13 @@ def night_size_refusal(players: int) -> str | None:
     most = settings.NIGHT_MAX_PLAYERS
     if players <= most:
         return None
-    return (f"A night takes at most {most} players ({max_tables()} tables), and there are {players} names: "
-            "start a second night for the others.")
+    return _("A night takes at most %(most)s players (%(tables)s tables), and there are %(players)s names: start a "
+             "second night for the others.") % {"most": most, "tables": max_tables(), "players": players}
 
 
 class Team(models.TextChoices):
-    A = "A", "Team A"
-    B = "B", "Team B"
+    A = "A", gettext_lazy("Team A")
+    B = "B", gettext_lazy("Team B")
 
 
 class NightQuerySet(models.QuerySet["Night"]):
@@ -66,9 +68,9 @@ class Night(models.Model):
     """One Bunco night: 24 rounds at ceil(players / 4) tables."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        BREAK = "break", "Break"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", gettext_lazy("Playing")
+        BREAK = "break", gettext_lazy("Break")
+        FINISHED = "finished", gettext_lazy("Finished")
 
     code = models.CharField(max_length=16, unique=True, default=new_code)
     title = models.CharField(max_length=TITLE_MAX, default="Bunco night")
@@ -148,12 +150,12 @@ class Night(models.Model):
         at least one round: a round under way is finished first, so no table loses its result.
         `current` is the night's current round, when the caller already has it."""
         if self.status == Night.Status.FINISHED:
-            return "The night is already over."
+            return _("The night is already over.")
         current = current or self.round_obj()
         if current.status != Round.Status.READY:
-            return f"Round {current.number} is under way: finish it first, then end the night."
+            return _("Round %(number)s is under way: finish it first, then end the night.") % {"number": current.number}
         if current.number == 1:
-            return "No round has been played yet."
+            return _("No round has been played yet.")
         return None
 
     def can_end(self) -> bool:
@@ -166,7 +168,7 @@ class Night(models.Model):
             return None
         current = current or self.round_obj()
         if current.status != Round.Status.READY or current.number == 1:
-            return "Only a round that has not started yet can be undone back to the last one."
+            return _("Only a round that has not started yet can be undone back to the last one.")
         return None
 
     def can_reopen_last_round(self) -> bool:
@@ -177,10 +179,11 @@ class Night(models.Model):
         seated and not started, the night not over). The one rule the arrival and leaving actions
         enforce and the host's page follows. `current` as for `end_refusal`."""
         if self.status == Night.Status.FINISHED:
-            return "The night is over."
+            return _("The night is over.")
         current = current or self.round_obj()
         if current.status != Round.Status.READY:
-            return f"Round {current.number} is under way: seat players between rounds, when it is over."
+            return (_("Round %(number)s is under way: seat players between rounds, when it is over.")
+                    % {"number": current.number})
         return None
 
     def is_between_rounds(self) -> bool:
@@ -198,7 +201,7 @@ class Night(models.Model):
         """Why a join link of this night admits no new phone now; None while it does. A link
         lives as long as its night (games/links.py): once the night is over, nobody new joins."""
         if self.status == Night.Status.FINISHED:
-            return "Tonight's game is over. See the prizes on the host's screen."
+            return _("Tonight's game is over. See the prizes on the host's screen.")
         return None
 
     def is_hosted_by(self, user: AbstractBaseUser | AnonymousUser, session: Any) -> bool:
@@ -315,10 +318,10 @@ class Round(models.Model):
     """One of the night's 24 rounds. The bell closes it for everyone, exactly once."""
 
     class Status(models.TextChoices):
-        READY = "ready", "Ready to start"  # seated; waiting for the head table to start
-        PLAYING = "playing", "Playing"
-        BELL = "bell", "Bell rung"  # tables finish their turn, roll off ties
-        CLOSED = "closed", "Closed"  # every table has a winner; the movement is made
+        READY = "ready", gettext_lazy("Ready to start")  # seated; waiting for the head table to start
+        PLAYING = "playing", gettext_lazy("Playing")
+        BELL = "bell", gettext_lazy("Bell rung")  # tables finish their turn, roll off ties
+        CLOSED = "closed", gettext_lazy("Closed")  # every table has a winner; the movement is made
 
     night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -400,10 +403,10 @@ class TableRound(models.Model):
     """One table in one round: its tallies and, once decided, its winner."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHING = "finishing", "Finishing the turn"  # bell rung elsewhere: finish the turn
-        ROLL_OFF = "roll_off", "Roll-off"
-        DONE = "done", "Done"
+        PLAYING = "playing", gettext_lazy("Playing")
+        FINISHING = "finishing", gettext_lazy("Finishing the turn")  # bell rung elsewhere: finish the turn
+        ROLL_OFF = "roll_off", gettext_lazy("Roll-off")
+        DONE = "done", gettext_lazy("Done")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()  # 1 = the head table
@@ -443,12 +446,12 @@ class TableRound(models.Model):
             return None
         round_ = self.round
         if round_.status == Round.Status.READY:
-            return f"Round {round_.number} hasn't started: there is nothing to undo yet."
+            return _("Round %(number)s hasn't started: there is nothing to undo yet.") % {"number": round_.number}
         if self.is_head and round_.status == Round.Status.BELL:
-            return ("The bell has rung: the head table's score stands, so that undo was not made. "
-                    "If an entry was wrong, ask the host to correct it.")
-        return (f"Round {round_.number} is over at table {self.number}: its score stands, so that undo "
-                "was not made. If an entry was wrong, ask the host to correct it.")
+            return _("The bell has rung: the head table's score stands, so that undo was not made. If an entry "
+                     "was wrong, ask the host to correct it.")
+        return _("Round %(number)s is over at table %(table)s: its score stands, so that undo was not made. If an "
+                 "entry was wrong, ask the host to correct it.") % {"number": round_.number, "table": self.number}
 
     def seated(self) -> list[Player]:
         """The table's players (ghosts too) in seat order: `seated()[position]`."""
@@ -628,11 +631,11 @@ class Tally(models.Model):
     """
 
     class Kind(models.TextChoices):
-        POINTS = "points", "Points"
-        BUNCO = "bunco", "Bunco"
-        UNDO = "undo", "Undo"
-        CORRECTION = "correction", "Host correction"
-        WIPEOUT = "wipeout", "Wipeout"  # three 1s (house rule): minus the team's points so far
+        POINTS = "points", gettext_lazy("Points")
+        BUNCO = "bunco", gettext_lazy("Bunco")
+        UNDO = "undo", gettext_lazy("Undo")
+        CORRECTION = "correction", gettext_lazy("Host correction")
+        WIPEOUT = "wipeout", gettext_lazy("Wipeout")  # three 1s (house rule): minus the team's points so far
 
     # No index of its own: the key's (night, key) and the Buncos' (night, bunco_player) lead with it.
     # With a third, PostgreSQL planned a tap's key lookup once per connection on the night alone,

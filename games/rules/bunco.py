@@ -37,6 +37,7 @@ from typing import Any, Literal, NamedTuple
 
 from games.rules import dice
 from games.rules.prizes import Sheet
+from games.rules.words import Said, gettext_noop
 
 ROUNDS = 24
 ROUNDS_PER_SET = 6
@@ -56,8 +57,8 @@ TieBreak = Literal["roll_off", "sudden_death"]
 # The house rule "ties at a table" as every form offers it (a club's, a night's): each value of
 # Rules.tie_break with what it means to a person. The one list: the club's model and forms read it.
 TIE_BREAKS: tuple[tuple[TieBreak, str], ...] = (
-    ("roll_off", "Roll off a full turn each"),
-    ("sudden_death", "Sudden death: the first team to score wins"),
+    ("roll_off", gettext_noop("Roll off a full turn each")),
+    ("sudden_death", gettext_noop("Sudden death: the first team to score wins")),
 )
 Seating = Sequence[Sequence[str]]
 
@@ -114,9 +115,9 @@ RULE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Rules))
 # What each yes-or-no house rule of Rules means to a person, as every form (a club's, a night's)
 # labels it; tie_break's choices are TIE_BREAKS.
 RULE_LABELS: dict[str, str] = {
-    "baby_bunco_ends_turn": "A baby bunco (three of a kind, +5) ends the turn",
-    "wipeout": "Three 1s (when 1s are not up) wipe out the team's points",
-    "head_losers_to_last_table": "Head-table losers go to the last table",
+    "baby_bunco_ends_turn": gettext_noop("A baby bunco (three of a kind, +5) ends the turn"),
+    "wipeout": gettext_noop("Three 1s (when 1s are not up) wipe out the team's points"),
+    "head_losers_to_last_table": gettext_noop("Head-table losers go to the last table"),
 }
 
 
@@ -126,7 +127,8 @@ RULE_LABELS: dict[str, str] = {
 def target_for_round(round_number: int) -> int:
     """The number "up" in overall round 1..24: 1..6, starting again with each set of six."""
     if type(round_number) is not int or not 1 <= round_number <= ROUNDS:
-        raise IllegalRound(f"A Bunco night has rounds 1 to {ROUNDS}; there is no round {round_number!r}.")
+        raise IllegalRound(Said(gettext_noop("A Bunco night has rounds 1 to %(rounds)s; there is no round %(number)s."),
+                                rounds=ROUNDS, number=repr(round_number)))
     return (round_number - 1) % ROUNDS_PER_SET + 1
 
 
@@ -329,8 +331,11 @@ def tables_and_ghosts(players: int) -> tuple[int, int]:
 def night_refusal(players: int) -> str | None:
     """Why a night cannot start with this many real players (fewer than 3); None if it can."""
     if players < MIN_PLAYERS:
-        return (f"A Bunco night needs at least {MIN_PLAYERS} players; with {players} "
-                f"{'there is' if players == 1 else 'there are'} not enough to make two teams.")
+        if players == 1:
+            return Said(gettext_noop("A Bunco night needs at least %(least)s players; with %(players)s there is not "
+                                     "enough to make two teams."), least=MIN_PLAYERS, players=players)
+        return Said(gettext_noop("A Bunco night needs at least %(least)s players; with %(players)s there are not "
+                                 "enough to make two teams."), least=MIN_PLAYERS, players=players)
     return None
 
 
@@ -339,7 +344,8 @@ def night_shape(players: int) -> tuple[int, int]:
     fewer than 3 players. At most one ghost a table wherever the count allows it; only 5 players
     (2 tables, 3 ghosts) put two ghosts at one table, one in each team."""
     if type(players) is not int or players < 1:
-        raise IllegalSeating(f"A Bunco night needs players; {players!r} is not a number of players.")
+        raise IllegalSeating(Said(gettext_noop("A Bunco night needs players; %(players)s is not a number of players."),
+                                  players=repr(players)))
     refusal = night_refusal(players)
     if refusal is not None:
         raise IllegalSeating(refusal)
@@ -478,7 +484,8 @@ def separate_ghosts(
     for t, seats in enumerate(tables):
         is_ghost = [name in ghost_set for name in seats]
         if sum(is_ghost) > 2:
-            raise IllegalSeating(f"Table {t + 1} has {sum(is_ghost)} ghosts: two of them would be partners.")
+            raise IllegalSeating(Said(gettext_noop("Table %(number)s has %(ghosts)s ghosts: two of them would be partners."),
+                                      number=t + 1, ghosts=sum(is_ghost)))
         if not _ghost_team(_PAIRINGS[0], is_ghost):
             result.append(list(seats))
             continue
@@ -510,9 +517,10 @@ def seat_late_arrival(seating: Seating, ghosts: Collection[str], *, ghost: str, 
     seated there, or `newcomer` already sits somewhere."""
     tables = _check_seating(seating)
     if ghost not in ghosts or not any(ghost in seats for seats in tables):
-        raise IllegalSeating(f"{ghost!r} is not a ghost seated this round: a late arrival takes a ghost's seat.")
+        raise IllegalSeating(Said(gettext_noop("%(ghost)s is not a ghost seated this round: a late arrival takes a "
+                                               "ghost's seat."), ghost=repr(ghost)))
     if any(newcomer in seats for seats in tables):
-        raise IllegalSeating(f"{newcomer!r} is already seated.")
+        raise IllegalSeating(Said(gettext_noop("%(name)s is already seated."), name=repr(newcomer)))
     return [[newcomer if name == ghost else name for name in seats] for seats in tables]
 
 
@@ -524,15 +532,17 @@ def seat_ghost_for_leaver(
     ghost, if their table would keep one person, or if fewer than MIN_PLAYERS people would stay."""
     tables = _check_seating(seating)
     if leaver in ghosts or not any(leaver in seats for seats in tables):
-        raise IllegalSeating(f"{leaver!r} is not a player seated this round.")
+        raise IllegalSeating(Said(gettext_noop("%(name)s is not a player seated this round."), name=repr(leaver)))
     people = sum(1 for seats in tables for name in seats if name not in ghosts)
     if people - 1 < MIN_PLAYERS:
-        raise IllegalSeating(f"A Bunco night needs at least {MIN_PLAYERS} players: end the night instead.")
+        raise IllegalSeating(Said(gettext_noop("A Bunco night needs at least %(least)s players: end the night instead."),
+                                  least=MIN_PLAYERS))
     after = [[ghost if name == leaver else name for name in seats] for seats in tables]
     for t, seats in enumerate(after):
         if sum(1 for name in seats if name in ghosts or name == ghost) > MAX_GHOSTS_A_TABLE:
-            raise IllegalSeating(f"Table {t + 1} would keep one player and three ghosts: nobody could partner "
-                                 "them. Let them leave after another round, or end the night.")
+            raise IllegalSeating(Said(gettext_noop("Table %(number)s would keep one player and three ghosts: nobody "
+                                                   "could partner them. Let them leave after another round, or end "
+                                                   "the night."), number=t + 1))
     return separate_ghosts(after, {*ghosts, ghost})
 
 
@@ -671,8 +681,8 @@ def tally_refusal(round_number: int, table_number: int, round_phase: str, table_
     a round that has started."""
     if round_phase == RoundPhase.READY:
         if by_host:
-            return f"Round {round_number} has not started yet."
-        return f"Round {round_number} hasn't started: the head table starts it."
+            return Said(gettext_noop("Round %(number)s has not started yet."), number=round_number)
+        return Said(gettext_noop("Round %(number)s hasn't started: the head table starts it."), number=round_number)
     if by_host:
         return None
     if round_phase == RoundPhase.PLAYING and table_phase == Phase.PLAYING:
@@ -680,9 +690,9 @@ def tally_refusal(round_number: int, table_number: int, round_phase: str, table_
     if round_phase == RoundPhase.BELL and table_phase in (Phase.FINISHING, Phase.ROLL_OFF):
         return None
     if table_number == 1 and round_phase == RoundPhase.BELL:
-        return "The bell has rung: the head table stops at once. That tally was not added."
-    return (f"Round {round_number} is over at table {table_number}: that tally was not added. "
-            "If it should count, ask the host to correct the score.")
+        return Said(gettext_noop("The bell has rung: the head table stops at once. That tally was not added."))
+    return Said(gettext_noop("Round %(number)s is over at table %(table)s: that tally was not added. If it should "
+                             "count, ask the host to correct the score."), number=round_number, table=table_number)
 
 
 def below_zero_refusal(table_number: int, team: str, roll_off: int, has: int, change: int, *,
@@ -692,13 +702,38 @@ def below_zero_refusal(table_number: int, team: str, roll_off: int, has: int, ch
     now (`keeps_points_at_or_above_zero`); None when it is not."""
     if keeps_points_at_or_above_zero(has, change):
         return None
-    where = f"team {team} at table {table_number}" + (f" (roll-off {roll_off})" if roll_off else "")
-    points = f"{has} point{'s' if has != 1 else ''}"
-    if undo:
-        return (f"Undoing that entry would leave {where} below 0: it has only {points} now. "
-                "Nothing was changed; the host can correct the score.")
-    return (f"{where[0].upper()}{where[1:]} has only {points}: a correction can take off at most "
-            f"{has}, never below 0. Nothing was changed.")
+    template = _BELOW_ZERO[(undo, bool(roll_off), has == 1)]
+    return Said(template, team=team, table=table_number, roll_off=roll_off, has=has)
+
+
+# below_zero_refusal's sentences, by (an undo, in a roll-off, one point left): whole sentences, so
+# each language words each case its own way.
+_BELOW_ZERO: dict[tuple[bool, bool, bool], str] = {
+    (True, False, True): gettext_noop(
+        "Undoing that entry would leave team %(team)s at table %(table)s below 0: it has only %(has)s point now. "
+        "Nothing was changed; the host can correct the score."),
+    (True, False, False): gettext_noop(
+        "Undoing that entry would leave team %(team)s at table %(table)s below 0: it has only %(has)s points now. "
+        "Nothing was changed; the host can correct the score."),
+    (True, True, True): gettext_noop(
+        "Undoing that entry would leave team %(team)s at table %(table)s (roll-off %(roll_off)s) below 0: it has "
+        "only %(has)s point now. Nothing was changed; the host can correct the score."),
+    (True, True, False): gettext_noop(
+        "Undoing that entry would leave team %(team)s at table %(table)s (roll-off %(roll_off)s) below 0: it has "
+        "only %(has)s points now. Nothing was changed; the host can correct the score."),
+    (False, False, True): gettext_noop(
+        "Team %(team)s at table %(table)s has only %(has)s point: a correction can take off at most %(has)s, "
+        "never below 0. Nothing was changed."),
+    (False, False, False): gettext_noop(
+        "Team %(team)s at table %(table)s has only %(has)s points: a correction can take off at most %(has)s, "
+        "never below 0. Nothing was changed."),
+    (False, True, True): gettext_noop(
+        "Team %(team)s at table %(table)s (roll-off %(roll_off)s) has only %(has)s point: a correction can take "
+        "off at most %(has)s, never below 0. Nothing was changed."),
+    (False, True, False): gettext_noop(
+        "Team %(team)s at table %(table)s (roll-off %(roll_off)s) has only %(has)s points: a correction can take "
+        "off at most %(has)s, never below 0. Nothing was changed."),
+}
 
 
 class SeatAtTap(NamedTuple):
@@ -764,12 +799,13 @@ def rule_on_tap(table: TableAtTap, tap: TapAsked, closing: RoundAtTap | None) ->
     None. IllegalSeating when the round closes and cannot be seated again."""
     rules = Rules(**table.rules)
     if tap.wipeout and not rules.wipeout:
-        return _refused("Tonight's house rules have no wipeout: three 1s score as usual.", "bad")
+        return _refused(Said(gettext_noop("Tonight's house rules have no wipeout: three 1s score as usual.")), "bad")
     refusal = tally_refusal(table.round_number, table.number, table.round_phase, table.phase, by_host=tap.by_host)
     if refusal is not None:
         return _refused(refusal, "not_now" if tap.by_host else "closed")
     if tap.wipeout and not wipeout_applies(rules, target_for_round(table.round_number)):
-        return _refused(f"1s are up in round {table.round_number}: three 1s are a Bunco, not a wipeout.", "not_now")
+        return _refused(Said(gettext_noop("1s are up in round %(number)s: three 1s are a Bunco, not a wipeout."),
+                             number=table.round_number), "not_now")
     in_roll_off = table.phase == Phase.ROLL_OFF
     roll_off = table.roll_off if in_roll_off else 0
     counted = table.roll_off_totals if in_roll_off else table.totals
@@ -783,7 +819,8 @@ def rule_on_tap(table: TableAtTap, tap: TapAsked, closing: RoundAtTap | None) ->
         position = next((seat for seat, (name, team, _ghost) in enumerate(table.seats)
                          if name == tap.bunco_by and team == tap.team), None)
         if position is None:
-            return _refused(f"{tap.bunco_by} isn't on that team at table {table.number}.", "bad")
+            return _refused(Said(gettext_noop("%(name)s isn't on that team at table %(table)s."), name=tap.bunco_by,
+                                 table=table.number), "bad")
         ghosts = {seat for seat, (_name, _team, ghost) in enumerate(table.seats) if ghost}
         points, kind, credited = BUNCO_POINTS, "bunco", table.seats[bunco_credit_seat(position, ghosts)].name
     elif tap.wipeout:

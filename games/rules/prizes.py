@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from games.rules import dice
+from games.rules.words import gettext_noop
 
 PRIZES: tuple[str, ...] = ("most_buncos", "most_wins", "traveling", "fifty_fifty", "most_losses", "draw")
 SHARES: dict[str, int] = {
@@ -38,12 +39,12 @@ SHARES: dict[str, int] = {
 }
 # What each prize is called where people read it (the prizes page, a club's past nights).
 PRIZE_TITLES: dict[str, str] = {
-    "most_buncos": "Most Buncos",
-    "most_wins": "Most Wins",
-    "traveling": "Traveling prize",
-    "fifty_fifty": "50/50",
-    "most_losses": "Most Losses",
-    "draw": "“At Least I’m Taking Something Home”",
+    "most_buncos": gettext_noop("Most Buncos"),
+    "most_wins": gettext_noop("Most Wins"),
+    "traveling": gettext_noop("Traveling prize"),
+    "fifty_fifty": gettext_noop("50/50"),
+    "most_losses": gettext_noop("Most Losses"),
+    "draw": gettext_noop("“At Least I’m Taking Something Home”"),
 }
 SHARE_DENOMINATOR = 60  # the official pot: 12 players x $5 = $60, shared 20/15/10/8/5/2
 
@@ -114,16 +115,16 @@ class PrizeAmounts(StrEnum):
 
 
 _PRIZE_AMOUNT_LABELS: dict[PrizeAmounts, str] = {
-    PrizeAmounts.DOLLARS_TO_DRAW: "Whole dollars; the odd dollars go to the draw",
-    PrizeAmounts.DOLLARS_TO_MOST_BUNCOS: "Whole dollars; the odd dollars go to Most Buncos",
-    PrizeAmounts.CENTS: "Exact shares, to the cent (the official rules)",
+    PrizeAmounts.DOLLARS_TO_DRAW: gettext_noop("Whole dollars; the odd dollars go to the draw"),
+    PrizeAmounts.DOLLARS_TO_MOST_BUNCOS: gettext_noop("Whole dollars; the odd dollars go to Most Buncos"),
+    PrizeAmounts.CENTS: gettext_noop("Exact shares, to the cent (the official rules)"),
 }
 # The choice list a form or a model field offers: (value, label), in this order.
 PRIZE_AMOUNTS: tuple[tuple[str, str], ...] = tuple((choice.value, choice.label) for choice in PrizeAmounts)
 # What the two other prize house rules mean to a person, as every form labels them.
 PRIZE_RULE_LABELS: dict[str, str] = {
-    "one_prize_each": "One prize per player",
-    "split_ties": "Tied players share a prize instead of rolling off",
+    "one_prize_each": gettext_noop("One prize per player"),
+    "split_ties": gettext_noop("Tied players share a prize instead of rolling off"),
 }
 
 REMAINDER_PRIZES = ("draw", "most_buncos")

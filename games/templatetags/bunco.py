@@ -1,4 +1,5 @@
 from django import template
+from django.utils.translation import gettext
 
 from games.rules import bunco, prizes
 
@@ -13,7 +14,9 @@ def dollars(cents: int) -> str:
 
 @register.filter
 def prize_name(prize: str) -> str:
-    return prizes.PRIZE_TITLES.get(prize, prize)
+    """A prize's title in the reader's language (the rules mark the titles, games/rules/words.py)."""
+    title = prizes.PRIZE_TITLES.get(prize)
+    return gettext(title) if title else prize
 
 
 # The shape of a night, from the engine's constants: templates never write "24" themselves.

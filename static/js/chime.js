@@ -37,7 +37,7 @@
     document.querySelectorAll("[data-sound-switch]").forEach(function (button) {
       button.setAttribute("aria-checked", on ? "true" : "false");
       var state = button.querySelector("[data-sound-label]");
-      if (state) state.textContent = on ? "on" : "off";
+      if (state) state.textContent = on ? pgettext("sound", "on") : pgettext("sound", "off");
     });
   }
 

@@ -55,16 +55,17 @@
   // check's page): what happened and what to do, by status. The server's refusals are JSON with
   // their own message ({"error": ...}), which is always shown first.
   var WITHOUT_A_MESSAGE = {
-    400: "Not saved: the page is out of date. Reload it and tap again.",
-    403: "Not saved: this phone isn't playing at this table now. Reload the page, or scan your table's QR code.",
-    404: "Not saved: this game no longer exists. Ask the host for tonight's QR code.",
-    409: "Not saved: the round has moved on. Reload the page to see where you are.",
-    429: "Not saved: too many taps from this network just now. Wait a moment, then tap again.",
+    400: gettext("Not saved: the page is out of date. Reload it and tap again."),
+    403: gettext("Not saved: this phone isn't playing at this table now. Reload the page, or scan your table's QR code."),
+    404: gettext("Not saved: this game no longer exists. Ask the host for tonight's QR code."),
+    409: gettext("Not saved: the round has moved on. Reload the page to see where you are."),
+    429: gettext("Not saved: too many taps from this network just now. Wait a moment, then tap again."),
   };
 
   function refusalMessage(status, answer) {
     if (answer && answer.error) return answer.error;
-    return WITHOUT_A_MESSAGE[status] || "Not saved (error " + status + "). Reload the page and tap again.";
+    return WITHOUT_A_MESSAGE[status] ||
+      interpolate(gettext("Not saved (error %(status)s). Reload the page and tap again."), { status: status }, true);
   }
 
   // The buttons' answers are JSON; anything else (a page) may still carry an alert saying why.
@@ -93,19 +94,20 @@
     if (!badge) return;
     if (lost) {
       badge.setAttribute("data-tap-lost", "");
-      badge.textContent = "No connection";
+      badge.textContent = gettext("No connection");
       badge.classList.remove("is-live");
     } else if (badge.hasAttribute("data-tap-lost")) {
       badge.removeAttribute("data-tap-lost");
-      badge.textContent = "Live";
+      badge.textContent = gettext("Live");
       badge.classList.add("is-live");
     }
   }
 
   function sayNotSaved(extra) {
-    var earlier = notSaved.length === 1 ? "1 tap was not saved (" + notSaved[0] + ")"
-      : notSaved.length + " taps were not saved (" + notSaved.join(", ") + ")";
-    sayNow(extra + " " + earlier + ": check the score above, then tap again what is missing.", "error");
+    var earlier = interpolate(ngettext("%(count)s tap was not saved (%(taps)s)", "%(count)s taps were not saved (%(taps)s)",
+      notSaved.length), { count: notSaved.length, taps: notSaved.join(", ") }, true);
+    sayNow(interpolate(gettext("%(what)s %(earlier)s: check the score above, then tap again what is missing."),
+      { what: extra, earlier: earlier }, true), "error");
   }
 
   // Where the phone is: the round and table its page shows (#phone-state's data-place).
@@ -125,7 +127,8 @@
       answered: function () { connectionLost(false); },
       failed: function () { connectionLost(true); },
       retrying: function () {
-        say("No answer yet — sending " + label + " again…" + (waiting ? " (" + waiting + " more waiting)" : ""), "warn");
+        say(waiting ? interpolate(gettext("No answer yet — sending %(tap)s again… (%(count)s more waiting)"), { tap: label, count: waiting }, true)
+          : interpolate(gettext("No answer yet — sending %(tap)s again…"), { tap: label }, true), "warn");
       },
     });
     forgetTap(body.get("key"));
@@ -135,7 +138,7 @@
       // The same points tapped again and saved: the earlier copy given up on is made good.
       var same = notSaved.indexOf(label);
       if (same !== -1 && currentPlace() === place) notSaved.splice(same, 1);
-      if (notSaved.length) sayNotSaved("✓ " + label + tap.note + " saved, but earlier");
+      if (notSaved.length) sayNotSaved(interpolate(gettext("✓ %(tap)s saved, but earlier"), { tap: label + tap.note }, true));
       else say("✓ " + label + tap.note, "ok");
       return;
     }
@@ -145,7 +148,7 @@
     }
     if (currentPlace() !== place) return;
     notSaved.push(label);
-    sayNotSaved("Not saved: no connection.");
+    sayNotSaved(gettext("Not saved: no connection."));
   }
 
   // The page is back (after the offline page, a reload, the phone waking): the taps still waiting
@@ -162,8 +165,8 @@
       var body = new FormData();
       entry.fields.forEach(function (field) { body.append(field[0], field[1]); });
       body.set("csrfmiddlewaretoken", token);
-      var tap = { label: entry.label, note: " (sent again now the connection is back)", saved: false };
-      sayNow("Sending " + entry.label + " again…", "pending");
+      var tap = { label: entry.label, note: " " + gettext("(sent again now the connection is back)"), saved: false };
+      sayNow(interpolate(gettext("Sending %(tap)s again…"), { tap: entry.label }, true), "pending");
       queue = queue.then(function () { return deliver(entry.url, body, tap, entry.place); });
     });
   }
@@ -264,7 +267,7 @@
     setTimeout(function () { button.classList.remove("is-locked"); }, BOUNCE_MS);
   }
 
-  var BOUNCE_NOTE = " (a double touch, counted once)";
+  var BOUNCE_NOTE = " " + gettext("(a double touch, counted once)");
 
   function sayBounce(name) {
     var tap = lastTaps[name];
@@ -348,27 +351,30 @@
       url = form.getAttribute("data-undo-url");
       // An undo carries its own key like a tap: retried after a lost answer, it undoes once.
       body.set("key", Send.newKey());
-      label = "Undone";
+      label = gettext("Undone");
     } else if (button.hasAttribute("data-bunco-player")) {
       body.set("bunco_player", button.getAttribute("data-bunco-player"));
       body.set("key", Send.newKey());
       // The engine's points for a Bunco, from the page (games.rules.bunco.BUNCO_POINTS).
-      label = "BUNCO! +" + panel.getAttribute("data-bunco-points") + " for " + button.textContent.trim();
+      label = interpolate(gettext("BUNCO! +%(points)s for %(name)s"),
+        { points: panel.getAttribute("data-bunco-points"), name: button.textContent.trim() }, true);
       panel.hidden = true;
       chooserOpenAt = null;
     } else if (button.hasAttribute("data-wipeout")) {
       // Three 1s (house rule): the server clears the team's points for the round.
       body.set("wipeout", "1");
       body.set("key", Send.newKey());
-      label = "Wipeout: " + (selectedTeam(form) === form.querySelector("input[name=team]").value ? "our" : "their") + " points are back to 0";
+      label = selectedTeam(form) === form.querySelector("input[name=team]").value
+        ? gettext("Wipeout: our points are back to 0") : gettext("Wipeout: their points are back to 0");
     } else {
       body.set("points", button.getAttribute("data-points"));
       body.set("key", Send.newKey());
-      label = "+" + button.getAttribute("data-points") + (selectedTeam(form) === form.querySelector("input[name=team]").value ? " for us" : " for them");
+      label = interpolate(selectedTeam(form) === form.querySelector("input[name=team]").value
+        ? gettext("+%(points)s for us") : gettext("+%(points)s for them"), { points: button.getAttribute("data-points") }, true);
     }
     button.classList.add("is-tapped");
     setTimeout(function () { button.classList.remove("is-tapped"); }, 250);
-    sayNow("Sending…" + (waiting ? " (" + waiting + " waiting)" : ""), "pending");
+    sayNow(waiting ? interpolate(gettext("Sending… (%(count)s waiting)"), { count: waiting }, true) : gettext("Sending…"), "pending");
     waiting++;
     var place = currentPlace();
     var tap = { label: label, note: "", saved: false };

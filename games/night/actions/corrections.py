@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.night.actions.refusals import BadTally, NotYourTable, RoundClosed, StepAlreadyEnded, key_reused
 from games.night.actions.rounds import close_round_if_resolved, locked_table, move_players
@@ -38,7 +39,7 @@ def undo_tally(*, night: Night, table_number: int, entered_by: Player | None = N
     the same undo again takes back one entry, not two.
     """
     if key is not None and not well_formed_key(key):
-        raise BadTally("The undo's key is malformed.")
+        raise BadTally(_("The undo's key is malformed."))
     # Only the table's row is locked (see locked_table): an undo never closes a round. The lock
     # also makes two copies of one undo take turns, so the second finds the first's key.
     locked = locked_table(night, table_number, with_round=False) if tally_id is None else None
@@ -74,10 +75,10 @@ def _undo_with_key(night: Night, key: str, table_number: int, *, entered_by: Pla
 def _entry_the_host_names(night: Night, tally_id: int, *, by_host: bool) -> tuple[Tally, TableRound]:
     """The entry the host picked (any table, any round) and its table, locked."""
     if not by_host:
-        raise NotYourTable("Only the host can correct another entry.")
+        raise NotYourTable(_("Only the host can correct another entry."))
     original = Tally.objects.select_related("table_round__round").filter(night=night, pk=tally_id).first()
     if original is None:
-        raise BadTally("That entry does not exist.")
+        raise BadTally(_("That entry does not exist."))
     table = (
         TableRound.objects.select_for_update(of=("self",)).select_related("round").get(pk=original.table_round_id)
     )
@@ -100,7 +101,7 @@ def _last_entry_of(table: TableRound, entered_by: Player | None, *, by_host: boo
         .first()
     )
     if original is None:
-        raise BadTally("Nothing of yours to undo at this table this round.")
+        raise BadTally(_("Nothing of yours to undo at this table this round."))
     return original
 
 
@@ -108,9 +109,9 @@ def _check_undoable(original: Tally, table: TableRound, *, by_host: bool) -> Non
     """Refuse an undo of an undo, of an entry undone already, of a decided table's entry from a
     phone, and of points that would take a team below zero."""
     if original.kind == Tally.Kind.UNDO or Tally.objects.filter(undoes=original).exists():
-        raise BadTally("That entry was already undone.")
+        raise BadTally(_("That entry was already undone."))
     if table.status == TableRound.Status.DONE and not by_host:
-        raise RoundClosed("This table's round is over: ask the host to correct it.")
+        raise RoundClosed(_("This table's round is over: ask the host to correct it."))
     if original.points > 0:
         refuse_below_zero(table, original.team, original.roll_off, -original.points, undo=True)
 
@@ -155,20 +156,21 @@ def _follow_the_corrected_record(night: Night, table: TableRound, totals: dict[s
     still at the bell the table is undecided again and rolls off the tie; once the round is over,
     it keeps its winner and the host is told why and what to do. Returns what to tell the host
     ("" when the winner simply follows the score)."""
-    where = f"Table {table.number} of round {table.round.number}"
+    values = {"table": table.number, "number": table.round.number, "a": totals["A"], "b": totals["B"],
+              "team": table.winner}
     if table.tie_without_roll_off(totals):
-        score = f"{totals['A']}–{totals['B']}"
         if table.round.status == Round.Status.BELL:
             table.winner = ""
             table.status = TableRound.Status.ROLL_OFF
             table.roll_off = 1
             table.save(update_fields=["winner", "status", "roll_off"])
             night.awards.all().delete()
-            return f"{where} is tied {score} now: it is undecided again and rolls off the tie."
+            return _("Table %(table)s of round %(number)s is tied %(a)s–%(b)s now: it is undecided again and rolls "
+                     "off the tie.") % values
         night.awards.all().delete()
-        return (f"{where} is tied {score} now, and no roll-off decided it: team {table.winner} keeps the win "
-                f"the score gave it before. To settle the tie, re-open round {table.round.number} at table "
-                f"{table.number} (while nobody has started the next round) and roll off.")
+        return _("Table %(table)s of round %(number)s is tied %(a)s–%(b)s now, and no roll-off decided it: team "
+                 "%(team)s keeps the win the score gave it before. To settle the tie, re-open round %(number)s at "
+                 "table %(table)s (while nobody has started the next round) and roll off.") % values
     winner = table.winner_after(totals)
     if winner != table.winner:
         table.winner = winner
@@ -197,13 +199,13 @@ def describe_correction(*, night: Night, table_number: int, team: str, points: i
     """What a correction would change, refused as `correct_tally` would refuse it: shown to the
     host before it is applied. Changes nothing."""
     if team not in ("A", "B"):
-        raise BadTally("Choose team A or team B.")
+        raise BadTally(_("Choose team A or team B."))
     check_correction_points(points)
     number = round_number or night.current_round
     table = TableRound.objects.select_related("round").filter(round__night=night, round__number=number,
                                                               number=table_number).first()
     if table is None:
-        raise BadTally(f"There is no table {table_number} in round {number}.")
+        raise BadTally(_("There is no table %(table)s in round %(number)s.") % {"table": table_number, "number": number})
     check_open_for_play(table, by_host=True)
     effect = table.correction_effect(team, points)
     if points < 0:
@@ -261,18 +263,19 @@ def reopen_last_round(night: Night, *, table_number: int | None = None, round_nu
     current = night.round_obj()
     if round_number is not None and round_number == current.number and current.status != Round.Status.READY \
             and night.status != Night.Status.FINISHED:
-        raise StepAlreadyEnded(f"Round {round_number} is already re-opened.")
+        raise StepAlreadyEnded(_("Round %(number)s is already re-opened.") % {"number": round_number})
     refusal = night.reopen_refusal(current)
     if refusal is not None:
         raise NotNow(refusal)
     previous = current if night.status == Night.Status.FINISHED else night.round_obj(current.number - 1)
     if round_number is not None and round_number != previous.number:
-        raise NotNow(f"Round {previous.number} is the one that can be re-opened now, not round {round_number}: "
-                         "reload the page.")
+        raise NotNow(_("Round %(number)s is the one that can be re-opened now, not round %(named)s: reload the "
+                       "page.") % {"number": previous.number, "named": round_number})
     reopened = previous.tables.exclude(number=1)
     if table_number is not None:
         if not previous.tables.filter(number=table_number).exists():
-            raise BadTally(f"There is no table {table_number} in round {previous.number}.")
+            raise BadTally(_("There is no table %(table)s in round %(number)s.")
+                           % {"table": table_number, "number": previous.number})
         reopened = reopened.filter(number=table_number)
     if previous is not current:
         current.delete()

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from bunco_club import actions as club_actions
 from bunco_club.models import Party
@@ -36,10 +37,10 @@ def end_night(night: Night, *, round_number: int | None = None) -> Night:
     """
     night = Night.objects.select_for_update().get(pk=night.pk)
     if round_number is not None and night.status == Night.Status.FINISHED:
-        raise StepAlreadyEnded("The night is already over.")
+        raise StepAlreadyEnded(_("The night is already over."))
     if round_number is not None and round_number != night.current_round:
-        raise NotNow(f"Round {night.current_round - 1} has been played since this page was shown: "
-                         "look at its results, then end the night.")
+        raise NotNow(_("Round %(number)s has been played since this page was shown: look at its results, then "
+                       "end the night.") % {"number": night.current_round - 1})
     current = night.round_obj()
     refusal = night.end_refusal(current)
     if refusal is not None:
@@ -71,7 +72,7 @@ def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAw
     """Hand out the pot (docs/RULES.md §4.7), once; ties are rolled off and the dice kept to show."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     if night.status != Night.Status.FINISHED:
-        raise NotNow("Prizes come at the end of the night.")
+        raise NotNow(_("Prizes come at the end of the night."))
     existing = list(night.awards.select_related("player"))
     if existing:
         return existing

@@ -3,6 +3,9 @@ carrying the HTTP status a view answers with). They change nothing."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from live.refusals import BadInput, KeyReused, NotFound, NotNow, NotYours, Refusal
 
 # The night's names for the refusals every app gives alike (live.refusals): the same classes.
@@ -32,5 +35,19 @@ def key_reused(what: str) -> KeyReused:
     """A request's idempotency key already used for a request with other content (another team,
     other points, a tap where an undo was sent, another player arriving...): refused, never taken
     for a retry of the first, which would answer with what the first did and drop this one."""
-    return KeyReused(f"That {what} was sent with the key of an earlier, different one: nothing was changed. "
-                     "Reload the page and do it again.")
+    return KeyReused(_(_KEY_REUSED[what]))
+
+
+# key_reused's sentence for each kind of request, whole, so each language words it its own way.
+_KEY_REUSED: dict[str, str] = {
+    "tap": gettext_noop("That tap was sent with the key of an earlier, different one: nothing was changed. "
+                        "Reload the page and do it again."),
+    "undo": gettext_noop("That undo was sent with the key of an earlier, different one: nothing was changed. "
+                         "Reload the page and do it again."),
+    "correction": gettext_noop("That correction was sent with the key of an earlier, different one: nothing "
+                               "was changed. Reload the page and do it again."),
+    "arrival": gettext_noop("That arrival was sent with the key of an earlier, different one: nothing was "
+                            "changed. Reload the page and do it again."),
+    "departure": gettext_noop("That departure was sent with the key of an earlier, different one: nothing was "
+                              "changed. Reload the page and do it again."),
+}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.night.actions.ending import finish_night
 from games.night.actions.refusals import BadTally, StepAlreadyEnded
@@ -31,8 +33,17 @@ def check_named_round(night: Night, round_number: int | None, what: str) -> None
     if round_number is None or round_number == night.current_round:
         return
     if round_number < night.current_round or night.status == Night.Status.FINISHED:
-        raise StepAlreadyEnded(f"Round {round_number} is over: {what} changes nothing now.")
-    raise NotNow(f"Round {round_number} has not been seated yet: reload the page.")
+        raise StepAlreadyEnded(_(_STEP_OVER[what]) % {"number": round_number})
+    raise NotNow(_("Round %(number)s has not been seated yet: reload the page.") % {"number": round_number})
+
+
+# check_named_round's sentence for each step, whole, so each language words it its own way.
+_STEP_OVER: dict[str, str] = {
+    "starting it": gettext_noop("Round %(number)s is over: starting it changes nothing now."),
+    "finishing its turn": gettext_noop("Round %(number)s is over: finishing its turn changes nothing now."),
+    "ending its roll-off": gettext_noop("Round %(number)s is over: ending its roll-off changes nothing now."),
+    "resuming": gettext_noop("Round %(number)s is over: resuming changes nothing now."),
+}
 
 
 @transaction.atomic
@@ -41,17 +52,17 @@ def start_round(night: Night, *, round_number: int | None = None) -> Round:
     request starts: a second tap, or a late one after that round, starts nothing."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     if round_number is not None and round_number < night.current_round:
-        raise StepAlreadyEnded(f"Round {round_number} has already been played.")
+        raise StepAlreadyEnded(_("Round %(number)s has already been played.") % {"number": round_number})
     if night.status == Night.Status.FINISHED:
-        raise NotNow("The night is over.")
+        raise NotNow(_("The night is over."))
     if night.status == Night.Status.BREAK:
-        raise NotNow("It's the break: the host resumes the night first.")
+        raise NotNow(_("It's the break: the host resumes the night first."))
     check_named_round(night, round_number, "starting it")
     round_ = locked_round(night)
     if round_.status != Round.Status.READY:
         if round_number is not None:
-            raise StepAlreadyEnded(f"Round {round_.number} has already started.")
-        raise NotNow(f"Round {round_.number} has already started.")
+            raise StepAlreadyEnded(_("Round %(number)s has already started.") % {"number": round_.number})
+        raise NotNow(_("Round %(number)s has already started.") % {"number": round_.number})
     round_.status = Round.Status.PLAYING
     round_.started_at = timezone.now()
     round_.save(update_fields=["status", "started_at"])
@@ -68,9 +79,9 @@ def finish_turn(*, night: Night, table_number: int, round_number: int | None = N
     check_named_round(night, round_number, "finishing its turn")
     table = locked_table(night, table_number)
     if table.round.status != Round.Status.BELL and table.status != TableRound.Status.DONE:
-        raise NotNow("The bell hasn't rung yet: keep playing.")
+        raise NotNow(_("The bell hasn't rung yet: keep playing."))
     if table.status != TableRound.Status.FINISHING:
-        message = f"Table {table.number} has already finished its turn."
+        message = _("Table %(number)s has already finished its turn.") % {"number": table.number}
         raise StepAlreadyEnded(message) if round_number is not None else NotNow(message)
     totals = table.totals()
     decide_table(table, bunco.table_winner(totals["A"], totals["B"]))
@@ -92,14 +103,16 @@ def finish_roll_off(*, night: Night, table_number: int, round_number: int | None
     check_named_round(night, round_number, "ending its roll-off")
     table = locked_table(night, table_number)
     if roll_off is not None and (table.status == TableRound.Status.DONE or table.roll_off > roll_off):
-        raise StepAlreadyEnded(f"Roll-off {roll_off} at table {table.number} is already over.")
+        raise StepAlreadyEnded(_("Roll-off %(roll_off)s at table %(table)s is already over.")
+                               % {"roll_off": roll_off, "table": table.number})
     if table.status != TableRound.Status.ROLL_OFF:
-        raise NotNow(f"Table {table.number} is not rolling off.")
+        raise NotNow(_("Table %(number)s is not rolling off.") % {"number": table.number})
     if roll_off is not None and roll_off != table.roll_off:
-        raise NotNow(f"Table {table.number} is in roll-off {table.roll_off}, not {roll_off}: reload the page.")
+        raise NotNow(_("Table %(table)s is in roll-off %(roll_off)s, not %(named)s: reload the page.")
+                     % {"table": table.number, "roll_off": table.roll_off, "named": roll_off})
     rules = night.bunco_rules()
     if rules.sudden_death:
-        raise NotNow("Sudden death: the first team to score wins. Keep rolling.")
+        raise NotNow(_("Sudden death: the first team to score wins. Keep rolling."))
     totals = table.totals(table.roll_off)
     winner = bunco.roll_off_winner(rules, totals["A"], totals["B"], cycle_over=True)
     if winner is None:
@@ -128,7 +141,7 @@ def locked_table(night: Night, table_number: int, *, with_round: bool = True) ->
             .get(round__night=night, round__number=night.current_round, number=table_number)
         )
     except TableRound.DoesNotExist:
-        raise BadTally(f"There is no table {table_number} this round.") from None
+        raise BadTally(_("There is no table %(number)s this round.") % {"number": table_number}) from None
     if not with_round and table.status != TableRound.Status.PLAYING and table.round.status == Round.Status.PLAYING:
         # A stale round (as in games.night.taps.read_tap): the table's row came as the bell left
         # it, after waiting for its lock, the round's as the statement first saw it. Read it again.
@@ -191,10 +204,10 @@ def resume_after_break(night: Night, *, round_number: int | None = None) -> Nigh
     finds the night playing again and changes nothing (StepAlreadyEnded)."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     if round_number is not None and night.status != Night.Status.BREAK and round_number <= night.current_round:
-        raise StepAlreadyEnded("The break is already over.")
+        raise StepAlreadyEnded(_("The break is already over."))
     check_named_round(night, round_number, "resuming")
     if night.status != Night.Status.BREAK:
-        raise NotNow("The night is not on a break.")
+        raise NotNow(_("The night is not on a break."))
     night.status = Night.Status.PLAYING
     night.save(update_fields=["status"])
     log_event(night.channel, "state", {"round": night.current_round, "what": "resumed"})

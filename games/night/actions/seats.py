@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.night.actions.refusals import BadTally, key_reused
 from games.night.actions.rounds import locked_round
@@ -29,11 +30,11 @@ def claim_seat(*, night: Night, player: Player, phone: str) -> None:
     if it had one, is let go: one phone, one player.
     """
     if not phone or player.night_id != night.pk or player.is_ghost:
-        raise BadTally("Tap one of the names on the list.")
+        raise BadTally(_("Tap one of the names on the list."))
     claimed = Player.objects.filter(pk=player.pk, claimed_by__in=("", phone)).update(claimed_by=phone)
     if not claimed:
-        raise SeatTaken(f"{player.name} is already playing on another phone. If that's you, ask the host "
-                        "to hand your seat over to this phone.")
+        raise SeatTaken(_("%(name)s is already playing on another phone. If that's you, ask the host to hand "
+                          "your seat over to this phone.") % {"name": player.name})
     Player.objects.filter(night=night, claimed_by=phone).exclude(pk=player.pk).update(claimed_by="")
 
 
@@ -43,7 +44,7 @@ def release_seat(*, night: Night, player: Player) -> bool:
     or page says so, and its page is told at once on its private channel); the next phone to tap
     the name gets the seat. False when no phone held it."""
     if player.night_id != night.pk:
-        raise BadTally("That player isn't in tonight's game.")
+        raise BadTally(_("That player isn't in tonight's game."))
     released = Player.objects.filter(pk=player.pk).exclude(claimed_by="").update(claimed_by="")
     if released:
         log_event(player.private_channel, "state", {"what": "seat_released"})
@@ -55,7 +56,8 @@ def _seated_round_to_change(night: Night, round_number: int | None) -> Round:
     started), the night not over. `round_number` is the round the host's page showed."""
     stale = round_number is not None and round_number != night.current_round
     if stale and night.status != Night.Status.FINISHED:
-        raise NotNow(f"The night is at round {night.current_round} now, not {round_number}: reload the page.")
+        raise NotNow(_("The night is at round %(number)s now, not %(named)s: reload the page.")
+                     % {"number": night.current_round, "named": round_number})
     current = locked_round(night)
     refusal = night.seat_change_refusal(current)  # the rule the host's page follows too
     if refusal is not None:
@@ -70,7 +72,7 @@ def _done_with_key(night: Night, key: str | None, what: str, **same: object) -> 
     if key is None:
         return None
     if not well_formed_key(key):
-        raise BadTally("The request's key is malformed.")
+        raise BadTally(_("The request's key is malformed."))
     done = Event.objects.on(night.channel).filter(kind="state", data__what__in=("arrived", "left"),
                                                   data__key=key).first()
     if done is None:
@@ -104,10 +106,10 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     current = _seated_round_to_change(night, round_number)
     cleaned = clean_names([name])
     if not cleaned:
-        raise BadTally("Type the name of the person arriving.")
+        raise BadTally(_("Type the name of the person arriving."))
     newcomer = cleaned[0]
     if night.players.filter(name__iexact=newcomer).exists():
-        raise BadTally(f"“{newcomer}” is already on tonight's list: add a surname or an initial.")
+        raise BadTally(_("“%(name)s” is already on tonight's list: add a surname or an initial.") % {"name": newcomer})
     too_many = night_size_refusal(night.players.real().count() + 1)
     if too_many is not None:
         raise BadTally(too_many)
@@ -115,11 +117,11 @@ def seat_late_arrival(night: Night, *, name: str, ghost: Player | None = None, r
     ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
     chosen = ghost.name if ghost is not None else bunco.ghost_for_arrival(seating, ghosts)
     if chosen is None:
-        raise NotNow("Every seat has a player: there is no ghost's seat for a late arrival tonight.")
+        raise NotNow(_("Every seat has a player: there is no ghost's seat for a late arrival tonight."))
     try:
         new_seating = bunco.seat_late_arrival(seating, ghosts, ghost=chosen, newcomer=newcomer)
     except bunco.IllegalSeating as error:
-        raise BadTally(str(error)) from error
+        raise BadTally(error.args[0]) from error
     member = night.club.members.filter(name__iexact=newcomer).first() if night.club is not None else None
     player = Player.objects.create(night=night, name=newcomer, member=member)
     _reseat(night, current, new_seating)
@@ -140,18 +142,19 @@ def let_player_leave(night: Night, *, player: Player, round_number: int | None =
     if done is not None:
         return night.players.get(pk=done.data["ghost"])
     if player.night_id != night.pk or player.is_ghost:
-        raise BadTally("That player isn't in tonight's game.")
+        raise BadTally(_("That player isn't in tonight's game."))
     current = _seated_round_to_change(night, round_number)
     seating = current.seating()
     if not any(player.name in seats for seats in seating):
-        raise NotNow(f"{player.name} has no seat in round {current.number}: they have already left.")
+        raise NotNow(_("%(name)s has no seat in round %(number)s: they have already left.")
+                     % {"name": player.name, "number": current.number})
     names = list(night.players.values_list("name", flat=True))
     ghosts = set(night.players.filter(is_ghost=True).values_list("name", flat=True))
     ghost_name = bunco.fresh_ghost_name(names)
     try:
         new_seating = bunco.seat_ghost_for_leaver(seating, ghosts, leaver=player.name, ghost=ghost_name)
     except bunco.IllegalSeating as error:
-        raise NotNow(str(error)) from error
+        raise NotNow(error.args[0]) from error
     ghost = Player.objects.create(night=night, name=ghost_name, is_ghost=True)
     _reseat(night, current, new_seating)
     if Player.objects.filter(pk=player.pk).exclude(claimed_by="").update(claimed_by=""):

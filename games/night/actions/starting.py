@@ -8,6 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.night.actions.refusals import BadTally
 from games.night.models import (
@@ -34,12 +35,13 @@ def clean_names(raw_names: Sequence[str]) -> list[str]:
     seen: set[str] = set()
     for name in names:
         if len(name) > NAME_MAX:
-            raise BadTally(f"“{name[:NAME_MAX]}…” is too long for a name ({NAME_MAX} letters at most).")
+            raise BadTally(_("“%(name)s…” is too long for a name (%(most)s letters at most).")
+                           % {"name": name[:NAME_MAX], "most": NAME_MAX})
         if has_control_characters(name):
-            raise BadTally("A name holds a character that is not a letter, a digit or a sign (a control "
-                           "character): type it again.")
+            raise BadTally(_("A name holds a character that is not a letter, a digit or a sign (a control "
+                             "character): type it again."))
         if name.casefold() in seen:
-            raise BadTally(f"“{name}” is on the list twice: give one of them a surname or initial.")
+            raise BadTally(_("“%(name)s” is on the list twice: give one of them a surname or initial.") % {"name": name})
         seen.add(name.casefold())
     return names
 
@@ -63,10 +65,11 @@ def start_night(
         # One night per party (issue 16, C5): two starts at once take turns on the party's row.
         type(party).objects.select_for_update().filter(pk=party.pk).first()
         if Night.objects.filter(party=party).exists():
-            raise NotNow("This party's night is started already: open it from the party's page.")
+            raise NotNow(_("This party's night is started already: open it from the party's page."))
     title = " ".join(str(title).split()) or "Bunco night"
     if len(title) > TITLE_MAX:
-        raise BadTally(f"A night's title is {TITLE_MAX} letters at most, and this one has {len(title)}: shorten it.")
+        raise BadTally(_("A night's title is %(most)s letters at most, and this one has %(length)s: shorten it.")
+                       % {"most": TITLE_MAX, "length": len(title)})
     players = clean_names(names)
     too_many = night_size_refusal(len(players))
     if too_many is not None:
@@ -74,7 +77,7 @@ def start_night(
     try:
         draw = bunco.draw_seating(players, rng or dice.system_rng())
     except bunco.BuncoError as error:
-        raise BadTally(str(error)) from error
+        raise BadTally(error.args[0]) from error
     night = Night.objects.create(
         title=title,
         club=club,

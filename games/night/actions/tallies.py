@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.night import taps
 from games.night.actions.refusals import BadTally, KeyOfAnotherTable, RoundClosed, key_reused
@@ -52,7 +53,7 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
     number = round_number or night.current_round
     scene = taps.read_tap(night.pk, number, table_number, tap.key)
     if scene is None:
-        raise BadTally(f"There is no table {table_number} in round {number}.")
+        raise BadTally(_("There is no table %(table)s in round %(number)s.") % {"table": table_number, "number": number})
     if scene.key_taken:
         return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
     asked = bunco.TapAsked(team="A" if team == "A" else "B", points=points, wipeout=wipeout, by_host=by_host,
@@ -80,20 +81,20 @@ REFUSALS: dict[str, type[Refusal]] = {"closed": RoundClosed, "not_now": NotNow, 
 def _check_tap(tap: Tap) -> None:
     """BadTally for a tally that is never right, whatever the table's state."""
     if tap.team not in ("A", "B"):
-        raise BadTally("Choose team A or team B.")
+        raise BadTally(_("Choose team A or team B."))
     if type(tap.points) is not int:  # True == 1 in Python: a flag is not a number of points
-        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {tap.points!r}.")
+        raise BadTally(_("A tally is +1, +2, +5 or a Bunco, not %(points)s.") % {"points": repr(tap.points)})
     is_bunco = tap.bunco_player is not None
     if tap.wipeout:
         if is_bunco or tap.by_host or tap.points != 0:
-            raise BadTally("A wipeout is its own tap: no points or Bunco with it.")
+            raise BadTally(_("A wipeout is its own tap: no points or Bunco with it."))
     elif not tap.by_host and not is_bunco and tap.points not in POINT_BUTTONS:
-        raise BadTally(f"A tally is +1, +2, +5 or a Bunco, not {tap.points!r}.")
+        raise BadTally(_("A tally is +1, +2, +5 or a Bunco, not %(points)s.") % {"points": repr(tap.points)})
     if tap.by_host and not is_bunco:
         check_correction_points(tap.points)
     # The pattern itself, not live.text's well_formed_key: this is the hot path of a night.
     if tap.key is not None and WELL_FORMED_KEY.fullmatch(tap.key) is None:
-        raise BadTally("The tap's key is malformed.")
+        raise BadTally(_("The tap's key is malformed."))
 
 
 def _retried(night: Night, tap: Tap, table_number: int, refusal: Refusal) -> Tally:
@@ -128,7 +129,7 @@ def tally_with_key(night: Night, key: str, table_number: int | None = None) -> T
     if tally is None:
         return None
     if table_number is not None and tally.table_round.number != table_number:
-        raise KeyOfAnotherTable("That tap's key was already used at another table: tap again.")
+        raise KeyOfAnotherTable(_("That tap's key was already used at another table: tap again."))
     tally.table_totals = tally.table_round.totals()
     return tally
 
@@ -175,4 +176,4 @@ def refuse_below_zero(table: TableRound, team: str, roll_off: int, change: int, 
 
 def check_correction_points(points: int) -> None:
     if type(points) is not int or points == 0 or abs(points) > MAX_CORRECTION:
-        raise BadTally(f"A correction is between -{MAX_CORRECTION} and +{MAX_CORRECTION}, and not 0.")
+        raise BadTally(_("A correction is between -%(most)s and +%(most)s, and not 0.") % {"most": MAX_CORRECTION})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,6 +13,8 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.links import join_path, party_in_link
@@ -35,16 +38,16 @@ from live.refusals import Refusal, TooMany, form_status, shown_on
 
 
 @require_http_methods(["GET", "POST"])
-@refused(page="Can't start that night")
+@refused(page=cast(str, gettext_lazy("Can't start that night")))
 def night_new(request: HttpRequest) -> HttpResponse:
     """"Just play tonight" (anyone) or a club party's night (its host): names, buy-in, house rules.
 
     Starting a night writes hundreds of rows: it is rate limited per address and per host account.
     A malformed party in the link is refused (400); the start's own refusals show on its form."""
-    party = party_in_link(request, "Only the club's hosts can start its party night.")
+    party = party_in_link(request, _("Only the club's hosts can start its party night."))
     started = Night.objects.filter(party=party).order_by("pk").first() if party is not None else None
     if started is not None:  # one night per party: its host re-opens it (issue 16, C5)
-        messages.info(request, "This party's night is started already: here it is.")
+        messages.info(request, _("This party's night is started already: here it is."))
         return redirect("games:night_host", code=started.code)
     if request.method == "POST":
         form = NewNightForm(request.POST)
@@ -57,7 +60,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
                     buy_in_cents=form.buy_in_cents(),
                     rules=form.rules(),
                     prize_rules=form.prize_rules(),
-                    title=form.cleaned_data["title"] or "Bunco night",
+                    title=form.cleaned_data["title"] or _("Bunco night"),
                     club=party.club if party else None,
                     party=party,
                     host_user=request.user,
@@ -67,11 +70,11 @@ def night_new(request: HttpRequest) -> HttpResponse:
                 request.session[f"host:{night.pk}"] = night.host_key
                 return redirect("games:night_host", code=night.code)
     else:
-        initial: dict[str, object] = {"title": "Bunco night"}
+        initial: dict[str, object] = {"title": _("Bunco night")}
         if party is not None:
             initial["names"] = "\n".join(party.coming_names())
             initial["buy_in"] = party.club.buy_in_cents / 100
-            title = f"{party.club.name} night"
+            title = _("%(club)s night") % {"club": party.club.name}
             initial["title"] = title if len(title) <= TITLE_MAX else party.club.name  # a long club name fits alone
             # The club's house rules: every night of the club starts with them.
             initial.update(NewNightForm.initial_for_rules(party.club.night_rules(), party.club.prize_rules()))
@@ -81,7 +84,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
                   {"form": form, "party": party, "shape": shape_of(names_in(names))}, status=form_status(form))
 
 
-TOO_MANY_NIGHTS = "Too many nights started from here just now. Wait a while, then try again."
+TOO_MANY_NIGHTS = cast(str, gettext_lazy("Too many nights started from here just now. Wait a while, then try again."))
 
 
 NIGHTS_A_PAGE = 20
@@ -89,11 +92,11 @@ NIGHTS_A_PAGE = 20
 
 @require_GET
 @login_required
-@refused(page="No such page")
+@refused(page=cast(str, gettext_lazy("No such page")))
 def host_nights(request: HttpRequest) -> HttpResponse:
     """A host's nights: every night they host (their own and their clubs'), newest first, the
     finished ones with their prizes; older ones a page further (`?page=2`)."""
-    number = parse_int(request.GET.get("page", "1"), low=1, high=ID_MAX, what="the page number")
+    number = parse_int(request.GET.get("page", "1"), low=1, high=ID_MAX, what=_("the page number"))
     paginator = Paginator(Night.objects.hosted_by(request.user).listed(), NIGHTS_A_PAGE)
     page = paginator.get_page(number)
     return render(request, "games/nights.html", {"page": page, "nights": page.object_list})
@@ -177,7 +180,7 @@ host_step = refused(to_host=True, current=_current_host_state)
 def _posted_table_or_refuse(request: HttpRequest) -> int:
     table_number = posted_table(request)
     if table_number is None:
-        raise actions.BadTally("Which table?")
+        raise actions.BadTally(_("Which table?"))
     return table_number
 
 
@@ -248,7 +251,7 @@ def _correction_form(request: HttpRequest) -> CorrectionForm:
     if not form.is_valid():
         said = [form.errors[field][0] for field in ("table", "points", "round", "key") if form.has_error(field)]
         raise actions.BadTally(said[0] if said and not form.has_error("team")
-                               else "A correction needs a table, a team and points between -99 and 99.")
+                               else _("A correction needs a table, a team and points between -99 and 99."))
     return form
 
 
@@ -333,12 +336,15 @@ def host_arrival(request: HtmxHttpRequest, code: str) -> HttpResponse:
         ghost_id = _posted_id_or_none(request, "ghost")
         ghost = night.players.filter(is_ghost=True, pk=ghost_id).first() if ghost_id else None
         if ghost_id and ghost is None:
-            raise actions.BadTally("That ghost's seat is gone: pick one again.")
+            raise actions.BadTally(_("That ghost's seat is gone: pick one again."))
         player = actions.seat_late_arrival(night, name=request.POST.get("name", ""), ghost=ghost,
                                            round_number=named_round(request), key=_posted_key(request))
         seat = seat_of(player, night.current_round)
-        where = f" at table {seat.table_round.number}" if seat is not None else ""
-        return f"{player.name} plays from round {night.current_round}{where}: they tap their name on the join page."
+        if seat is None:
+            return (_("%(name)s plays from round %(number)s: they tap their name on the join page.")
+                    % {"name": player.name, "number": night.current_round})
+        return (_("%(name)s plays from round %(number)s at table %(table)s: they tap their name on the join page.")
+                % {"name": player.name, "number": night.current_round, "table": seat.table_round.number})
 
     return _players_change(request, night, seat_them)
 
@@ -352,16 +358,18 @@ def host_leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def let_them_go() -> str:
         player = night.players.real().filter(pk=_posted_id_or_none(request, "player") or 0).first()
         if player is None:
-            raise actions.BadTally("Pick who is leaving.")
+            raise actions.BadTally(_("Pick who is leaving."))
         ghost = actions.let_player_leave(night, player=player, round_number=named_round(request),
                                          key=_posted_key(request))
-        return f"{player.name} has left: {ghost.name} takes their seat, and their partner rolls for it."
+        return (_("%(name)s has left: %(ghost)s takes their seat, and their partner rolls for it.")
+                % {"name": player.name, "ghost": ghost.name})
 
     return _players_change(request, night, let_them_go)
 
 
 def _posted_id_or_none(request: HttpRequest, field: str) -> int | None:
-    return posted_number(request, field, high=ID_MAX, what=f"the {field}")
+    what = {"ghost": _("the ghost"), "player": _("the player")}.get(field, field)
+    return posted_number(request, field, high=ID_MAX, what=what)
 
 
 @require_POST
@@ -371,7 +379,7 @@ def host_undo(request: HtmxHttpRequest, code: str, tally_id: int) -> HttpRespons
     night = night_for_host(request, code)
     entry = night.tallies.filter(pk=tally_id).select_related("table_round__round").first()
     if entry is None:
-        raise Http404("No such entry.")
+        raise Http404(_("No such entry."))
     undone = actions.undo_tally(night=night, table_number=entry.table_round.number, tally_id=tally_id,
                                 by_host=True)
     if undone.result_note:
@@ -386,7 +394,7 @@ def night_table(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The host's close look at one table this round: every entry, to correct."""
     night = night_for_host(request, code)
     round_number = parse_int(request.GET.get("round") or str(night.current_round), low=1,
-                             high=night.current_round, what="the round")
+                             high=night.current_round, what=_("the round"))
     table = get_object_or_404(night.round_obj(round_number).tables.with_totals(), number=number)
     entries = table.tallies.select_related("bunco_player", "entered_by", "undone_by").order_by("-id")
     return render(request, "games/host_table.html", {
@@ -404,9 +412,10 @@ def host_release(request: HtmxHttpRequest, code: str, player_id: int) -> HttpRes
     player = get_object_or_404(night.players.real(), pk=player_id)
     released = actions.release_seat(night=night, player=player)
     if released:
-        messages.success(request, f"{player.name}'s seat is free: the next phone to tap the name gets it.")
+        messages.success(request, _("%(name)s's seat is free: the next phone to tap the name gets it.")
+                         % {"name": player.name})
     else:
-        messages.info(request, f"No phone was playing as {player.name}.")
+        messages.info(request, _("No phone was playing as %(name)s.") % {"name": player.name})
     seat = seat_of(player, night.current_round)
     if seat is None:
         return redirect("games:night_host", code=night.code)

@@ -3,10 +3,14 @@ page, its taps and undos, its table's buttons, the score sheet, "That's not me",
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -51,12 +55,12 @@ def _phone_seat(request: HttpRequest, code: str) -> taps.PhoneSeat:
     if phone is None:
         night = Night.objects.filter(code=code).first()
         if night is None:
-            raise actions.NoSuchNight("That game no longer exists: ask the host for tonight's QR code.")
+            raise actions.NoSuchNight(_("That game no longer exists: ask the host for tonight's QR code."))
         raise actions.NotYourTable(why_not_playing(request, night))
     return phone
 
 
-TOO_MANY_JOINS = "Too many tries from this network just now. Wait a minute, then scan the code again."
+TOO_MANY_JOINS = cast(str, gettext_lazy("Too many tries from this network just now. Wait a minute, then scan the code again."))
 
 
 def _names_to_claim(night: Night, table: int | None) -> PlayerQuerySet:
@@ -81,7 +85,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     ticket = read_join_token(token)
     night = Night.objects.filter(code=ticket.code).first()
     if night is None:
-        raise NotYours("That game no longer exists.")
+        raise NotYours(_("That game no longer exists."))
     over = night.join_refusal()
     if over is not None:  # the night's link lives as long as the night: no new phone, no names
         return render(request, "games/join.html", {
@@ -108,17 +112,18 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     is_host = night.is_hosted_by(request.user, request.session)
     joined = request.session.get(joined_key(night))
     if not joined and not is_host:
-        raise PermissionDenied("Scan your table's QR code first.")
+        raise PermissionDenied(_("Scan your table's QR code first."))
     over = night.join_refusal()
     if over is not None:
         raise NotYours(over)
     player_id = parse_int_or_none(request.POST.get("player"), low=1, high=ID_MAX)
     player = night.players.real().filter(pk=player_id).first() if player_id is not None else None
     if player is None:
-        raise actions.BadTally("Tap one of the names on the list.")
+        raise actions.BadTally(_("Tap one of the names on the list."))
     table = None if is_host else joined_table(joined)
     if table is not None and not _names_to_claim(night, table).filter(pk=player.pk).exists():
-        raise NotYours(f"{player.name} isn't at table {table} this round. Scan the QR code on your own table.")
+        raise NotYours(_("%(name)s isn't at table %(table)s this round. Scan the QR code on your own table.")
+                       % {"name": player.name, "table": table})
     actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True))
     SEATS.remember(request, night.code, player.pk)
     return redirect("games:play", code=night.code)
@@ -132,7 +137,7 @@ def _seat_and_table(player: Player, round_: Round | int) -> tuple[Seat, TableRou
     transaction, so the three read again agree. (Seen as a 500 on a phone while the host took a
     leaver out, 14 pages refreshing; then, with the table re-read, still as a 500 in the moment
     between the table's read and its seats', CI's 13-phone night at a late arrival.)"""
-    for _ in range(3):
+    for _attempt in range(3):
         seat = seat_of(player, round_)
         if seat is None:
             return None
@@ -160,6 +165,7 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
     points = {"A": table.points_a, "B": table.points_b}
     can_score = _can_score(round_, table)
     roll_off = table.roll_off if table.status == TableRound.Status.ROLL_OFF else table.deciding_roll_off()
+    roll_off_totals = table.totals(roll_off) if roll_off else None
     context.update({
         "my_points": points[mine],
         "their_points": points[theirs],
@@ -171,7 +177,9 @@ def phone_context(night: Night, player: Player) -> dict[str, object]:
         "their_team": theirs,
         "partner": partner,
         # The roll-off under way, or the one that decided the table (its result line says both scores).
-        "roll_off_totals": table.totals(roll_off) if roll_off else None,
+        "roll_off_totals": roll_off_totals,
+        "my_roll_off": roll_off_totals[mine] if roll_off_totals else None,
+        "their_roll_off": roll_off_totals[theirs] if roll_off_totals else None,
         "can_score": can_score,
         "rules": night.bunco_rules(),
         "offers_wipeout": can_score and round_.takes_wipeouts(),
@@ -232,19 +240,19 @@ def tally(request: HtmxHttpRequest, code: str) -> HttpResponse:
     night, player = phone.night, phone.player
     cleaned = cleaned_by_its_fields(TallyForm, request.POST)  # the form's checks, without a form per tap
     if cleaned is None:
-        raise actions.BadTally("That tap was malformed: choose a team and a button.")
+        raise actions.BadTally(_("That tap was malformed: choose a team and a button."))
     table_number = posted_table(request)
     if phone.table_number is None or (table_number is not None and table_number != phone.table_number):
-        raise actions.NotYourTable("You're not at that table this round: scores go in at your own table.")
+        raise actions.NotYourTable(_("You're not at that table this round: scores go in at your own table."))
     bunco_player = None
     if cleaned["bunco_player"] is not None:
         bunco_player = night.players.filter(pk=cleaned["bunco_player"]).first()
         if bunco_player is None:
-            raise actions.BadTally("Who rolled the Bunco? Tap a name at your table.")
+            raise actions.BadTally(_("Who rolled the Bunco? Tap a name at your table."))
     points = cleaned["points"]
     wipeout = cleaned["wipeout"]
     if bunco_player is None and points is None and not wipeout:
-        raise actions.BadTally("That tap was malformed: choose a button.")
+        raise actions.BadTally(_("That tap was malformed: choose a button."))
     entry = actions.record_tally(
         night=night, table_number=phone.table_number, team=cleaned["team"],
         points=points or 0, bunco_player=bunco_player, entered_by=player,
@@ -267,13 +275,13 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo my last entry. Like a tap it carries a key: a retry after a lost answer undoes once."""
     phone = _phone_seat(request, code)
     if phone.table_number is None:
-        raise actions.NotYourTable("You're not seated this round: there is nothing of yours to undo. Ask the host.")
+        raise actions.NotYourTable(_("You're not seated this round: there is nothing of yours to undo. Ask the host."))
     form = UndoForm(request.POST)
     if not form.is_valid():
-        raise actions.BadTally("That undo was malformed: tap Undo again.")
+        raise actions.BadTally(_("That undo was malformed: tap Undo again."))
     table_number = posted_table(request)
     if table_number is not None and table_number != phone.table_number:
-        raise actions.NotYourTable("You're not at that table this round: undo at your own table.")
+        raise actions.NotYourTable(_("You're not at that table this round: undo at your own table."))
     entry = actions.undo_tally(night=phone.night, table_number=phone.table_number, entered_by=phone.player,
                                key=form.cleaned_data["key"] or None)
     return JsonResponse(_tally_answer(entry))
@@ -284,7 +292,7 @@ def _phone_at_its_table(request: HttpRequest, code: str) -> tuple[Night, Player,
     night, player = night_for_player(request, code)
     seat = seat_of(player, night.round_obj())
     if seat is None:
-        raise PermissionDenied("You're not seated this round.")
+        raise PermissionDenied(_("You're not seated this round."))
     return night, player, seat.table_round.number
 
 
@@ -303,7 +311,7 @@ def table_start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The head table starts the round."""
     night, player, table_number = _phone_at_its_table(request, code)
     if table_number != 1:
-        raise actions.NotYourTable("The head table starts each round.")
+        raise actions.NotYourTable(_("The head table starts each round."))
     actions.start_round(night, round_number=named_round(request))
     return _phone_state(request, night, player)
 
@@ -372,12 +380,12 @@ def player_events(request: HttpRequest, code: str, player_id: int) -> HttpRespon
         night = night_or_404(code)  # an unknown night is a 404
         playing_as = SEATS.claimed(request, night.code)
         if playing_as is None:
-            return "Only the phone playing as this player can follow this stream: join the game first."
+            return _("Only the phone playing as this player can follow this stream: join the game first.")
         if playing_as != player_id:
-            return "This is another player's stream: a phone can follow only its own."
+            return _("This is another player's stream: a phone can follow only its own.")
         player = night.players.filter(pk=player_id, is_ghost=False).first()
         if player is None:
-            return "Join the game to follow it live."
+            return _("Join the game to follow it live.")
         if not player.is_held_by(phones.phone_token(request)):  # its seat went to another phone
             return why_not_playing(request, night)
         player.night = night

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.links import join_path
@@ -29,7 +30,7 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """The projector: all tables live, standings, the traveler. Read-only, by unguessable link."""
     night = night_or_404(code)
     if not constant_time_compare(token, night.screen_token):
-        raise PermissionDenied("This screen link isn't valid.")
+        raise PermissionDenied(_("This screen link isn't valid."))
     context = {**tables_context(night), "standings": standings(night)[:20], "traveler": night.traveler(),
                "screen_token": token,
                # The night's code for late arrivals, while its link still admits phones.
@@ -45,7 +46,7 @@ def night_prizes(request: HttpRequest, code: str) -> HttpResponse:
     night = night_or_404(code)
     is_host = night.is_hosted_by(request.user, request.session)
     if not is_host and player_of(request, night) is None:
-        raise PermissionDenied("Only tonight's players and host can see the prizes.")
+        raise PermissionDenied(_("Only tonight's players and host can see the prizes."))
     awards = list(night.awards.select_related("player"))
     return render(request, "games/prizes.html", {
         "night": night, "awards": awards, "is_host": is_host, "standings": standings(night),
@@ -69,7 +70,7 @@ def night_events(request: HttpRequest, code: str) -> HttpResponse | StreamingHtt
 
     night = read_for_a_stream(request, night_if_allowed)
     if night is None:
-        raise PermissionDenied("Join the game to follow it live.")
+        raise PermissionDenied(_("Join the game to follow it live."))
 
     def snapshot() -> str:
         return render_to_string("games/_bell.html", {"round": night.round_obj()})

@@ -4,12 +4,14 @@ request's numbers, the one answer to a refusal, the tables at a glance."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NoReturn, ParamSpec
+from typing import NoReturn, ParamSpec, cast
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import phones
 from games.links import BadJoinLink
@@ -31,7 +33,7 @@ def night_for_host(request: HttpRequest, code: str) -> Night:
     """The night, if this browser is its host (creator's session, night host, club host)."""
     night = night_or_404(code)
     if not night.is_hosted_by(request.user, request.session):
-        raise PermissionDenied("Only the night's host can do that.")
+        raise PermissionDenied(_("Only the night's host can do that."))
     return night
 
 
@@ -63,7 +65,7 @@ def night_for_player(request: HttpRequest, code: str) -> tuple[Night, Player]:
     return player.night, player
 
 
-NEVER_JOINED = "This phone hasn't joined tonight's game: scan your table's QR code."
+NEVER_JOINED = gettext_lazy("This phone hasn't joined tonight's game: scan your table's QR code.")
 
 
 def refuse_a_phone_not_playing(request: HttpRequest, code: str) -> NoReturn:
@@ -77,16 +79,16 @@ def why_not_playing(request: HttpRequest, night: Night) -> str:
     player_id = SEATS.claimed(request, night.code)
     player = night.players.filter(pk=player_id).first() if isinstance(player_id, int) else None
     if player is None:
-        return NEVER_JOINED
+        return str(NEVER_JOINED)
     if player.has_left():
         return left_the_game(player)
-    return (f"This phone is no longer playing as {player.name}: the host handed the seat over. "
-            "Scan your table's QR code again to pick your name.")
+    return (_("This phone is no longer playing as %(name)s: the host handed the seat over. Scan your table's QR "
+              "code again to pick your name.") % {"name": player.name})
 
 
 def left_the_game(player: Player) -> str:
-    return (f"{player.name}, you have left tonight's game: a ghost plays your seat, and what you played "
-            "stays yours (prizes included). Thanks for playing!")
+    return (_("%(name)s, you have left tonight's game: a ghost plays your seat, and what you played stays yours "
+              "(prizes included). Thanks for playing!") % {"name": player.name})
 
 
 def leaver_of(request: HttpRequest, night: Night) -> Player | None:
@@ -142,7 +144,8 @@ def refused(*, as_json: bool = False, to_host: bool = False, current: Current | 
     return (lambda view: answers_json(decorate(view))) if as_json else decorate
 
 
-TOO_MANY_BAD_LINKS = "Too many bad join links from this network just now. Wait a minute, then scan the code again."
+TOO_MANY_BAD_LINKS = cast(str, gettext_lazy(
+    "Too many bad join links from this network just now. Wait a minute, then scan the code again."))
 
 
 def seat_of(player: Player, round_: Round | int) -> Seat | None:
@@ -166,7 +169,7 @@ def joined_table(joined: object) -> int | None:
 def posted_table(request: HttpRequest) -> int | None:
     """The table the phone believes it is at (None when the request names none); a stale page's
     table is caught and refused. BadNumber for anything but a table number."""
-    return posted_number(request, "table", high=max_tables(), what="the table number")
+    return posted_number(request, "table", high=max_tables(), what=_("the table number"))
 
 
 def posted_number(request: HttpRequest, field: str, *, high: int, what: str) -> int | None:
@@ -179,12 +182,12 @@ def posted_number(request: HttpRequest, field: str, *, high: int, what: str) -> 
 
 
 # A step-ending button's number comes from its page: a bad one means a stale or broken page.
-RELOAD = "Reload the page and tap again."
+RELOAD = cast(str, gettext_lazy("Reload the page and tap again."))
 
 
 def named_round(request: HttpRequest) -> int:
     """The round a step-ending request names (its page's round): BadNumber when it names none."""
-    return parse_int(request.POST.get("round"), low=1, high=bunco.ROUNDS, what="the round this button ends",
+    return parse_int(request.POST.get("round"), low=1, high=bunco.ROUNDS, what=_("the round this button ends"),
                      advice=RELOAD)
 
 
@@ -193,7 +196,7 @@ ROLL_OFF_MAX = 999  # far more roll-offs than a table ever needs: the bound of a
 
 def named_roll_off(request: HttpRequest) -> int:
     """The roll-off a "roll-off done" request ends: BadNumber when it names none."""
-    return parse_int(request.POST.get("roll_off"), low=1, high=ROLL_OFF_MAX, what="the roll-off this button ends",
+    return parse_int(request.POST.get("roll_off"), low=1, high=ROLL_OFF_MAX, what=_("the roll-off this button ends"),
                      advice=RELOAD)
 
 

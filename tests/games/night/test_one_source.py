@@ -17,7 +17,7 @@ from bunco_club.forms import ClubForm
 from bunco_club.models import Club
 from games.night import actions
 from games.night.actions import NotNow
-from games.night.forms import NewNightForm, plural, shape_of
+from games.night.forms import NewNightForm, shape_of
 from games.night.models import Night, Player, Round, Seat, TableRound, Tally
 from games.rules import bunco, prizes
 from games.templatetags.bunco import bunco_numbers
@@ -183,6 +183,9 @@ def night_numbers_written_in(template: str) -> list[str]:
         bunco.BREAK_AFTER_ROUND // bunco.ROUNDS_PER_SET, bunco.BELL_POINTS, bunco.BUNCO_POINTS,
     }
     template = re.sub(r"\{#.*?#\}", " ", template, flags=re.S)
+    # An attribute's words, marked for translation, are read as its words were before: not at all
+    # (a tap button's "Add 2 points" is the button's own number, not the night's).
+    template = re.sub(r'="\{% translate "[^"]*" %\}"', '=""', template)
     tags = re.findall(r"\{%.*?%\}|\{\{.*?\}\}", template, flags=re.S)
     text = re.sub(r"<[^>]*>", " ", re.sub(r"\{%.*?%\}|\{\{.*?\}\}", " ", template, flags=re.S), flags=re.S)
     found = []
@@ -469,3 +472,8 @@ def test_the_phone_asks_the_tables_bunco_credits_and_derives_nothing(monkeypatch
     monkeypatch.setattr(TableRound, "bunco_credits", lambda self, seated=None: [
         (player, someone if player.is_ghost else credited) for player, credited in real(self, seated)])
     assert bunco_buttons(night, table)[str(ghost.pk)] == f"{ghost.name} (goes to {someone.name})"
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 table", "3 tables": the hint's English, written out."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
