@@ -57,6 +57,17 @@ class HouseRulesForm(forms.Form):
     prize_amounts = forms.ChoiceField(choices=prizes.PRIZE_AMOUNTS, initial=prizes.CLUB_PRIZE_RULES.amounts,
                                       required=False, widget=forms.RadioSelect, label=_("Prize amounts"))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The house rules' labels and choices are the engines' sentences (marked there, untranslated:
+        # games/rules/words.py), said here in the reader's language.
+        for name in HouseRulesForm.base_fields:
+            field = self.fields[name]
+            field.label = gettext(str(field.label))
+            if isinstance(field, forms.ChoiceField):
+                choices: list[tuple[Any, Any]] = list(field.choices)  # type: ignore[arg-type]
+                field.choices = [(value, gettext(str(label))) for value, label in choices]
+
     def clean_buy_in(self) -> Decimal:
         # Django's DecimalField reads what Decimal() reads: "٣", "1_000", "1e2". Only ASCII digits here.
         raw = str(self.data.get("buy_in", "")).strip()

@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, cast
+from typing import cast
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from bunco_club.forms import HouseRulesForm
 from games.night.actions import MAX_CORRECTION, BadTally, clean_names
@@ -15,10 +15,6 @@ from games.night.models import TITLE_MAX, max_tables, night_size_refusal
 from games.rules import bunco
 from live.forms import WholeNumberField
 from live.http import ID_MAX
-
-# The two labels HouseRulesForm gives its choices (bunco_club/forms.py), marked here too so that
-# the night's form, which says every label in the reader's language, finds them in the catalog.
-HOUSE_RULES_LABELS = (gettext_noop("Ties at a table"), gettext_noop("Prize amounts"))
 
 
 class NewNightForm(HouseRulesForm):
@@ -35,17 +31,6 @@ class NewNightForm(HouseRulesForm):
     buy_in = forms.DecimalField(min_value=Decimal("0"), max_value=Decimal("1000"), decimal_places=2,
                                 initial=Decimal("5.00"), label=gettext_lazy("Buy-in ($)"))
     title = forms.CharField(max_length=TITLE_MAX, required=False, initial=gettext_lazy("Bunco night"))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # The house rules' labels and choices are the engines' sentences (marked there, untranslated:
-        # games/rules/words.py), said here in the reader's language.
-        for field in self.fields.values():
-            if field.label is not None:
-                field.label = _(str(field.label))
-            if isinstance(field, forms.ChoiceField):
-                choices: list[tuple[Any, Any]] = list(field.choices)  # type: ignore[arg-type]
-                field.choices = [(value, _(str(label))) for value, label in choices]
 
     def clean_names(self) -> str:
         names: str = self.cleaned_data["names"]
