@@ -423,7 +423,7 @@
   // bot of the table's, or one that keeps the seat for a phone gone quiet (games/table/actions.py).
   function botTag(seat) {
     if (!seat || !seat.bot) return "";
-    return seat.kept ? " · a bot until the phone is back" : " · bot";
+    return " · " + (seat.kept ? gettext("a bot until the phone is back") : gettext("bot"));
   }
 
   window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start,
