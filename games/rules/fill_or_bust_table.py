@@ -189,7 +189,7 @@ def said(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         gained = last_turn["scores"].get(name) if last_turn else None
         if gained is None:
             return Said(gettext_noop("%(name)s stops."), name=name)
-        return Said(gettext_noop("%(name)s stops and banks: %(points)s points now."), name=name, points=f"{gained:,}")
+        return Said(gettext_noop("%(name)s stops and banks: %(points)s points now."), name=name, points=gained)
     if kind == "time_up":
         return Said(gettext_noop("Time is up: the turn under way is played out."))
     return Said(_SAID_PLAINLY.get(str(kind), gettext_noop("%(name)s moved.")), name=name,
@@ -243,7 +243,7 @@ def summary(played: Played) -> dict[str, Any]:
 
 OPTIONS = (
     OptionField("goal", gettext_noop("Play to"), "choice", default=SHORT_GOAL,
-                choices=((SHORT_GOAL, Said(gettext_noop("%(points)s (a short game)"), points=f"{SHORT_GOAL:,}")),
+                choices=((SHORT_GOAL, Said(gettext_noop("%(points)s (a short game)"), points=SHORT_GOAL)),
                          *((goal, f"{goal:,}") for goal in GOALS if goal != SHORT_GOAL))),
     OptionField("combo5", gettext_noop("Combo 5: a 2+3 or 1+4 pair that fills scores 50"), "check", default=False),
     OptionField("must_bust_penalty", gettext_noop("MUST BUST penalty: a bust under MUST BUST takes its points off"),
@@ -251,9 +251,9 @@ OPTIONS = (
                 default=False),
     OptionField("vengeance", gettext_noop("A Vengeance takes off"), "choice", default=fill_or_bust.VENGEANCE_PENALTY,
                 choices=((fill_or_bust.VENGEANCE_PENALTY, Said(gettext_noop("%(points)s (the rules)"),
-                                                               points=f"{fill_or_bust.VENGEANCE_PENALTY:,}")),
+                                                               points=fill_or_bust.VENGEANCE_PENALTY)),
                          (fill_or_bust.TEAM_VENGEANCE_PENALTY, Said(gettext_noop("%(points)s (teams)"),
-                                                                    points=f"{fill_or_bust.TEAM_VENGEANCE_PENALTY:,}")))),
+                                                                    points=fill_or_bust.TEAM_VENGEANCE_PENALTY)))),
     OptionField("show_down", gettext_noop("Show down: everyone gets a last turn after the goal"), "check",
                 default=False),
 )

@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop
 
 from games.rules.registry import game_rules
@@ -33,8 +34,17 @@ def spoken(said: object) -> str:
         return str(said)
     if not values:
         return gettext(template)
-    return gettext(template) % {name: spoken(value) if hasattr(value, "template") else value
-                                for name, value in values.items()}
+    return gettext(template) % {name: _value(value) for name, value in values.items()}
+
+
+def _value(value: object) -> object:
+    """A value said in a sentence: a `Said` in the reader's language, a whole number written as
+    the reader's language writes it (2,000 in English, 2.000 in Spanish)."""
+    if hasattr(value, "template"):
+        return spoken(value)
+    if type(value) is int:
+        return number_format(value, force_grouping=True)
+    return value
 
 
 def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool = False) -> str:

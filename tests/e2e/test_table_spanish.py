@@ -24,5 +24,5 @@ def test_a_spanish_phone_plays_fill_or_bust_in_spanish(table_site: ServerProcess
     expect(phone.locator("#turn-line")).to_have_text("Tu turno")
     phone.get_by_role("button", name="Dar vuelta una carta").click()
     expect(phone.locator("#said")).to_contain_text("Ada dio vuelta")
-    expect(phone.locator("#scores caption")).to_contain_text("Puntajes (hasta 2,000)")
+    expect(phone.locator("#scores caption")).to_contain_text("Puntajes (hasta 2\xa0000)")
     expect(phone.locator("#actions")).not_to_contain_text("Toss")

@@ -80,7 +80,7 @@ def test_the_lobby_and_play_a_game_are_in_spanish() -> None:
                  "La partida empieza cuando quien abrió la mesa toca Empezar.", "Soy Ada")
     no_english(lobby, "take your seats", "Scan to join", "I'm Ada")
     new = page_in_spanish(Client(), reverse("tables:new"))
-    spoken_words(new, "Jugar una partida", "Jugar hasta", "2,000 (una partida corta)", "una persona",
+    spoken_words(new, "Jugar una partida", "Jugar hasta", "2\xa0000 (una partida corta)", "una persona",
                  "un bot (constante)", "Bots: fácil: cualquier jugada que pueda hacer, al azar; constante: se planta en cuanto hay una buena cantidad en riesgo",
                  "Variante impresa", "Fichas por jugador", "De dos a ocho jugadores, en cualquier orden",
                  "Quién juega el asiento 1", "Abrir la mesa")

@@ -7,6 +7,9 @@
 (function () {
   "use strict";
 
+  // A whole number as the page's language writes it, as the server does (Django's formats, from the
+  // catalog: 2,000 in English, 2 000 in Spanish).
+  function num(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, get_format("THOUSAND_SEPARATOR")); }
   var FACE_WORDS = ["", gettext("one"), gettext("two"), gettext("three"), gettext("four"), gettext("five"), gettext("six")];
   var CARD_WHY = {
     BONUS_300: interpolate(gettext("Fill to add %(points)s; you may stop once you have set something aside."), { points: 300 }, true),
@@ -108,8 +111,8 @@
     var atRisk = (pub.pending || 0) + (pub.card_points || 0);
     var risk = pub.pending
       ? interpolate(gettext("At risk this turn: %(points)s (%(earlier)s from earlier cards)"),
-        { points: atRisk.toLocaleString("en"), earlier: pub.pending.toLocaleString("en") }, true)
-      : interpolate(gettext("At risk this turn: %(points)s"), { points: atRisk.toLocaleString("en") }, true);
+        { points: num(atRisk), earlier: num(pub.pending) }, true)
+      : interpolate(gettext("At risk this turn: %(points)s"), { points: num(atRisk) }, true);
     var left = pub.cards_left !== null && pub.cards_left !== undefined
       ? " · " + interpolate(ngettext("%(count)s card left", "%(count)s cards left", pub.cards_left), { count: pub.cards_left }, true) : "";
     $("pending").textContent = pub.turn === null ? "" : risk + left;
@@ -204,7 +207,7 @@
     if (!table) return;
     var body = table.querySelector("tbody");
     body.textContent = "";
-    $("goal").textContent = pub.goal ? interpolate(gettext("(to %(goal)s)"), { goal: pub.goal.toLocaleString("en") }, true) : "";
+    $("goal").textContent = pub.goal ? interpolate(gettext("(to %(goal)s)"), { goal: num(pub.goal) }, true) : "";
     (pub.seats || []).forEach(function (name, seat) {
       var row = el("tr", seat === pub.turn ? "on-turn" : "");
       var who = el("th", "", name);
@@ -213,7 +216,7 @@
       var tag = TableLive.botTag((state.seats || [])[seat]);
       if (tag) who.appendChild(el("span", "muted", tag));
       row.appendChild(who);
-      row.appendChild(el("td", "score", (pub.scores[seat] || 0).toLocaleString("en")));
+      row.appendChild(el("td", "score", num(pub.scores[seat] || 0)));
       body.appendChild(row);
     });
   }
@@ -247,7 +250,7 @@
           box.appendChild(button(interpolate(ngettext("Toss %(count)s die", "Toss %(count)s dice", pub.dice_to_toss), { count: pub.dice_to_toss }, true), "toss"));
         } else if (kind === "stop") {
           var atRisk = (pub.pending || 0) + (pub.card_points || 0);
-          box.appendChild(button(interpolate(gettext("Stop and bank %(points)s"), { points: atRisk.toLocaleString("en") }, true), "stop", "button-secondary"));
+          box.appendChild(button(interpolate(gettext("Stop and bank %(points)s"), { points: num(atRisk) }, true), "stop", "button-secondary"));
         } else {
           box.appendChild(button(LABELS[kind] || kind, kind, kind === "decline" || kind === "end" ? "button-secondary" : ""));
         }
