@@ -59,7 +59,7 @@ def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool =
 
 def spoken_values(values: Mapping[str, Any]) -> dict[str, Any]:
     """`values` (what a game gives a page) with each `Said` among them in the reader's language."""
-    return {name: spoken(value) if hasattr(value, "template") else value for name, value in values.items()}
+    return {name: _spoken_within(value) for name, value in values.items()}
 
 
 def shown_view(view: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -90,7 +90,7 @@ def test_the_lobby_and_play_a_game_are_in_spanish() -> None:
 def test_a_finished_games_replay_and_check_are_in_spanish_moves_told_in_spanish_too() -> None:
     table = play_out(make_table(2, bots=["threshold", "threshold"], seed=12))
     replay = page_in_spanish(Client(), url("replay", table))
-    spoken_words(replay, "Repetición: Fill or Bust en la mesa", "¿Quién empezó?", "Cada uno tiró un dado:",
+    spoken_words(replay, "Repetición: Fill or Bust en la mesa", "¿Quién empezó?", "Cada uno tiró un dado:", "aria-label=\"Quién empieza: ",
                  "La semilla revelada", "Comprobar los dados", " tiró ", "Siguiente")
     no_english(replay, "Who started?", "The revealed seed", " tossed ", " set aside ", "Show all")
     check = page_in_spanish(Client(), url("check", table))
@@ -165,3 +165,13 @@ def play_out_one(table: Table) -> None:
 
     assert play_bot_move(table, waiting=False) is not None
     table.refresh_from_db()
+
+
+def test_a_ninety_nine_replay_and_a_table_screen_are_in_spanish() -> None:
+    table = play_out(ninety_nine_table(2, markers=1, bots=["threshold", "threshold"], seed=7))
+    replay = page_in_spanish(Client(), url("replay", table))
+    spoken_words(replay, "Reparto:", "Ada tiene ", " juega ", ": la cuenta es ")
+    no_english(replay, "Dealt:", " holds ", " plays ", "the count is")
+    screen = page_in_spanish(Client(), url("screen", table, table.screen_token))
+    spoken_words(screen, "Ninety-Nine or Bust · mesa", "Fichas y cartas en la mano", "Cuenta", "Conectando…")
+    no_english(screen, "Markers and cards in hand", "Last card", "Connecting…")
