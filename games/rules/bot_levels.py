@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from games.rules.words import gettext_noop
+
 LEVELS: Final[tuple[str, ...]] = ("easy", "threshold", "strong")
 
-WORDS: Final[dict[str, str]] = {"easy": "easy", "threshold": "steady", "strong": "sharp"}
+# Marked for translation: translated where people read them.
+WORDS: Final[dict[str, str]] = {"easy": gettext_noop("easy"), "threshold": gettext_noop("steady"),
+                                "strong": gettext_noop("sharp")}

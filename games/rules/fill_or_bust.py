@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from games.rules import dice
 from games.rules import table as table_game
+from games.rules.words import Said, gettext_noop
 
 if TYPE_CHECKING:
     import random  # only the type: every generator is passed in (never the global one)
@@ -290,12 +291,15 @@ def _check_dice(
     try:
         result = tuple(values)
     except TypeError:
-        raise error(f"A {what} is a list of dice, not {values!r}.") from None
+        raise error(Said(gettext_noop("A %(what)s is a list of dice, not %(values)s."), what=what,
+                         values=repr(values))) from None
     for face in result:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise error(f"A die shows 1 to 6, not {face!r} (in the {what} {list(result)}).")
+            raise error(Said(gettext_noop("A die shows 1 to 6, not %(face)s (in the %(what)s %(dice)s)."),
+                             face=repr(face), what=what, dice=list(result)))
     if len(result) > DICE or (not result and not allow_empty):
-        raise error(f"A {what} is 1 to 6 dice, not {len(result)}: {list(result)}.")
+        raise error(Said(gettext_noop("A %(what)s is 1 to 6 dice, not %(count)s: %(dice)s."), what=what,
+                         count=len(result), dice=list(result)))
     return result
 
 
@@ -347,7 +351,7 @@ def score_selection(toss: Sequence[int], keep: Sequence[int], *, combo5: bool = 
     toss_key = tuple(sorted(_check_dice(toss, "toss", IllegalSelection)))
     keep_key = tuple(sorted(_check_dice(keep, "selection", IllegalSelection, allow_empty=True)))
     if not keep_key:
-        raise IllegalSelection(f"Set aside at least one scoring die from {list(toss)}.")
+        raise IllegalSelection(Said(gettext_noop("Set aside at least one scoring die from %(toss)s."), toss=list(toss)))
     _check_part_of(toss, toss_key, keep_key)
     value = _WHOLE[bool(combo5)][keep_key] if keep_key == toss_key else _PARTIAL[keep_key]
     if value is None:
@@ -375,21 +379,34 @@ def legal_keeps(toss: Sequence[int], *, combo5: bool = False) -> tuple[tuple[Dic
 
 
 _NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six")
+# "a 3", "two 3s": how many dice of a face, marked for translation.
+_DICE_WORDS: Final = (
+    "",
+    gettext_noop("a %(face)s"),
+    gettext_noop("two %(face)ss"),
+    gettext_noop("three %(face)ss"),
+    gettext_noop("four %(face)ss"),
+    gettext_noop("five %(face)ss"),
+    gettext_noop("six %(face)ss"),
+)
 
 
 def _dice_words(n: int, face: int) -> str:
-    return f"a {face}" if n == 1 else f"{_NUMBER_WORDS[n]} {face}s"
+    return Said(_DICE_WORDS[n], face=face)
 
 
 def _check_part_of(toss: Sequence[int], toss_key: Dice, keep_key: Dice) -> None:
     have, want = _counts(toss_key), _counts(keep_key)
     for face in FACES:
         if want[face] > have[face]:
-            has = "no" if not have[face] else f"only {_NUMBER_WORDS[have[face]]}"
-            raise IllegalSelection(
-                f"You kept {_dice_words(want[face], face)}, but the toss {list(toss)} has {has} {face}"
-                f"{'' if have[face] == 1 else 's'}."
-            )
+            if not have[face]:
+                template = gettext_noop("You kept %(kept)s, but the toss %(toss)s has no %(face)ss.")
+            elif have[face] == 1:
+                template = gettext_noop("You kept %(kept)s, but the toss %(toss)s has only one %(face)s.")
+            else:
+                template = gettext_noop("You kept %(kept)s, but the toss %(toss)s has only %(has)s.")
+            raise IllegalSelection(Said(template, kept=_dice_words(want[face], face), toss=list(toss), face=face,
+                                        has=_dice_words(have[face], face)))
 
 
 def _explain_unscored(toss: Sequence[int], toss_key: Dice, keep_key: Dice, combo5: bool) -> str:
@@ -409,16 +426,24 @@ def _explain_unscored(toss: Sequence[int], toss_key: Dice, keep_key: Dice, combo
     for face in FACES:
         if leftover[face]:
             beyond = " beyond three of a kind" if kept[face] >= 3 else ""
-            parts.append(_dice_words(leftover[face], face) + beyond)
-    words = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    verb = "scores" if sum(leftover) == 1 else "score"
-    message = f"You kept {words}, which {verb} nothing in {list(toss)}"
+            parts.append(Said(gettext_noop("%(dice)s beyond three of a kind"), dice=_dice_words(leftover[face], face))
+                         if beyond else _dice_words(leftover[face], face))
+    words = parts[0]
+    if len(parts) > 1:
+        listed = Said(", ".join(f"%(p{number})s" for number in range(len(parts) - 1)),
+                      **{f"p{number}": part for number, part in enumerate(parts[:-1])})
+        words = Said(gettext_noop("%(names)s and %(name)s"), names=listed, name=parts[-1])
     pairable = (leftover[2] and kept[3]) or (leftover[3] and kept[2]) or (leftover[4] and kept[1])
+    note: str = ""
     if combo5 and not whole and pairable:
-        message += " (with Combo 5, a 2+3 or 1+4 pair scores only when it sets aside the last dice)"
+        note = Said(gettext_noop(" (with Combo 5, a 2+3 or 1+4 pair scores only when it sets aside the last dice)"))
     elif len(set(keep_key)) >= 5:
-        message += " (a straight scores only on a toss of all six dice, all set aside)"
-    return message + "."
+        note = Said(gettext_noop(" (a straight scores only on a toss of all six dice, all set aside)"))
+    if sum(leftover) == 1:
+        template = gettext_noop("You kept %(words)s, which scores nothing in %(toss)s%(note)s.")
+    else:
+        template = gettext_noop("You kept %(words)s, which score nothing in %(toss)s%(note)s.")
+    return Said(template, words=words, toss=list(toss), note=note)
 
 
 # --- cards and the deck ---------------------------------------------------------------------------
@@ -474,7 +499,8 @@ def _as_card(name: Card | str) -> Card:
     try:
         return Card(name)
     except ValueError:
-        raise IllegalMove(f"There is no card {name!r}; the cards are {', '.join(Card)}.") from None
+        raise IllegalMove(Said(gettext_noop("There is no card %(name)s; the cards are %(cards)s."), name=repr(name),
+                               cards=", ".join(Card))) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,7 +524,7 @@ class Deck:
         pile, discards = self.draw_pile, self.discards
         if not pile:
             if not discards:
-                raise IllegalMove("There is no card left to draw.")
+                raise IllegalMove(Said(gettext_noop("There is no card left to draw.")))
             pile, discards = tuple(dice.shuffled(rng, discards)), ()
         rest = list(pile)
         card = dice.draw(rng, rest)
@@ -634,7 +660,9 @@ class StartRoll:
         """The roll in one line, each round after an arrow: "Who starts: Ann 5 · Ben 5 · Cy 2 →
         Ann 3 · Ben 6: Ben starts." """
         rolled = " → ".join(" · ".join(f"{name} {die}" for name, die in dice_) for dice_ in self.rounds)
-        return f"Who starts: {rolled}: {self.starter} starts." if rolled else f"{self.starter} starts."
+        if not rolled:
+            return Said(gettext_noop("%(name)s starts."), name=self.starter)
+        return Said(gettext_noop("Who starts: %(rolled)s: %(name)s starts."), rolled=rolled, name=self.starter)
 
     def to_dict(self) -> dict[str, Any]:
         return {"rounds": [[[name, die] for name, die in dice_] for dice_ in self.rounds],
@@ -668,14 +696,14 @@ def choose_first_player(seats: Sequence[str], rng: dice.Chance) -> str:
 
 
 _VERBS: Final = {
-    ActionKind.DRAW: "turn over a card",
-    ActionKind.PLAY: "play a Vengeance",
-    ActionKind.DECLINE: "decline a Vengeance",
-    ActionKind.TOSS: "toss",
-    ActionKind.KEEP: "set aside dice",
-    ActionKind.STOP: "stop",
-    ActionKind.END: "end the turn",
-    ActionKind.CONTINUE: "continue",
+    ActionKind.DRAW: gettext_noop("turn over a card"),
+    ActionKind.PLAY: gettext_noop("play a Vengeance"),
+    ActionKind.DECLINE: gettext_noop("decline a Vengeance"),
+    ActionKind.TOSS: gettext_noop("toss"),
+    ActionKind.KEEP: gettext_noop("set aside dice"),
+    ActionKind.STOP: gettext_noop("stop"),
+    ActionKind.END: gettext_noop("end the turn"),
+    ActionKind.CONTINUE: gettext_noop("continue"),
 }
 
 
@@ -876,7 +904,8 @@ class Game:
         self._require(ActionKind.TOSS)
         toss = _check_dice(thrown, "toss", IllegalMove, allow_empty=True)
         if len(toss) != self.dice_to_toss:
-            raise IllegalMove(f"Toss {self.dice_to_toss} dice (the ones not set aside), not {len(toss)}.")
+            raise IllegalMove(Said(gettext_noop("Toss %(dice)s dice (the ones not set aside), not %(count)s."),
+                                   dice=self.dice_to_toss, count=len(toss)))
         game = replace(self, steps=(*self.steps, ("toss", toss)))
         if is_bust(toss, combo5=self.options.combo5):
             return game._bust()
@@ -890,15 +919,15 @@ class Game:
         try:
             points = score_selection(self.last_toss, selection, combo5=self.options.combo5)
         except IllegalSelection as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(error.args[0]) from None
         selection = tuple(sorted(selection))
         if self.card is Card.MUST_BUST:
             required = maximal_keep(self.last_toss, combo5=self.options.combo5)
             if selection != required:
-                raise IllegalMove(
-                    f"Under MUST BUST every toss sets aside the maximal selection: {list(required)} "
-                    f"of {list(self.last_toss)}, not {list(selection)}."
-                )
+                raise IllegalMove(Said(gettext_noop(
+                    "Under MUST BUST every toss sets aside the maximal selection: %(required)s of %(toss)s, "
+                    "not %(selection)s."), required=list(required), toss=list(self.last_toss),
+                    selection=list(selection)))
         set_aside = self.set_aside + selection
         game = replace(
             self,
@@ -1095,23 +1124,25 @@ class Game:
     def _refusal(self, kind: ActionKind) -> str:
         """Why `kind` is not allowed now, in words a player understands."""
         if self.is_over:
-            return f"The game is over ({', '.join(self.winners)} won)."
+            return Said(gettext_noop("The game is over (%(winners)s won)."), winners=", ".join(self.winners))
         card = self.card.label if self.card is not None else ""
         if kind is ActionKind.STOP and self.phase is Phase.TOSS and self.card is not None:
             if self.card.may_stop_early:
-                return f"Toss at least once under {card} before stopping."
+                return Said(gettext_noop("Toss at least once under %(card)s before stopping."), card=card)
             if self.card is Card.MUST_BUST:
-                return "You can't stop under MUST BUST: keep tossing until you bust."
-            return f"You can't stop under {card}: the card must be filled."
+                return Said(gettext_noop("You can't stop under MUST BUST: keep tossing until you bust."))
+            return Said(gettext_noop("You can't stop under %(card)s: the card must be filled."), card=card)
         expected = {
-            Phase.DRAW: "turn over a card",
-            Phase.VENGEANCE: "play or decline the VENGEANCE",
-            Phase.TOSS: f"toss {self.dice_to_toss} dice",
-            Phase.KEEP: f"set aside scoring dice from {list(self.last_toss or ())}",
-            Phase.BANK_OR_CONTINUE: f"bank or continue after the Fill under {card}",
-            Phase.END_OR_CONTINUE: f"end the turn or continue after the {card} bank (nothing is at risk)",
+            Phase.DRAW: gettext_noop("turn over a card"),
+            Phase.VENGEANCE: gettext_noop("play or decline the VENGEANCE"),
+            Phase.TOSS: gettext_noop("toss %(dice)s dice"),
+            Phase.KEEP: gettext_noop("set aside scoring dice from %(toss)s"),
+            Phase.BANK_OR_CONTINUE: gettext_noop("bank or continue after the Fill under %(card)s"),
+            Phase.END_OR_CONTINUE: gettext_noop("end the turn or continue after the %(card)s bank (nothing is at risk)"),
         }[self.phase]
-        return f"You can't {_VERBS[kind]} now: {self.player} must {expected}."
+        return Said(gettext_noop("You can't %(verb)s now: %(player)s must %(expected)s."), verb=Said(_VERBS[kind]),
+                    player=self.player, expected=Said(expected, dice=self.dice_to_toss,
+                                                      toss=list(self.last_toss or ()), card=card))
 
     def _begin_card(self, card: Card, targets: tuple[str, ...] = ()) -> Game:
         return replace(
@@ -1443,7 +1474,7 @@ class FillOrBustTable(table_game.TableGame):
         if kind is ActionKind.KEEP:
             return FillOrBustTable(self.state.apply(Action(kind, table_game.move_dice(move)), rng))
         if kind is ActionKind.TOSS and move.get("dice") is not None:
-            raise IllegalMove("Only the table tosses the dice: send the toss without dice.")
+            raise IllegalMove(Said(gettext_noop("Only the table tosses the dice: send the toss without dice.")))
         return FillOrBustTable(self.state.apply(Action(kind), rng))
 
     def view(self, seat: int | None) -> table_game.View:

@@ -66,6 +66,7 @@ from games.rules.fill_or_bust import (
     legal_keeps,
 )
 from games.rules.fill_or_bust_gains import CAP, GAINS
+from games.rules.words import Said, gettext_noop
 
 if TYPE_CHECKING:
     import random  # only the type: every generator is passed in
@@ -83,9 +84,9 @@ __all__ = [
 
 # What a page says of each level (games.rules.bot_levels.LEVELS) beside its word, in one line.
 LEVEL_HINTS: Final = {
-    "easy": "any move it may make, at random",
-    "threshold": "banks once a fair amount is at risk",
-    "strong": "plays the odds of every toss and card",
+    "easy": gettext_noop("any move it may make, at random"),
+    "threshold": gettext_noop("banks once a fair amount is at risk"),
+    "strong": gettext_noop("plays the odds of every toss and card"),
 }
 
 UNIT: Final = 50  # every score is a multiple of 50
@@ -496,7 +497,7 @@ def choose_move(table: FillOrBustTable, seat: int, level: str, rng: random.Rando
 
 def check_level(level: object) -> str:
     if level not in LEVELS:
-        raise UnknownLevel(f"There is no bot level {level!r}; the levels are {', '.join(LEVELS)}.")
+        raise UnknownLevel(Said(gettext_noop("There is no bot level %(level)s; the levels are %(list)s."), level=repr(level), list=', '.join(LEVELS)))
     return str(level)
 
 

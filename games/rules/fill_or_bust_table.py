@@ -23,10 +23,12 @@ from games.rules.table import (
     ReadNumber,
     SimulatedOption,
     TableGame,
+    one_after_another,
     only_fields,
     posted,
     posted_dice,
 )
+from games.rules.words import Said, gettext_noop
 
 SHORT_GOAL = 2000  # a quick game at the table: a few turns each
 GOALS = (SHORT_GOAL, 5000, 10000)
@@ -43,12 +45,13 @@ def options_of(options: Mapping[str, Any]) -> tuple[fill_or_bust.Options, int | 
     if goal is None and options.get("timed"):
         goal = None  # a tournament group's game: it ends when the round's clock says so
     elif type(goal) is not int or goal not in GOALS:
-        raise IllegalMove(f"The goal is one of {', '.join(f'{g:,}' for g in GOALS)}, not {goal!r}.")
+        raise IllegalMove(Said(gettext_noop("The goal is one of %(goals)s, not %(goal)s."),
+                               goals=", ".join(f"{g:,}" for g in GOALS), goal=repr(goal)))
     rules = {k: v for k, v in options.items() if k not in ("goal", "timed")}
     try:
         return fill_or_bust.Options(**rules), goal
     except TypeError as error:
-        raise IllegalMove(f"Unknown Fill or Bust option: {error}.") from None
+        raise IllegalMove(Said(gettext_noop("Unknown Fill or Bust option: %(error)s."), error=str(error))) from None
 
 
 def new(names: Sequence[str], options: Mapping[str, Any], rng: dice.Chance) -> TableGame:
@@ -111,10 +114,58 @@ def _turn_just_ended(view: Mapping[str, Any]) -> bool:
 
 
 _OUTCOMES = {
-    "bust": "BUST! The points of the turn are lost.",
-    "no_dice": "NO DICE: the turn is over.",
-    "must_bust": "bust under MUST BUST: the points are banked.",
-    "reached_goal": "the goal is reached!",
+    "bust": gettext_noop("%(text)s: BUST! The points of the turn are lost."),
+    "no_dice": gettext_noop("%(text)s: NO DICE: the turn is over."),
+    "must_bust": gettext_noop("%(text)s: bust under MUST BUST: the points are banked."),
+    "reached_goal": gettext_noop("%(text)s: the goal is reached!"),
+}
+
+
+def _said_draw(name: str, chance: Sequence[Any], view: Mapping[str, Any], outcome: str | None) -> Said:
+    cards = [_card(step[1]) for step in chance if step and step[0] == "card"]
+    if outcome == "no_dice":
+        return Said(gettext_noop("%(name)s turned over NO DICE: the turn is over."), name=name)
+    text = (Said(gettext_noop("%(name)s turned over %(cards)s."), name=name, cards=", ".join(cards)) if cards
+            else Said(gettext_noop("%(name)s turned over a card."), name=name))
+    if view.get("phase") == "vengeance":
+        return one_after_another(text, Said(gettext_noop("Play it against %(targets)s or decline it."),
+                                            targets=", ".join(view.get("targets") or [])))
+    if cards and cards[-1] == "VENGEANCE 2500" and view.get("phase") == "draw":
+        return one_after_another(text, Said(gettext_noop(
+            "The leader's own Vengeance is discarded: turn over another card.")))
+    return text
+
+
+def _said_toss(name: str, chance: Sequence[Any], view: Mapping[str, Any], outcome: str | None) -> Said:
+    tossed = [step[1] for step in chance if step and step[0] == "toss"]
+    text = (Said(gettext_noop("%(name)s tossed %(dice)s"), name=name, dice=_dice(tossed[-1])) if tossed
+            else Said(gettext_noop("%(name)s tossed the dice"), name=name))
+    if outcome in ("bust", "must_bust") or (outcome == "reached_goal" and not view.get("set_aside")):
+        return Said(_OUTCOMES.get(outcome or "", _OUTCOMES["bust"]), text=text)
+    return Said(gettext_noop("%(text)s."), text=text)
+
+
+def _said_keep(name: str, move: Mapping[str, Any], view: Mapping[str, Any], outcome: str | None) -> Said:
+    kept = _dice(move["move"].get("dice") or [])
+    # After a keep, 1 to 5 dice set aside mean the turn goes on under the card; all six (the
+    # Fill waits for the next decision) or none (tossing all six again, or the turn is over)
+    # mean the keep filled.
+    if len(view.get("set_aside") or []) not in (0, 6):
+        return Said(gettext_noop("%(name)s set aside %(dice)s."), name=name, dice=kept)
+    said = [Said(gettext_noop("FILL! %(name)s set aside %(dice)s: all six dice score."), name=name, dice=kept)]
+    if view.get("card") == "VENGEANCE_2500":
+        said.append(Said(gettext_noop("The VENGEANCE hits %(targets)s."), targets=", ".join(view.get("targets") or [])))
+    if outcome == "reached_goal":
+        said.append(Said(gettext_noop("The goal is reached!")))
+    return one_after_another(*said)
+
+
+_SAID_PLAINLY = {
+    "play": gettext_noop("%(name)s plays the VENGEANCE against %(targets)s: fill it to hit them."),
+    "decline": gettext_noop("%(name)s declines the Vengeance and turns over another card."),
+    "end": gettext_noop("%(name)s ends the turn."),
+    "continue": gettext_noop("%(name)s carries on: another card."),
+    "undo": gettext_noop("%(name)s took back the last move."),
 }
 
 
@@ -123,57 +174,26 @@ def said(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     public view after it. Only what everyone may see: the move is made, the view is public."""
     seats = view.get("seats") or []
     seat = move.get("seat", 0)
-    name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"
+    name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else Said(gettext_noop("Someone"))
     kind = move.get("move", {}).get("kind")
     chance = move.get("chance") or []
-    ended = _turn_just_ended(view)
     last_turn = view.get("last_turn")
-    outcome = last_turn["outcome"] if ended and last_turn else None
+    outcome = last_turn["outcome"] if _turn_just_ended(view) and last_turn else None
     if kind == "draw":
-        cards = [_card(step[1]) for step in chance if step and step[0] == "card"]
-        text = f"{name} turned over {', '.join(cards) or 'a card'}."
-        if outcome == "no_dice":
-            return f"{name} turned over NO DICE: the turn is over."
-        if view.get("phase") == "vengeance":
-            text += f" Play it against {', '.join(view.get('targets') or [])} or decline it."
-        elif cards and cards[-1] == "VENGEANCE 2500" and view.get("phase") == "draw":
-            text += " The leader's own Vengeance is discarded: turn over another card."
-        return text
+        return _said_draw(name, chance, view, outcome)
     if kind == "toss":
-        tossed = [step[1] for step in chance if step and step[0] == "toss"]
-        text = f"{name} tossed {_dice(tossed[-1]) if tossed else 'the dice'}"
-        if outcome in ("bust", "must_bust") or (outcome == "reached_goal" and not view.get("set_aside")):
-            return f"{text}: {_OUTCOMES.get(outcome or '', 'BUST!')}"
-        return text + "."
+        return _said_toss(name, chance, view, outcome)
     if kind == "keep":
-        kept = _dice(move["move"].get("dice") or [])
-        # After a keep, 1 to 5 dice set aside mean the turn goes on under the card; all six (the
-        # Fill waits for the next decision) or none (tossing all six again, or the turn is over)
-        # mean the keep filled.
-        if len(view.get("set_aside") or []) in (0, 6):
-            text = f"FILL! {name} set aside {kept}: all six dice score."
-            if view.get("card") == "VENGEANCE_2500":
-                text += f" The VENGEANCE hits {', '.join(view.get('targets') or [])}."
-            if outcome == "reached_goal":
-                text += " The goal is reached!"
-            return text
-        return f"{name} set aside {kept}."
-    if kind == "play":
-        return f"{name} plays the VENGEANCE against {', '.join(view.get('targets') or [])}: fill it to hit them."
-    if kind == "decline":
-        return f"{name} declines the Vengeance and turns over another card."
+        return _said_keep(name, move, view, outcome)
     if kind == "stop":
         gained = last_turn["scores"].get(name) if last_turn else None
-        return f"{name} stops and banks: {gained:,} points now." if gained is not None else f"{name} stops."
-    if kind == "end":
-        return f"{name} ends the turn."
-    if kind == "continue":
-        return f"{name} carries on: another card."
-    if kind == "undo":
-        return f"{name} took back the last move."
+        if gained is None:
+            return Said(gettext_noop("%(name)s stops."), name=name)
+        return Said(gettext_noop("%(name)s stops and banks: %(points)s points now."), name=name, points=gained)
     if kind == "time_up":
-        return "Time is up: the turn under way is played out."
-    return f"{name} moved."
+        return Said(gettext_noop("Time is up: the turn under way is played out."))
+    return Said(_SAID_PLAINLY.get(str(kind), gettext_noop("%(name)s moved.")), name=name,
+                targets=", ".join(view.get("targets") or []))
 
 
 # --- The replay -----------------------------------------------------------------------------------
@@ -185,6 +205,14 @@ def start_roll_shown(start_roll: Mapping[str, Any] | None) -> dict[str, Any] | N
         return None
     return {**start_roll, "rounds": [[{"name": name, "face": face, "pips": range(face)} for name, face in dice]
                                      for dice in start_roll["rounds"]]}
+
+
+def shown(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The start roll's line in words to translate (a stream's view has come through JSON)."""
+    start = view.get("start_roll")
+    if not start:
+        return view
+    return {**view, "start_roll": {**start, "words": fill_or_bust.StartRoll.from_dict(start).words()}}
 
 
 def replay_extras(dealt: TableGame, final: Mapping[str, Any]) -> dict[str, Any]:
@@ -214,16 +242,20 @@ def summary(played: Played) -> dict[str, Any]:
 
 
 OPTIONS = (
-    OptionField("goal", "Play to", "choice", default=SHORT_GOAL,
-                choices=((SHORT_GOAL, f"{SHORT_GOAL:,} (a short game)"),
+    OptionField("goal", gettext_noop("Play to"), "choice", default=SHORT_GOAL,
+                choices=((SHORT_GOAL, Said(gettext_noop("%(points)s (a short game)"), points=SHORT_GOAL)),
                          *((goal, f"{goal:,}") for goal in GOALS if goal != SHORT_GOAL))),
-    OptionField("combo5", "Combo 5: a 2+3 or 1+4 pair that fills scores 50", "check", default=False),
-    OptionField("must_bust_penalty", "MUST BUST penalty: a bust under MUST BUST takes its points off", "check",
+    OptionField("combo5", gettext_noop("Combo 5: a 2+3 or 1+4 pair that fills scores 50"), "check", default=False),
+    OptionField("must_bust_penalty", gettext_noop("MUST BUST penalty: a bust under MUST BUST takes its points off"),
+                "check",
                 default=False),
-    OptionField("vengeance", "A Vengeance takes off", "choice", default=fill_or_bust.VENGEANCE_PENALTY,
-                choices=((fill_or_bust.VENGEANCE_PENALTY, f"{fill_or_bust.VENGEANCE_PENALTY:,} (the rules)"),
-                         (fill_or_bust.TEAM_VENGEANCE_PENALTY, f"{fill_or_bust.TEAM_VENGEANCE_PENALTY:,} (teams)"))),
-    OptionField("show_down", "Show down: everyone gets a last turn after the goal", "check", default=False),
+    OptionField("vengeance", gettext_noop("A Vengeance takes off"), "choice", default=fill_or_bust.VENGEANCE_PENALTY,
+                choices=((fill_or_bust.VENGEANCE_PENALTY, Said(gettext_noop("%(points)s (the rules)"),
+                                                               points=fill_or_bust.VENGEANCE_PENALTY)),
+                         (fill_or_bust.TEAM_VENGEANCE_PENALTY, Said(gettext_noop("%(points)s (teams)"),
+                                                                    points=fill_or_bust.TEAM_VENGEANCE_PENALTY)))),
+    OptionField("show_down", gettext_noop("Show down: everyone gets a last turn after the goal"), "check",
+                default=False),
 )
 
 RULES = GameRules(
@@ -240,8 +272,9 @@ RULES = GameRules(
     time_up=time_up,
     on_turn=on_turn,
     options=OPTIONS,
-    seats_note="Two to eight players, in any order: the dice say who starts.",
+    seats_note=gettext_noop("Two to eight players, in any order: the dice say who starts."),
     replay_extras=replay_extras,
+    shown=shown,
     made_at_the_start=("start_roll",),
     read_move=read_move,
     simulated=(SimulatedOption("goal", 5000, "Fill or Bust's point goal"),),

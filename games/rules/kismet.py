@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from games.rules import dice as dice_rolls
 from games.rules import table as table_game
+from games.rules.words import Said, gettext_noop
 
 BOXES: tuple[str, ...] = (
     "ones",
@@ -103,9 +104,9 @@ def options(dice: Sequence[int]) -> dict[str, int]:
 def basic_bonus(basic_total: int) -> int:
     """The bonus for a Basic total: 63-70 -> 35, 71-77 -> 55, 78 and more -> 75, else 0."""
     if type(basic_total) is not int:
-        raise KismetError(f"A Basic total is a whole number, not {basic_total!r}.")
+        raise KismetError(Said(gettext_noop("A Basic total is a whole number, not %(basic_total)s."), basic_total=repr(basic_total)))
     if not 0 <= basic_total <= _MAX_BASIC_TOTAL:
-        raise KismetError(f"A Basic total is between 0 and {_MAX_BASIC_TOTAL}, not {basic_total}.")
+        raise KismetError(Said(gettext_noop("A Basic total is between 0 and %(most)s, not %(basic_total)s."), most=_MAX_BASIC_TOTAL, basic_total=basic_total))
     for lowest, bonus in _BONUS_STEPS:
         if basic_total >= lowest:
             return bonus
@@ -128,12 +129,11 @@ class Sheet:
 
     def __post_init__(self) -> None:
         if len(self.boxes) != len(BOXES):
-            raise KismetError(f"A sheet has {len(BOXES)} boxes, not {len(self.boxes)}.")
+            raise KismetError(Said(gettext_noop("A sheet has %(boxes)s boxes, not %(count)s."), boxes=len(BOXES), count=len(self.boxes)))
         for box, value in zip(BOXES, self.boxes, strict=True):
             if value is not None and (type(value) is not int or value < 0):
-                raise KismetError(
-                    f"The {_label(box)} box holds {value!r}: a score is a whole number, 0 or more."
-                )
+                raise KismetError(Said(gettext_noop("The %(box)s box holds %(value)s: a score is a whole number, 0 or more."),
+                                       box=_label(box), value=repr(value)))
 
     @classmethod
     def from_scores(cls, scores: Mapping[str, int]) -> Sheet:
@@ -187,7 +187,7 @@ class Sheet:
         index = _check_box(box)
         faces = _check_dice(dice)
         if self.boxes[index] is not None:
-            raise KismetError(f"The {_label(box)} box is already filled (it holds {self.boxes[index]}).")
+            raise KismetError(Said(gettext_noop("The %(box)s box is already filled (it holds %(points)s)."), box=_label(box), points=self.boxes[index]))
         return self._write(index, options(faces).get(box, 0))
 
     def zero_top_most(self) -> tuple[str, Sheet]:
@@ -195,7 +195,7 @@ class Sheet:
         for index, value in enumerate(self.boxes):
             if value is None:
                 return BOXES[index], self._write(index, 0)
-        raise KismetError("This sheet is full: there is no open box to write 0 in.")
+        raise KismetError(Said(gettext_noop("This sheet is full: there is no open box to write 0 in.")))
 
     def _write(self, index: int, points: int) -> Sheet:
         return Sheet(self.boxes[:index] + (points,) + self.boxes[index + 1 :])
@@ -214,7 +214,7 @@ class Turn:
     def __post_init__(self) -> None:
         _check_dice(self.dice)
         if not 1 <= self.rolls <= ROLLS_PER_TURN:
-            raise KismetError(f"A turn has 1 to {ROLLS_PER_TURN} rolls, not {self.rolls}.")
+            raise KismetError(Said(gettext_noop("A turn has 1 to %(rolls)s rolls, not %(count)s."), rolls=ROLLS_PER_TURN, count=self.rolls))
 
     @classmethod
     def first_roll(cls, dice: Sequence[int]) -> Turn:
@@ -228,21 +228,20 @@ class Turn:
         """Keep the faces in `keep` (any of the current dice, including dice kept before) and
         reroll the rest, which came up `dice`."""
         if self.rolls_left == 0:
-            raise KismetError(f"No rolls left: a turn has {ROLLS_PER_TURN} rolls. Choose a box.")
+            raise KismetError(Said(gettext_noop("No rolls left: a turn has %(rolls)s rolls. Choose a box."), rolls=ROLLS_PER_TURN))
         kept = list(keep)
         for face in kept:
             _check_face(face)
         if Counter(kept) - Counter(self.dice):
-            raise KismetError(f"Cannot keep {_faces(kept)}: the dice show {_faces(self.dice)}.")
+            raise KismetError(Said(gettext_noop("Cannot keep %(kept)s: the dice show %(dice)s."), kept=_faces(kept), dice=_faces(self.dice)))
         if len(kept) == DICE:
-            raise KismetError("Pick up at least one die to roll again.")
+            raise KismetError(Said(gettext_noop("Pick up at least one die to roll again.")))
         new = list(dice)
         for face in new:
             _check_face(face)
         if len(new) != DICE - len(kept):
-            raise KismetError(
-                f"{DICE - len(kept)} dice were picked up, but {len(new)} results were given ({_faces(new)})."
-            )
+            raise KismetError(Said(gettext_noop("%(picked)s dice were picked up, but %(count)s results were given (%(faces)s)."),
+                                   picked=DICE - len(kept), count=len(new), faces=_faces(new)))
         return Turn(tuple(kept + new), self.rolls + 1)
 
     def options(self) -> dict[str, int]:
@@ -282,22 +281,21 @@ class Game:
 
     def __post_init__(self) -> None:
         if not self.players:
-            raise KismetError("A game needs at least one player.")
+            raise KismetError(Said(gettext_noop("A game needs at least one player.")))
         if len(set(self.players)) != len(self.players):
-            raise KismetError("Each player needs a different name.")
+            raise KismetError(Said(gettext_noop("Each player needs a different name.")))
         if len(self.sheets) != len(self.players):
-            raise KismetError(
-                f"{len(self.players)} players need {len(self.players)} sheets, not {len(self.sheets)}."
-            )
+            raise KismetError(Said(gettext_noop("%(players)s players need %(players)s sheets, not %(count)s."),
+                                   players=len(self.players), count=len(self.sheets)))
         if self.current is not None and not 0 <= self.current < len(self.players):
-            raise KismetError(f"There is no player number {self.current}.")
+            raise KismetError(Said(gettext_noop("There is no player number %(current)s."), current=self.current))
 
     @classmethod
     def start(cls, players: Iterable[str], *, no_straight: bool = False) -> Game:
         names = tuple(players)
         for name in names:
             if not isinstance(name, str) or not name:
-                raise KismetError(f"A player's name must be some text, not {name!r}.")
+                raise KismetError(Said(gettext_noop("A player's name must be some text, not %(name)s."), name=repr(name)))
         return cls(names, tuple(Sheet() for _ in names), no_straight=no_straight)
 
     @property
@@ -318,7 +316,7 @@ class Game:
     def winners(self) -> list[str]:
         """The players with the highest total (several when tied: they share the win)."""
         if not self.is_over:
-            raise KismetError("The game is not over: there are open boxes.")
+            raise KismetError(Said(gettext_noop("The game is not over: there are open boxes.")))
         totals = self.totals()
         best = max(totals.values())
         return [name for name, total in totals.items() if total == best]
@@ -327,13 +325,13 @@ class Game:
         """The current player's first roll, all five dice."""
         self._check_playing()
         if self.turn is not None:
-            raise KismetError(f"{self.player} has already rolled; roll again or choose a box.")
+            raise KismetError(Said(gettext_noop("%(player)s has already rolled; roll again or choose a box."), player=self.player))
         return replace(self, turn=Turn.first_roll(dice))
 
     def roll_again(self, keep: Sequence[int], dice: Sequence[int]) -> Game:
         self._check_playing()
         if self.turn is None:
-            raise KismetError(f"{self.player} has not rolled yet: the first roll is all five dice.")
+            raise KismetError(Said(gettext_noop("%(player)s has not rolled yet: the first roll is all five dice."), player=self.player))
         return replace(self, turn=self.turn.roll_again(keep, dice))
 
     def legal_boxes(self) -> tuple[str, ...]:
@@ -341,7 +339,7 @@ class Game:
         second Kismet only those the dice qualify for (while there is one)."""
         self._check_playing()
         if self.turn is None:
-            raise KismetError(f"{self.player} has not rolled yet.")
+            raise KismetError(Said(gettext_noop("%(player)s has not rolled yet."), player=self.player))
         assert self.current is not None
         return _boxes_for(self.sheets[self.current], self.turn.dice, self.no_straight)
 
@@ -349,7 +347,7 @@ class Game:
         """Each open box of the current player with what the current dice would score there."""
         self._check_playing()
         if self.turn is None:
-            raise KismetError(f"{self.player} has not rolled yet.")
+            raise KismetError(Said(gettext_noop("%(player)s has not rolled yet."), player=self.player))
         return self._choices(self.turn.dice)
 
     def score(self, box: str, dice: Sequence[int] | None = None) -> Game:
@@ -365,11 +363,11 @@ class Game:
         assert self.current is not None
         if dice is None:
             if self.turn is None:
-                raise KismetError(f"{self.player} has not rolled yet: roll, or give the dice to score.")
+                raise KismetError(Said(gettext_noop("%(player)s has not rolled yet: roll, or give the dice to score."), player=self.player))
             faces = self.turn.dice
         else:
             if self.turn is not None:
-                raise KismetError(f"{self.player} has rolled in the app: the dice to score are the turn's.")
+                raise KismetError(Said(gettext_noop("%(player)s has rolled in the app: the dice to score are the turn's."), player=self.player))
             faces = tuple(_check_dice(dice))
 
         sheets = list(self.sheets)
@@ -378,9 +376,8 @@ class Game:
         if second_kismet and roller.is_open(box):
             allowed = _boxes_for(roller, faces, self.no_straight)
             if box not in allowed:
-                raise KismetError(
-                    f"A second Kismet scores in a box the dice qualify for: {', '.join(map(_label, allowed))}."
-                )
+                raise KismetError(Said(gettext_noop("A second Kismet scores in a box the dice qualify for: %(boxes)s."),
+                                       boxes=", ".join(map(_label, allowed))))
         sheets[self.current] = roller.score(box, faces)
 
         zeroed: list[tuple[str, str]] = []
@@ -450,13 +447,13 @@ class Game:
 
     def _check_playing(self) -> None:
         if self.current is None:
-            raise KismetError("The game is over: every box is filled.")
+            raise KismetError(Said(gettext_noop("The game is over: every box is filled.")))
 
     def _index(self, player: str) -> int:
         try:
             return self.players.index(player)
         except ValueError:
-            raise KismetError(f"Nobody called {player!r} plays in this game.") from None
+            raise KismetError(Said(gettext_noop("Nobody called %(player)s plays in this game."), player=repr(player))) from None
 
 
 def _boxes_for(sheet: Sheet, faces: Sequence[int], no_straight: bool = False) -> tuple[str, ...]:
@@ -498,16 +495,16 @@ def _next_open(sheets: Sequence[Sheet], start: int) -> int | None:
 
 def _check_face(face: object) -> int:
     if type(face) is not int or not 1 <= face <= 6:
-        raise KismetError(f"A die shows 1 to 6, not {face!r}.")
+        raise KismetError(Said(gettext_noop("A die shows 1 to 6, not %(face)s."), face=repr(face)))
     return face
 
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, ...]:
     if isinstance(dice, str | bytes):
-        raise KismetError(f"Kismet dice are {DICE} numbers, not the text {dice!r}.")
+        raise KismetError(Said(gettext_noop("Kismet dice are %(count)s numbers, not the text %(dice)s."), count=DICE, dice=repr(dice)))
     faces = tuple(dice)
     if len(faces) != DICE:
-        raise KismetError(f"Kismet is scored on {DICE} dice, not {len(faces)} ({_faces(faces)}).")
+        raise KismetError(Said(gettext_noop("Kismet is scored on %(dice)s dice, not %(count)s (%(faces)s)."), dice=DICE, count=len(faces), faces=_faces(faces)))
     for face in faces:
         _check_face(face)
     return faces
@@ -517,7 +514,7 @@ def _check_box(box: str) -> int:
     try:
         return BOXES.index(box)
     except ValueError:
-        raise KismetError(f"There is no box called {box!r}; the boxes are {', '.join(BOXES)}.") from None
+        raise KismetError(Said(gettext_noop("There is no box called %(box)s; the boxes are %(list)s."), box=repr(box), list=', '.join(BOXES))) from None
 
 
 def _label(box: str) -> str:
@@ -555,7 +552,7 @@ class KismetTable(table_game.TableGame):
         seats = tuple(sorted(set(real_seats)))
         for seat in seats:
             if type(seat) is not int or not 0 <= seat < len(names):
-                raise KismetError(f"There is no seat {seat!r} to roll real dice.")
+                raise KismetError(Said(gettext_noop("There is no seat %(seat)s to roll real dice."), seat=repr(seat)))
         return cls(Game.start(names, no_straight=no_straight), server_dice, seats)
 
     def typed(self, seat: int) -> bool:
@@ -590,31 +587,30 @@ class KismetTable(table_game.TableGame):
         kinds = ("enter", "score") if self.typed(seat) else ("roll", "score")
         if isinstance(move, Mapping) and move.get("kind") in ("roll", "enter") and move.get("kind") not in kinds:
             raise KismetError(
-                "This seat types in its real dice: enter the five faces."
-                if self.typed(seat) else "The table rolls this seat's dice: roll, don't type dice in."
+                Said(gettext_noop("This seat types in its real dice: enter the five faces."))
+                if self.typed(seat) else Said(gettext_noop("The table rolls this seat's dice: roll, don't type dice in."))
             )
         kind = table_game.move_kind(move, kinds)
         state = self.state
         if kind == "score":
             box = move.get("box")
             if not isinstance(box, str):
-                raise KismetError(f"Say which box to fill, not {box!r}.")
+                raise KismetError(Said(gettext_noop("Say which box to fill, not %(box)s."), box=repr(box)))
             if state.turn is None:
-                raise KismetError(f"{state.player} has not rolled yet.")
+                raise KismetError(Said(gettext_noop("%(player)s has not rolled yet."), player=state.player))
             return replace(self, state=state.score(box))
         if kind == "enter":
             return replace(self, state=replace(state, turn=None).roll(table_game.move_dice(move)))
         if state.turn is None:
             if move.get("keep"):
-                raise KismetError("The first roll is all five dice: nothing can be kept yet.")
+                raise KismetError(Said(gettext_noop("The first roll is all five dice: nothing can be kept yet.")))
             return replace(self, state=state.roll(dice_rolls.roll(rng, DICE)))
         keep = table_game.move_dice(move, "keep") if move.get("keep") is not None else ()
         if state.turn.rolls_left == 0:
-            raise KismetError(f"No rolls left: a turn has {ROLLS_PER_TURN} rolls. Choose a box.")
+            raise KismetError(Said(gettext_noop("No rolls left: a turn has %(rolls)s rolls. Choose a box."), rolls=ROLLS_PER_TURN))
         if len(keep) >= DICE or Counter(keep) - Counter(state.turn.dice):
-            raise KismetError(
-                f"Keep some of the dice {_faces(state.turn.dice)} and pick up at least one, not {_faces(keep)}."
-            )
+            raise KismetError(Said(gettext_noop("Keep some of the dice %(dice)s and pick up at least one, not %(keep)s."),
+                                   dice=_faces(state.turn.dice), keep=_faces(keep)))
         return replace(self, state=state.roll_again(keep, dice_rolls.roll(rng, DICE - len(keep))))
 
     def view(self, seat: int | None) -> table_game.View:
@@ -671,7 +667,25 @@ class KismetTable(table_game.TableGame):
         return cls(Game.from_dict(data["state"]), bool(data["server_dice"]), tuple(data.get("real_seats", ())))
 
 
-BOX_LABELS: dict[str, str] = {box: _label(box).replace(" Of A ", " of a ") for box in BOXES}
+# Each box's name on a sheet, marked for translation (the reader's language is chosen where it is shown).
+BOX_LABELS: dict[str, str] = {
+    "ones": gettext_noop("Ones"),
+    "twos": gettext_noop("Twos"),
+    "threes": gettext_noop("Threes"),
+    "fours": gettext_noop("Fours"),
+    "fives": gettext_noop("Fives"),
+    "sixes": gettext_noop("Sixes"),
+    "two_pair_same_color": gettext_noop("Two Pair Same Color"),
+    "three_of_a_kind": gettext_noop("Three of a Kind"),
+    "straight": gettext_noop("Straight"),
+    "flush": gettext_noop("Flush"),
+    "full_house": gettext_noop("Full House"),
+    "full_house_same_color": gettext_noop("Full House Same Color"),
+    "four_of_a_kind": gettext_noop("Four of a Kind"),
+    "yarborough": gettext_noop("Yarborough"),
+    "kismet": "Kismet",
+}
+assert tuple(BOX_LABELS) == BOXES
 
 
 def _sheet_view(sheet: Sheet) -> dict[str, Any]:

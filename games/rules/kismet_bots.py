@@ -30,12 +30,13 @@ from typing import Any, Final
 from games.rules.bot_levels import LEVELS
 from games.rules.kismet import BASIC_BOXES, BOXES, DICE, KismetTable, Sheet, options
 from games.rules.table import IllegalMove
+from games.rules.words import Said, gettext_noop
 
 # What a page says of each level (games.rules.bot_levels.LEVELS) beside its word, in one line.
 LEVEL_HINTS: Final = {
-    "easy": "scores its first roll where it's worth most",
-    "threshold": "holds dice for the box it's after",
-    "strong": "weighs every reroll before it scores",
+    "easy": gettext_noop("scores its first roll where it's worth most"),
+    "threshold": gettext_noop("holds dice for the box it's after"),
+    "strong": gettext_noop("weighs every reroll before it scores"),
 }
 
 # About what a turn aimed at the box scores (three of the face for a Basic box: 63 in all, the
@@ -83,7 +84,7 @@ def choose_move(game: KismetTable, seat: int, level: str, rng: random.Random) ->
     """The move the bot of `seat` makes now; UnknownLevel for a level not in `LEVELS`,
     NotYourTurn when it is not the seat's move."""
     if level not in LEVELS:
-        raise UnknownLevel(f"There is no bot level {level!r}; the levels are {', '.join(LEVELS)}.")
+        raise UnknownLevel(Said(gettext_noop("There is no bot level %(level)s; the levels are %(list)s."), level=repr(level), list=', '.join(LEVELS)))
     game.check_turn(seat)
     turn = game.state.turn
     if turn is None:

@@ -24,10 +24,13 @@ from games.rules.table import (
     ReadNumber,
     TableGame,
     dice_tossed,
+    names_and,
+    one_after_another,
     only_fields,
     posted_box,
     posted_dice,
 )
+from games.rules.words import Said, gettext_noop
 
 OPTION_KEYS = ("real_seats", "no_straight", "hint")
 
@@ -35,10 +38,10 @@ OPTION_KEYS = ("real_seats", "no_straight", "hint")
 def new(names: Sequence[str], options: Mapping[str, Any], rng: dice.Chance) -> TableGame:
     unknown = set(options) - set(OPTION_KEYS)
     if unknown:
-        raise IllegalMove(f"Unknown Kismet option: {', '.join(sorted(unknown))}.")
+        raise IllegalMove(Said(gettext_noop("Unknown Kismet option: %(options)s."), options=", ".join(sorted(unknown))))
     real = options.get("real_seats") or []
     if not isinstance(real, list) or any(type(seat) is not int for seat in real):
-        raise IllegalMove(f"The seats rolling real dice are seat numbers, not {real!r}.")
+        raise IllegalMove(Said(gettext_noop("The seats rolling real dice are seat numbers, not %(real)s."), real=repr(real)))
     return kismet.KismetTable.new(names, real_seats=real, no_straight=bool(options.get("no_straight")))
 
 
@@ -68,34 +71,67 @@ def label(box: str) -> str:
     return kismet.BOX_LABELS.get(box, box)
 
 
+def _box(box: str) -> Said:
+    """A box's name, translated where it is read."""
+    return Said(label(box))
+
+
+def _said_score(name: str, made: Mapping[str, Any], view: Mapping[str, Any]) -> Said:
+    last = view.get("last") or {}
+    said = [Said(gettext_noop("%(name)s scored %(points)s in %(box)s."), name=name, points=last.get("points", 0),
+                 box=_box(str(made.get("box"))))]
+    if last.get("second_kismet"):
+        zeroed = [Said(gettext_noop("%(name)s (%(box)s)"), name=player, box=_box(box))
+                  for player, box in last.get("zeroed") or []]
+        said = [Said(gettext_noop("SECOND KISMET!")), *said, Said(gettext_noop(
+            "Every other sheet gets a 0 in its top-most open box and loses its turn: %(zeroed)s."),
+            zeroed=_listed(zeroed)),
+            Said(gettext_noop("%(name)s plays again."), name=name)]
+    if view.get("turn") is None:
+        winners = view.get("winners") or []
+        said.append(Said(gettext_noop("The game is over: %(names)s win.") if len(winners) > 1
+                         else gettext_noop("The game is over: %(names)s wins."), names=names_and(winners)))
+    return one_after_another(*said)
+
+
+def _listed(items: Sequence[Said]) -> Said:
+    """Items one after another with commas; "nobody had a box open" for none."""
+    if not items:
+        return Said(gettext_noop("nobody had a box open"))
+    return Said(", ".join(f"%(i{number})s" for number in range(len(items))),
+                **{f"i{number}": item for number, item in enumerate(items)})
+
+
 def said_of(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """One move of Kismet in words, from the move as recorded and the public view after it."""
     seats = view.get("seats") or []
     seat = move.get("seat", 0)
-    name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"
+    name = seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else Said(gettext_noop("Someone"))
     made = move.get("move", {})
     kind = made.get("kind")
     if kind == "roll":
         dice = " ".join(map(str, view.get("dice") or []))
         kept = made.get("keep")
-        held = f", holding {' '.join(map(str, kept))}" if kept else ""
-        return f"{name} rolled {dice}{held} (roll {view.get('rolls')} of 3)."
+        if kept:
+            return Said(gettext_noop("%(name)s rolled %(dice)s, holding %(held)s (roll %(roll)s of 3)."),
+                        name=name, dice=dice, held=" ".join(map(str, kept)), roll=view.get("rolls"))
+        return Said(gettext_noop("%(name)s rolled %(dice)s (roll %(roll)s of 3)."), name=name, dice=dice,
+                    roll=view.get("rolls"))
     if kind == "enter":
-        return f"{name} typed in real dice: {' '.join(map(str, made.get('dice') or []))}."
+        return Said(gettext_noop("%(name)s typed in real dice: %(dice)s."), name=name,
+                    dice=" ".join(map(str, made.get("dice") or [])))
     if kind == "score":
-        last = view.get("last") or {}
-        text = f"{name} scored {last.get('points', 0)} in {label(str(made.get('box')))}."
-        if last.get("second_kismet"):
-            zeroed = ", ".join(f"{player} ({label(box)})" for player, box in last.get("zeroed") or [])
-            text = (f"SECOND KISMET! {text} Every other sheet gets a 0 in its top-most open box and "
-                    f"loses its turn: {zeroed or 'nobody had a box open'}. {name} plays again.")
-        if view.get("turn") is None:
-            winners = view.get("winners") or []
-            text += f" The game is over: {' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}."
-        return text
+        return _said_score(name, made, view)
     if kind == "undo":
-        return f"{name} took back the last move."
-    return f"{name} moved."
+        return Said(gettext_noop("%(name)s took back the last move."), name=name)
+    return Said(gettext_noop("%(name)s moved."), name=name)
+
+
+def shown(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The boxes' names to translate."""
+    if "labels" not in view:
+        return view
+    return {**view, "labels": {box: _box(box) for box in view["labels"]}}
 
 
 def on_turn_extras(game: TableGame, seat: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -168,10 +204,10 @@ def sheet_rows(view: Mapping[str, Any]) -> list[tuple[str, list[Any], bool]]:
     for box in kismet.BOXES:
         rows.append((label(box), ["" if s["boxes"][box] is None else s["boxes"][box] for s in sheets], False))
         if box == kismet.BASIC_BOXES[-1]:
-            rows.append(("Basic total", [s["basic"] for s in sheets], True))
-            rows.append(("Bonus", [s["bonus"] for s in sheets], True))
-    rows.append(("Kismet section", [s["kismet_section"] for s in sheets], True))
-    rows.append(("Total", [s["total"] for s in sheets], True))
+            rows.append((gettext_noop("Basic total"), [s["basic"] for s in sheets], True))
+            rows.append((gettext_noop("Bonus"), [s["bonus"] for s in sheets], True))
+    rows.append((gettext_noop("Kismet section"), [s["kismet_section"] for s in sheets], True))
+    rows.append((gettext_noop("Total"), [s["total"] for s in sheets], True))
     return rows
 
 
@@ -208,19 +244,21 @@ RULES = GameRules(
     chance=chance,
     scores=scores,
     said=said_of,
+    shown=shown,
     bot_move=bot_move,
-    fairness=("Fair dice", "every roll of the table's dice"),
+    fairness=(gettext_noop("Fair dice"), gettext_noop("every roll of the table's dice")),
     on_turn=on_turn,
     options=(
-        OptionField("real", "real dice", "seat_check", default=[], key="real_seats",
-                    help="rolls real dice and types them in"),
-        OptionField("no_straight", "Printed variant: a second Kismet may not go in Straight", "check", default=False),
-        OptionField("hint", "Show the player on turn the box the bots' estimate rates best", "check",
+        OptionField("real", gettext_noop("real dice"), "seat_check", default=[], key="real_seats",
+                    help=gettext_noop("rolls real dice and types them in")),
+        OptionField("no_straight", gettext_noop("Printed variant: a second Kismet may not go in Straight"), "check",
+                    default=False),
+        OptionField("hint", gettext_noop("Show the player on turn the box the bots' estimate rates best"), "check",
                     default=False),
     ),
-    seats_note=("One to eight players (solo practice too). Each seat rolls the table's fair dice, unless its "
-                '"real dice" box is ticked: then that player rolls real dice and taps in the five faces after '
-                "the last roll."),
+    seats_note=gettext_noop("One to eight players (solo practice too). Each seat rolls the table's fair dice, "
+                            'unless its "real dice" box is ticked: then that player rolls real dice and taps in '
+                            "the five faces after the last roll."),
     replay_extras=replay_extras,
     dice_shown=dice_shown,
     read_move=read_move,

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from games.rules import dice
 from games.rules import table as table_game
+from games.rules.words import Said, gettext_noop
 
 Card = int | str
 
@@ -56,7 +57,7 @@ def _is_card(card: object) -> bool:
 
 
 def _card_list(cards: Iterable[object]) -> str:
-    return ", ".join(map(str, cards)) or "nothing"
+    return ", ".join(map(str, cards)) or Said(gettext_noop("nothing"))
 
 
 # --- the count -----------------------------------------------------------------------------------
@@ -69,11 +70,11 @@ def play_card(count: int, card: int | str) -> int:
     reverse keep the count; 99 makes it 99 from anywhere.
     """
     if type(count) is not int or not 0 <= count <= MAX_COUNT:
-        raise IllegalPlay(f"The count is 0 to {MAX_COUNT}, not {count!r}.")
+        raise IllegalPlay(Said(gettext_noop("The count is 0 to %(most)s, not %(count)s."), most=MAX_COUNT, count=repr(count)))
     if _is_number(card):
         new = count + card  # type: ignore[operator]
         if new > MAX_COUNT:
-            raise IllegalPlay(f"{card} on {count} makes {new}: the count may not pass {MAX_COUNT}.")
+            raise IllegalPlay(Said(gettext_noop("%(card)s on %(count)s makes %(new)s: the count may not pass %(most)s."), card=card, count=count, new=new, most=MAX_COUNT))
         return new
     if card == "minus_10":
         return max(0, count - 10)
@@ -81,7 +82,7 @@ def play_card(count: int, card: int | str) -> int:
         return count
     if card == "99":
         return MAX_COUNT
-    raise IllegalPlay(f"There is no card {card!r}; the cards are {_card_list(CARDS)}.")
+    raise IllegalPlay(Said(gettext_noop("There is no card %(card)s; the cards are %(cards)s."), card=repr(card), cards=_card_list(CARDS)))
 
 
 def is_legal(count: int, card: Card) -> bool:
@@ -108,7 +109,7 @@ def bot_card(hand: Sequence[Card], count: int) -> Card:
     """
     legal = legal_cards(hand, count)
     if not legal:
-        raise IllegalPlay(f"No card of {_card_list(hand)} can be played on {count}.")
+        raise IllegalPlay(Said(gettext_noop("No card of %(hand)s can be played on %(count)s."), hand=_card_list(hand), count=count))
     numbers = [card for card in legal if _is_number(card)]
     if numbers:
         return max(numbers)
@@ -125,11 +126,10 @@ def make_deck(copies: Mapping[Card, int]) -> tuple[Card, ...]:
     """A deck with `copies[card]` of each card (cards left out have none), in `CARDS` order."""
     for card, number in copies.items():
         if not _is_card(card):
-            raise IllegalPlay(f"There is no card {card!r}; the cards are {_card_list(CARDS)}.")
+            raise IllegalPlay(Said(gettext_noop("There is no card %(card)s; the cards are %(cards)s."), card=repr(card), cards=_card_list(CARDS)))
         if type(number) is not int or number < 0:
-            raise IllegalPlay(
-                f"The number of {card!r} cards must be a whole number, 0 or more, not {number!r}."
-            )
+            raise IllegalPlay(Said(gettext_noop("The number of %(card)s cards must be a whole number, 0 or more, not %(number)s."),
+                                   card=repr(card), number=repr(number)))
     return tuple(card for card in CARDS for _ in range(copies.get(card, 0)))
 
 
@@ -146,9 +146,9 @@ class Rules:
     def __post_init__(self) -> None:
         for card in self.deck:
             if not _is_card(card):
-                raise IllegalPlay(f"There is no card {card!r}; the cards are {_card_list(CARDS)}.")
+                raise IllegalPlay(Said(gettext_noop("There is no card %(card)s; the cards are %(cards)s."), card=repr(card), cards=_card_list(CARDS)))
         if type(self.markers) is not int or self.markers < 1:
-            raise IllegalPlay(f"Each player starts with at least 1 marker, not {self.markers!r}.")
+            raise IllegalPlay(Said(gettext_noop("Each player starts with at least 1 marker, not %(markers)s."), markers=repr(self.markers)))
 
     @classmethod
     def with_deck(cls, copies: Mapping[Card, int], *, markers: int = STARTING_MARKERS) -> Rules:
@@ -230,19 +230,18 @@ class Game:
         rules = rules or Rules()
         names = tuple(players)
         if len(names) < MIN_PLAYERS:
-            raise IllegalPlay(f"Ninety-Nine or Bust needs at least {MIN_PLAYERS} players, not {len(names)}.")
+            raise IllegalPlay(Said(gettext_noop("Ninety-Nine or Bust needs at least %(least)s players, not %(count)s."), least=MIN_PLAYERS, count=len(names)))
         for name in names:
             if not isinstance(name, str) or not name:
-                raise IllegalPlay(f"A player's name must be some text, not {name!r}.")
+                raise IllegalPlay(Said(gettext_noop("A player's name must be some text, not %(name)s."), name=repr(name)))
         if len(set(names)) != len(names):
-            raise IllegalPlay("Each player needs a different name.")
+            raise IllegalPlay(Said(gettext_noop("Each player needs a different name.")))
         if len(rules.deck) <= HAND_SIZE * len(names):
-            raise IllegalPlay(
-                f"A deck of {len(rules.deck)} cards cannot deal {HAND_SIZE} each to {len(names)} players "
-                "and leave a draw pile."
-            )
+            raise IllegalPlay(Said(gettext_noop("A deck of %(cards)s cards cannot deal %(hand)s each to %(players)s players "
+                                                "and leave a draw pile."), cards=len(rules.deck), hand=HAND_SIZE,
+                                   players=len(names)))
         if type(dealer) is not int or not 0 <= dealer < len(names):
-            raise IllegalPlay(f"The dealer is a seat from 0 to {len(names) - 1}, not {dealer!r}.")
+            raise IllegalPlay(Said(gettext_noop("The dealer is a seat from 0 to %(last)s, not %(dealer)s."), last=len(names) - 1, dealer=repr(dealer)))
         empty = tuple(() for _ in names)
         game = cls(
             rules, names, (rules.markers,) * len(names), dealer, empty, (), (), 0, CLOCKWISE, None, ROUND_OVER
@@ -301,13 +300,14 @@ class Game:
         self._check_seat(seat)
         if self.phase != PLAYING:
             raise IllegalPlay(
-                "The game is over." if self.phase == GAME_OVER else "The round is over: deal again."
+                Said(gettext_noop("The game is over.")) if self.phase == GAME_OVER
+                else Said(gettext_noop("The round is over: deal again."))
             )
         if seat != self.turn:
-            raise IllegalPlay(f"It is {self.players[self.turn]}'s turn, not {self.players[seat]}'s.")  # type: ignore[index]
+            raise IllegalPlay(Said(gettext_noop("It is %(player)s's turn, not %(name)s's."), player=self.players[self.turn], name=self.players[seat]))  # type: ignore[index]
         hand = list(self.hands[seat])
         if card not in hand or not _is_card(card):
-            raise IllegalPlay(f"{self.players[seat]} holds {_card_list(hand)}, not {card!r}.")
+            raise IllegalPlay(Said(gettext_noop("%(name)s holds %(hand)s, not %(card)s."), name=self.players[seat], hand=_card_list(hand), card=repr(card)))
         count = play_card(self.count, card)  # IllegalPlay past 99
 
         hand.remove(card)
@@ -352,7 +352,8 @@ class Game:
         """After a lost round: the deal passes left, everything is reshuffled, count 0, clockwise."""
         if self.phase != ROUND_OVER:
             raise IllegalPlay(
-                "The game is over." if self.phase == GAME_OVER else "The round is still being played."
+                Said(gettext_noop("The game is over.")) if self.phase == GAME_OVER
+                else Said(gettext_noop("The round is still being played."))
             )
         assert self.next_dealer is not None
         return self._deal(self.next_dealer, rng, round_number=self.round + 1)
@@ -460,7 +461,7 @@ class Game:
 
     def _check_seat(self, seat: int) -> int:
         if type(seat) is not int or not 0 <= seat < len(self.players):
-            raise IllegalPlay(f"There is no seat {seat!r}; seats are 0 to {len(self.players) - 1}.")
+            raise IllegalPlay(Said(gettext_noop("There is no seat %(seat)s; seats are 0 to %(last)s."), seat=repr(seat), last=len(self.players) - 1))
         return seat
 
 
@@ -500,14 +501,48 @@ def chance_between(before: Game, after: Game) -> list[list[Any]]:
     return steps
 
 
+_CARD_WORDS = {"minus_10": gettext_noop("minus 10"), "hold": gettext_noop("hold"),
+               "reverse": gettext_noop("reverse"), "99": "99"}
+
+
 def card_words(card: object) -> str:
-    return {"minus_10": "minus 10", "hold": "hold", "reverse": "reverse", "99": "99"}.get(str(card), str(card))
+    """A card's name, a `Said` translated where it is read."""
+    return Said(_CARD_WORDS.get(str(card), str(card)))
 
 
 def hands_words(game: Game) -> str:
     """Every hand, for the replay once the game is over: "Ada holds 3, hold, 10 · Bea holds ..."."""
-    return " · ".join(f"{name} holds {', '.join(map(card_words, hand))}"
-                      for name, hand in zip(game.players, game.hands, strict=True) if hand)
+    return table_game.one_after_another(*(
+        Said(gettext_noop("%(name)s holds %(cards)s"), name=name, cards=_cards_said(hand))
+        for name, hand in zip(game.players, game.hands, strict=True) if hand), joined=" · ")
+
+
+def _cards_said(cards: Iterable[object]) -> Said:
+    words = [card_words(card) for card in cards]
+    return Said(", ".join(f"%(c{number})s" for number in range(len(words))),
+                **{f"c{number}": word for number, word in enumerate(words)})
+
+
+def _said_played(name: str, event: Mapping[str, Any], view: Mapping[str, Any]) -> Said:
+    card = event["card"]
+    if card == "reverse":
+        if view.get("direction") == CLOCKWISE:
+            template = gettext_noop("%(name)s plays %(card)s (play goes clockwise): the count is %(count)s.")
+        else:
+            template = gettext_noop("%(name)s plays %(card)s (play goes counter-clockwise): the count is %(count)s.")
+    elif card == "hold":
+        template = gettext_noop("%(name)s plays %(card)s (the count holds): the count is %(count)s.")
+    else:
+        template = gettext_noop("%(name)s plays %(card)s: the count is %(count)s.")
+    return Said(template, name=name, card=card_words(card), count=event["count"])
+
+
+_EVENT_SAID = {
+    "reshuffled": gettext_noop("The played cards but the top one are shuffled into a new draw pile."),
+    "lost_round": gettext_noop("%(name)s has no card to play on %(count)s: loses the deal and a marker."),
+    "out": gettext_noop("%(name)s has no markers left: out of the game."),
+    "won": gettext_noop("%(name)s wins!"),
+}
 
 
 def said(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
@@ -516,34 +551,20 @@ def said(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     seats = view.get("seats") or []
 
     def name(seat: object) -> str:
-        return seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "Someone"
+        return seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else Said(gettext_noop("Someone"))
 
     kind = move.get("move", {}).get("kind")
     if kind == "deal":
-        return f"{name(move.get('seat'))} deals a new round: the count is 0."
-    if kind != "play":
-        return f"{name(move.get('seat'))} moved."
+        return Said(gettext_noop("%(name)s deals a new round: the count is 0."), name=name(move.get("seat")))
     words: list[str] = []
-    for event in view.get("events") or []:
+    for event in (view.get("events") or []) if kind == "play" else []:
         if event["kind"] == "played":
-            card = event["card"]
-            extra = ""
-            if card == "reverse":
-                way = "clockwise" if view.get("direction") == CLOCKWISE else "counter-clockwise"
-                extra = f" (play goes {way})"
-            elif card == "hold":
-                extra = " (the count holds)"
-            words.append(f"{name(event['seat'])} plays {card_words(card)}{extra}: the count is {event['count']}.")
-        elif event["kind"] == "reshuffled":
-            words.append("The played cards but the top one are shuffled into a new draw pile.")
-        elif event["kind"] == "lost_round":
-            words.append(f"{name(event['seat'])} has no card to play on {event['count']}: "
-                         "loses the deal and a marker.")
-        elif event["kind"] == "out":
-            words.append(f"{name(event['seat'])} has no markers left: out of the game.")
-        elif event["kind"] == "won":
-            words.append(f"{name(event['seat'])} wins!")
-    return " ".join(words) or f"{name(move.get('seat'))} moved."
+            words.append(_said_played(name(event["seat"]), event, view))
+        elif event["kind"] in _EVENT_SAID:
+            words.append(Said(_EVENT_SAID[event["kind"]], name=name(event.get("seat")), count=event.get("count")))
+    if not words:
+        return Said(gettext_noop("%(name)s moved."), name=name(move.get("seat")))
+    return table_game.one_after_another(*words)
 
 
 # --- at a game table -------------------------------------------------------------------------------

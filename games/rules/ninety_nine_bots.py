@@ -21,12 +21,13 @@ from typing import Any, Final
 from games.rules import table as table_game
 from games.rules.bot_levels import LEVELS
 from games.rules.ninety_nine import MAX_COUNT, ROUND_OVER, NinetyNineTable, bot_card, play_card
+from games.rules.words import Said, gettext_noop
 
 # What a page says of each level (games.rules.bot_levels.LEVELS) beside its word, in one line.
 LEVEL_HINTS: Final = {
-    "easy": "plays any card it may, at random",
-    "threshold": "saves its 99s and minus 10s for a tight spot",
-    "strong": "saves its specials and leaves the count at 99",
+    "easy": gettext_noop("plays any card it may, at random"),
+    "threshold": gettext_noop("saves its 99s and minus 10s for a tight spot"),
+    "strong": gettext_noop("saves its specials and leaves the count at 99"),
 }
 
 
@@ -49,7 +50,7 @@ def choose_card(hand: list[Any], legal: list[Any], count: int, level: str, rng: 
 def choose_move(table: NinetyNineTable, seat: int, level: str, rng: random.Random) -> dict[str, Any]:
     """The move the bot of `seat` makes now: deal after a lost round, else a card."""
     if level not in LEVELS:
-        raise UnknownLevel(f"There is no bot level {level!r}; the levels are {', '.join(LEVELS)}.")
+        raise UnknownLevel(Said(gettext_noop("There is no bot level %(level)s; the levels are %(list)s."), level=repr(level), list=', '.join(LEVELS)))
     table.check_turn(seat)
     view = table.view(seat)
     if view.public["phase"] == ROUND_OVER:

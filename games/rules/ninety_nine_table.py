@@ -25,6 +25,7 @@ from games.rules.table import (
     only_fields,
     posted,
 )
+from games.rules.words import Said, gettext_noop
 
 MARKERS = range(1, 11)
 
@@ -38,15 +39,17 @@ def rules_of(options: Mapping[str, Any]) -> ninety_nine.Rules:
     """The rules a table's stored options stand for."""
     markers = options.get("markers", ninety_nine.STARTING_MARKERS)
     if type(markers) is not int or markers not in MARKERS:
-        raise IllegalMove(f"Each player starts with 1 to {MARKERS[-1]} markers, not {markers!r}.")
+        raise IllegalMove(Said(gettext_noop("Each player starts with 1 to %(most)s markers, not %(markers)s."),
+                               most=MARKERS[-1], markers=repr(markers)))
     unknown = set(options) - {"markers", "deck"}
     if unknown:
-        raise IllegalMove(f"Unknown Ninety-Nine or Bust option: {', '.join(sorted(unknown))}.")
+        raise IllegalMove(Said(gettext_noop("Unknown Ninety-Nine or Bust option: %(options)s."),
+                               options=", ".join(sorted(unknown))))
     deck = options.get("deck")
     if deck is None:
         return ninety_nine.Rules(markers=markers)
     if not isinstance(deck, Mapping):
-        raise IllegalMove("The deck is a number of copies per card.")
+        raise IllegalMove(Said(gettext_noop("The deck is a number of copies per card.")))
     # JSON keys are text: the number cards come back as "1".."10".
     copies = {int(card) if str(card).isdigit() and card != "99" else card: number for card, number in deck.items()}
     return ninety_nine.Rules.with_deck(copies, markers=markers)
@@ -123,13 +126,13 @@ RULES = GameRules(
     said=ninety_nine.said,
     bot_move=bot_move,
     private_hands=True,
-    fairness=("Fair deal", "every shuffle and every card dealt"),
+    fairness=(gettext_noop("Fair deal"), gettext_noop("every shuffle and every card dealt")),
     options=(
-        OptionField("markers", "Markers each", "choice", default=ninety_nine.STARTING_MARKERS,
+        OptionField("markers", gettext_noop("Markers each"), "choice", default=ninety_nine.STARTING_MARKERS,
                     choices=tuple((n, str(n)) for n in MARKERS)),
     ),
-    seats_note="Two to eight players: seat 1 deals first and the seat after it plays first.",
-    score_heading="Markers and cards in hand",
+    seats_note=gettext_noop("Two to eight players: seat 1 deals first and the seat after it plays first."),
+    score_heading=gettext_noop("Markers and cards in hand"),
     replay_extras=replay_extras,
     step_extras=step_extras,
     read_move=read_move,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from games.rules import bot_levels as levels
 from games.rules import fill_or_bust_table, kismet_table, ninety_nine_table
 from games.rules.table import GameRules, IllegalMove
+from games.rules.words import Said, gettext_noop
 
 # In the order "Play a game" offers them; the first is the form's choice until another is made.
 GAMES: dict[str, GameRules] = {
@@ -36,7 +37,9 @@ class BotLevel:
     @property
     def label(self) -> str:
         """One line: "steady: banks once a fair amount is at risk"."""
-        return f"{self.word}: {self.hint}" if self.hint else self.word
+        if not self.hint:
+            return Said(self.word)
+        return Said(gettext_noop("%(word)s: %(hint)s"), word=Said(self.word), hint=Said(self.hint))
 
 
 def bot_levels(game: str) -> tuple[BotLevel, ...]:
@@ -54,4 +57,5 @@ def game_rules(name: str) -> GameRules:
     try:
         return GAMES[name]
     except KeyError:
-        raise IllegalMove(f"There is no game {name!r} at the tables; the games are {', '.join(GAMES)}.") from None
+        raise IllegalMove(Said(gettext_noop("There is no game %(name)s at the tables; the games are %(games)s."),
+                               name=repr(name), games=", ".join(GAMES))) from None

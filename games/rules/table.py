@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, Self
 
 from games.rules.dice import Chance, ChanceStream
+from games.rules.words import Said, gettext_noop
 
 Move = Mapping[str, Any]
 
@@ -112,7 +113,8 @@ class TableGame(ABC):
 
     def check_seat(self, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < len(self.seats):
-            raise IllegalMove(f"There is no seat {seat!r}; seats are 0 to {len(self.seats) - 1}.")
+            raise IllegalMove(Said(gettext_noop("There is no seat %(seat)s; seats are 0 to %(last)s."),
+                                   seat=repr(seat), last=len(self.seats) - 1))
         return seat
 
     def check_turn(self, seat: object) -> int:
@@ -121,9 +123,10 @@ class TableGame(ABC):
         if seat in self.to_move():
             return seat
         if self.is_over:
-            raise NotYourTurn("The game is over.")
+            raise NotYourTurn(Said(gettext_noop("The game is over.")))
         waiting = " or ".join(self.seats[s] for s in self.to_move())
-        raise NotYourTurn(f"It is {waiting}'s move, not {self.seats[seat]}'s.")
+        raise NotYourTurn(Said(gettext_noop("It is %(waiting)s's move, not %(seat)s's."), waiting=waiting,
+                               seat=self.seats[seat]))
 
 
 # --- A move's one answer: everything a table does with a move, asked of the game once ---------------
@@ -193,13 +196,29 @@ def answered(rules: GameRules, before: TableGame, after: TableGame, seat: int, m
     )
 
 
+def one_after_another(*sentences: str, joined: str = " ") -> Said:
+    """Sentences said one after another, each a `Said` translated on its own where it is read."""
+    return Said(joined.join(f"%(s{number})s" for number in range(len(sentences))),
+                **{f"s{number}": sentence for number, sentence in enumerate(sentences)})
+
+
+def names_and(names: Sequence[str]) -> str:
+    """"Ada", "Ada and Bea", "Ada and Bea and Cy": each "and" a `Said` translated where it is read."""
+    said: str = names[0] if names else ""
+    for name in names[1:]:
+        said = Said(gettext_noop("%(names)s and %(name)s"), names=said, name=name)
+    return said
+
+
 def move_kind(move: object, kinds: Sequence[str]) -> str:
     """The `"kind"` of a move, checked against the kinds the game knows."""
     if not isinstance(move, Mapping):
-        raise IllegalMove(f"A move is a mapping such as {{'kind': '{kinds[0]}'}}, not {move!r}.")
+        raise IllegalMove(Said(gettext_noop("A move is a mapping such as %(example)s, not %(move)s."),
+                               example=repr({"kind": kinds[0]}), move=repr(move)))
     kind = move.get("kind")
     if kind not in kinds:
-        raise IllegalMove(f"Unknown move {kind!r}; the moves are {', '.join(kinds)}.")
+        raise IllegalMove(Said(gettext_noop("Unknown move %(kind)s; the moves are %(kinds)s."),
+                               kind=repr(kind), kinds=", ".join(kinds)))
     return str(kind)
 
 
@@ -207,11 +226,12 @@ def move_dice(move: Move, name: str = "dice") -> tuple[int, ...]:
     """The dice a move names (faces 1-6), as a tuple; IllegalMove for anything else."""
     value = move.get(name)
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise IllegalMove(f"Say the {name} as a list of faces 1 to 6, not {value!r}.")
+        raise IllegalMove(Said(gettext_noop("Say the %(name)s as a list of faces 1 to 6, not %(value)s."),
+                               name=name, value=repr(value)))
     faces = tuple(value)
     for face in faces:
         if type(face) is not int or not 1 <= face <= 6:
-            raise IllegalMove(f"A die shows 1 to 6, not {face!r}.")
+            raise IllegalMove(Said(gettext_noop("A die shows 1 to 6, not %(face)s."), face=repr(face)))
     return faces
 
 
@@ -225,7 +245,7 @@ def move_dice(move: Move, name: str = "dice") -> tuple[int, ...]:
 
 PostedFields = Mapping[str, Sequence[str]]
 
-MALFORMED = "That move was malformed: tap one of the buttons."
+MALFORMED = Said(gettext_noop("That move was malformed: tap one of the buttons."))
 MOST_DICE = 6  # the most dice a phone may post in one field
 
 
@@ -266,7 +286,7 @@ def posted_box(fields: PostedFields) -> str | None:
     if not box:
         return None
     if not BOX.fullmatch(box):
-        raise MalformedMove("That box was malformed: tap one of the boxes.")
+        raise MalformedMove(Said(gettext_noop("That box was malformed: tap one of the boxes.")))
     return box
 
 
@@ -343,6 +363,10 @@ def _nothing_more(game: TableGame, seat: int, options: Mapping[str, Any]) -> dic
     return {}
 
 
+def _as_it_is(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    return view
+
+
 def _no_extras(*_: Any) -> dict[str, Any]:
     return {}
 
@@ -412,6 +436,9 @@ class GameRules:
     # The public view's parts that chance makes when the game is dealt at the start (docs/FAIRNESS.md
     # step 0, with the phones' parts brought in the lobby): the lobby shows none of them.
     made_at_the_start: tuple[str, ...] = ()
+    # The public view as a page shows it: each sentence or name in it that people read made a
+    # `Said` (games/rules/words.py), which the page's language translates.
+    shown: Callable[[Mapping[str, Any]], Mapping[str, Any]] = _as_it_is
 
     def stored_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """A table's options from the form's cleaned values of this game's fields (an empty

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.rules.dice import commitment_of
 from games.rules.registry import GAMES
@@ -61,7 +62,8 @@ NotYourSeat = NotYours  # another seat's move, a phone that holds no seat (403)
 
 def _check_bot_level(level: str) -> None:
     if level not in bot_levels.LEVELS:
-        raise BadMove(f"A bot plays at one of the levels {', '.join(bot_levels.LEVELS)}, not {level!r}.")
+        raise BadMove(_("A bot plays at one of the levels %(levels)s, not %(level)s.")
+                      % {"levels": ", ".join(bot_levels.LEVELS), "level": repr(level)})
 
 
 # --- Opening a table ------------------------------------------------------------------------------
@@ -71,16 +73,17 @@ def _checked_seats(game: str, names: Sequence[str], levels: Sequence[str]) -> li
     rules = engine(game)
     names = [" ".join(str(name).split()) for name in names]
     if len(levels) != len(names):
-        raise BadMove("Say for every seat whether a person or a bot plays it.")
+        raise BadMove(_("Say for every seat whether a person or a bot plays it."))
     if not rules.min_seats <= len(names) <= rules.max_seats:
-        raise BadMove(f"{rules.label} takes {rules.min_seats} to {rules.max_seats} seats, not {len(names)}.")
+        raise BadMove(_("%(game)s takes %(least)s to %(most)s seats, not %(seats)s.") % {
+            "game": rules.label, "least": rules.min_seats, "most": rules.max_seats, "seats": len(names)})
     for name in names:
         if not name:
-            raise BadMove("Give every seat a name.")
+            raise BadMove(_("Give every seat a name."))
         if len(name) > MAX_NAME:
-            raise BadMove(f"A name has at most {MAX_NAME} letters: {name[:MAX_NAME]}…")
+            raise BadMove(_("A name has at most %(most)s letters: %(name)s…") % {"most": MAX_NAME, "name": name[:MAX_NAME]})
     if len({name.casefold() for name in names}) != len(names):
-        raise BadMove("Give every seat a different name.")
+        raise BadMove(_("Give every seat a different name."))
     for level in levels:
         if level:
             _check_bot_level(level)
@@ -129,7 +132,7 @@ def open_table(
     try:
         state = rules.new([name for name, _ in seats], options, table.chance_for(0, ",".join([""] * len(seats))))
     except IllegalMove as error:
-        raise BadMove(str(error)) from None
+        raise BadMove(error.args[0]) from None
     table.state = state.to_dict()
     table.save(force_insert=True)
     TableSeat.objects.bulk_create(
@@ -162,8 +165,8 @@ def start_table(*, table: Table) -> Table:
     """The game begins: the first move may be made (a bot to move moves after its pause)."""
     table = _locked(table)
     if table.status != Table.Status.SEATING:
-        raise NotNow("The game has already started." if table.status == Table.Status.PLAYING
-                     else "The game is over.")
+        raise NotNow(_("The game has already started.") if table.status == Table.Status.PLAYING
+                     else _("The game is over."))
     _start(table)
     return table
 
@@ -173,10 +176,10 @@ def start_table(*, table: Table) -> Table:
 
 def _seat(table: Table, number: object) -> TableSeat:
     if type(number) is not int:
-        raise BadMove("Tap one of the seats.")
+        raise BadMove(_("Tap one of the seats."))
     seat = table.seats.filter(number=number).first()
     if seat is None:
-        raise BadMove("There is no such seat at this table.")
+        raise BadMove(_("There is no such seat at this table."))
     return seat
 
 
@@ -194,24 +197,24 @@ def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "")
     table = _locked(table)
     seat = _seat(table, number)
     if not phone:
-        raise BadMove("Tap one of the seats.")
+        raise BadMove(_("Tap one of the seats."))
     if not well_formed_contribution(contribution):
-        raise BadMove("This phone's part of the dice is malformed: reload the page and tap your seat again.")
+        raise BadMove(_("This phone's part of the dice is malformed: reload the page and tap your seat again."))
     if seat.is_bot:
-        raise SeatTaken(f"A bot plays {seat.name}. The host can give the seat back to a person.")
+        raise SeatTaken(_("A bot plays %(name)s. The host can give the seat back to a person.") % {"name": seat.name})
     seen = table.hands_seen.get(phone) if _hands_are_dealt(table) else None
     if seen is not None and seen != seat.number:
-        held = table.seats.filter(number=seen).values_list("name", flat=True).first() or "another seat"
-        raise SeatTaken(f"This phone has played {held} in this game and has seen that hand, so it can't "
-                        f"take {seat.name}'s seat too. {seat.name} joins on their own phone.")
+        held = table.seats.filter(number=seen).values_list("name", flat=True).first() or _("another seat")
+        raise SeatTaken(_("This phone has played %(held)s in this game and has seen that hand, so it can't take "
+                          "%(name)s's seat too. %(name)s joins on their own phone.") % {"held": held, "name": seat.name})
     claimed = log_event(table.channel, "table_state", {"what": "seat_claimed", "seat": seat.number})
     in_lobby = table.status == Table.Status.SEATING
     taken = (TableSeat.objects.filter(pk=seat.pk, claimed_by__in=("", phone))
              .update(claimed_by=phone, held_since=claimed.id,
                      contribution=contribution if in_lobby else seat.contribution))
     if not taken:
-        raise SeatTaken(f"{seat.name} is already playing on another phone. If that's you, ask whoever "
-                        "opened the table to hand your seat over to this phone.")
+        raise SeatTaken(_("%(name)s is already playing on another phone. If that's you, ask whoever opened the "
+                          "table to hand your seat over to this phone.") % {"name": seat.name})
     for left in table.seats.filter(claimed_by=phone).exclude(pk=seat.pk):
         _free(table, left)
     if _hands_are_dealt(table):
@@ -259,7 +262,7 @@ def hand_seat_to_bot(*, table: Table, number: int, level: str, quiet: bool = Fal
     by the opener's choice, or (`quiet`) the table's patience with the phone being over."""
     table = _locked(table)
     if table.is_over:
-        raise NotNow("The game is over.")
+        raise NotNow(_("The game is over."))
     _check_bot_level(level)
     seat = _seat(table, number)
     if seat.claimed_by:
@@ -290,12 +293,12 @@ def take_seat_back(*, table: Table, number: int) -> TableSeat:
     table = _locked(table)
     seat = _seat(table, number)
     if not seat.is_bot:
-        raise NotNow(f"{seat.name} is played by a person already.")
+        raise NotNow(_("%(name)s is played by a person already.") % {"name": seat.name})
     if (seat.keeps_for_a_phone_away(timezone.now())
             and not table.seats.filter(claimed_by=seat.held_before_bot).exists()):
-        raise NotNow(f"{seat.name}'s phone is away: it hasn't been heard from since the bot took over, so the "
-                     f"bot keeps playing {seat.name}. Once that phone is back it taps “I'm back”, or you take "
-                     "the seat back for it then.")
+        raise NotNow(_("%(name)s's phone is away: it hasn't been heard from since the bot took over, so the bot "
+                       "keeps playing %(name)s. Once that phone is back it taps “I'm back”, or you take the seat "
+                       "back for it then.") % {"name": seat.name})
     return _give_back(table, seat)
 
 
@@ -323,13 +326,13 @@ def take_my_seat_back(*, table: Table, phone: str) -> TableSeat:
     one tap and it plays its seat again, its hand as the bot left it."""
     table = _locked(table)
     if table.is_over:
-        raise NotNow("The game is over.")
+        raise NotNow(_("The game is over."))
     playing = table.seats.filter(claimed_by=phone, bot_level="").values_list("name", flat=True).first() if phone else None
     if playing:
-        raise NotNow(f"This phone plays {playing} already: no bot is playing for it.")
+        raise NotNow(_("This phone plays %(name)s already: no bot is playing for it.") % {"name": playing})
     seat = table.seats.kept_for(phone).first()
     if seat is None:
-        raise NotYourSeat("No seat here is kept for this phone: tap your name under Seats.")
+        raise NotYourSeat(_("No seat here is kept for this phone: tap your name under Seats."))
     return _give_back(table, seat)  # the phone is here: it tapped
 
 
@@ -341,7 +344,7 @@ QUIET_SEAT_BOT = "threshold"
 
 def _checked_patience(seconds: int) -> int:
     if seconds not in dict(PATIENCE):
-        raise BadMove("Choose how long a quiet phone keeps its seat from the list.")
+        raise BadMove(_("Choose how long a quiet phone keeps its seat from the list."))
     return seconds
 
 
@@ -391,9 +394,9 @@ def _locked(table: Table) -> Table:
 def _check_key_and_client(key: str | None, client: str) -> None:
     # The patterns themselves (as a tap asks them): a move is the hot path of a game table.
     if key is not None and WELL_FORMED_KEY.fullmatch(key) is None:
-        raise BadMove("The move's key is malformed.")
+        raise BadMove(_("The move's key is malformed."))
     if not isinstance(client, str) or WELL_FORMED_CONTRIBUTION.fullmatch(client) is None:
-        raise BadMove("The move's part of the dice is malformed: reload the page and make your move again.")
+        raise BadMove(_("The move's part of the dice is malformed: reload the page and make your move again."))
 
 
 def _same_move(done: Move, seat: int, move: Mapping[str, Any], client: str) -> Move:
@@ -401,8 +404,8 @@ def _same_move(done: Move, seat: int, move: Mapping[str, Any], client: str) -> M
     it again, with the same contribution). KeyReused when the key recorded another move, or the
     same move with another contribution: never taken for a retry."""
     if done.seat != seat or done.move != dict(move) or done.client != client:
-        raise KeyReused("That move was sent with the key of an earlier, different one: nothing was "
-                       "changed. Make your move again.")
+        raise KeyReused(_("That move was sent with the key of an earlier, different one: nothing was "
+                          "changed. Make your move again."))
     return done
 
 
@@ -462,16 +465,17 @@ def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | No
         hear_from_phone(table=table, phone=phone)
         return _same_move(done, seat, move, client) if done is not None else _undo(table, seat, key, client)
     if move.get("kind") == TIME_UP:
-        raise BadMove("Only the round's clock says when time is up.")
+        raise BadMove(_("Only the round's clock says when time is up."))
     if table.status != Table.Status.PLAYING:
-        raise NotNow("The game hasn't started yet." if table.status == Table.Status.SEATING else "The game is over.")
+        raise NotNow(_("The game hasn't started yet.") if table.status == Table.Status.SEATING
+                     else _("The game is over."))
     chance = partial(chance_of, table.fairness, table.seed, table.code, table.moves_made + 1, client)
     try:
         answered = answer(GAMES[table.game], table.state, seat, move, chance)
     except NotYourTurn as error:
-        raise NotNow(str(error)) from None
+        raise NotNow(error.args[0]) from None
     except IllegalMove as error:
-        raise BadMove(str(error)) from None
+        raise BadMove(error.args[0]) from None
     return _record(table, answered, seat=seat, move=move, key=key, by_bot=by_bot, client=client, phone=phone)
 
 
@@ -480,16 +484,16 @@ def undo_refusal(table: Table, seat: int, *, last: Move | None = None, game: Tab
     has had no part since (Board Game Arena's rule: never undo past a toss or a card). `last` and
     `game`, the table's last move and its game, when the caller has them already."""
     if table.status != Table.Status.PLAYING:
-        return "There is nothing to undo."
+        return _("There is nothing to undo.")
     last = last if last is not None else table.last_move()
     if last is None or last.move.get("kind") == UNDO:
-        return "There is nothing to undo."
+        return _("There is nothing to undo.")
     if last.seat != seat or last.by_bot:
-        return "Only the player who made the last move can undo it."
+        return _("Only the player who made the last move can undo it.")
     if last.chance:
-        return "The dice have been tossed (or a card turned): that can't be undone."
+        return _("The dice have been tossed (or a card turned): that can't be undone.")
     if seat not in (game or table.loaded()).to_move():
-        return "Your turn is over: it can't be undone."
+        return _("Your turn is over: it can't be undone.")
     return None
 
 
@@ -513,7 +517,7 @@ def sound_buzzer(*, table: Table) -> Move | None:
     table = _locked(table)
     time_up = table.engine.time_up
     if time_up is None:
-        raise NotNow(f"{table.engine.label} is not a timed game.")
+        raise NotNow(_("%(game)s is not a timed game.") % {"game": table.engine.label})
     if table.status != Table.Status.PLAYING:
         return None
     before = table.loaded()

@@ -11,11 +11,14 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.rules.registry import GAMES, bot_levels, game_rules
 from games.rules.table import MALFORMED, GameRules, MalformedMove, OptionField
 from games.table import actions
 from games.table.models import DEFAULT_PATIENCE, PATIENCE
+from games.table.renderers import spoken
 from live.http import BadNumber, parse_int
 from live.text import well_formed_key
 
@@ -26,7 +29,8 @@ PERSON = "person"
 def who_choices() -> list[tuple[str, str]]:
     """A person, or a bot at one of the levels, by the words people read (the form is every game's:
     each game's hints are beside the seats: `NewTableForm.bot_hints`)."""
-    return [(PERSON, "a person")] + [(level.name, f"a bot ({level.word})") for level in bot_levels("")]
+    return [(PERSON, _("a person"))] + [(level.name, _("a bot (%(level)s)") % {"level": _(level.word)})
+                                        for level in bot_levels("")]
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -39,10 +43,10 @@ def option_field(option: OptionField) -> forms.Field:
     made in `NewTableForm.__init__`). Never required: the chosen game's fields are the only ones
     read, and an empty one takes the option's default."""
     if option.kind == "choice":
-        return forms.TypedChoiceField(choices=list(option.choices), coerce=int, initial=option.default,
-                                      required=False, empty_value=None, label=option.label,
-                                      help_text=option.help)
-    return forms.BooleanField(required=False, label=option.label, help_text=option.help)
+        return forms.TypedChoiceField(choices=[(value, spoken(words)) for value, words in option.choices], coerce=int,
+                                      initial=option.default, required=False, empty_value=None,
+                                      label=_(option.label), help_text=_(option.help) if option.help else "")
+    return forms.BooleanField(required=False, label=_(option.label), help_text=_(option.help) if option.help else "")
 
 
 class NewTableForm(forms.Form):
@@ -53,8 +57,9 @@ class NewTableForm(forms.Form):
     # Not required: a form posted without it (an older page) takes the default.
     patience = forms.TypedChoiceField(
         choices=PATIENCE, coerce=int, initial=DEFAULT_PATIENCE, required=False, empty_value=None,
-        label="A phone that goes quiet keeps its seat for",
-        help_text="After that a bot plays the seat until the phone is back, which takes it back with one tap.")
+        label=gettext_lazy("A phone that goes quiet keeps its seat for"),
+        help_text=gettext_lazy("After that a bot plays the seat until the phone is back, which takes it back with "
+                               "one tap."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,14 +70,16 @@ class NewTableForm(forms.Form):
                     self.fields[option.name] = option_field(option)
         for row in range(SEAT_ROWS):
             self.fields[f"name_{row}"] = forms.CharField(
-                required=False, max_length=actions.MAX_NAME, label=f"Seat {row + 1}")
+                required=False, max_length=actions.MAX_NAME, label=_("Seat %(number)s") % {"number": row + 1})
             self.fields[f"who_{row}"] = forms.ChoiceField(
-                choices=who_choices(), initial=PERSON, required=False, label=f"Who plays seat {row + 1}")
+                choices=who_choices(), initial=PERSON, required=False,
+                label=_("Who plays seat %(number)s") % {"number": row + 1})
             for rules in GAMES.values():
                 for option in rules.options:
                     if option.kind == "seat_check":
                         self.fields[f"{option.name}_{row}"] = forms.BooleanField(
-                            required=False, label=f"Seat {row + 1} {option.help or option.label}")
+                            required=False, label=_("Seat %(number)s %(option)s") % {
+                                "number": row + 1, "option": _(option.help or option.label)})
 
     @staticmethod
     def initial_seats(names: list[str]) -> dict[str, str]:
@@ -91,9 +98,9 @@ class NewTableForm(forms.Form):
         """How each game's bots play at each level, one line a game: (game, "Bots: easy …; steady …")."""
         hints = []
         for name in GAMES:
-            levels = [level.label for level in bot_levels(name) if level.hint]
+            levels = [spoken(level.label) for level in bot_levels(name) if level.hint]
             if levels:
-                hints.append((name, "Bots: " + "; ".join(levels) + "."))
+                hints.append((name, _("Bots: %(levels)s.") % {"levels": "; ".join(levels)}))
         return hints
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField, list[tuple[str, OptionField, forms.BoundField]]]]:
@@ -121,7 +128,8 @@ class NewTableForm(forms.Form):
                     if data.get(f"{option.name}_{row}") and who == PERSON:
                         ticked[option.name].append(len(names) - 1)
         if len(names) < rules.min_seats:
-            raise forms.ValidationError(f"Name at least {rules.min_seats} seats.")
+            raise forms.ValidationError(ngettext("Name at least %(count)s seat.", "Name at least %(count)s seats.",
+                                                 rules.min_seats) % {"count": rules.min_seats})
         data["names"], data["bots"] = names, bots
         if data.get("patience") is None:
             data["patience"] = DEFAULT_PATIENCE
@@ -153,10 +161,10 @@ def read_move(post: QueryDict, rules: GameRules) -> tuple[dict[str, Any], str | 
     try:
         move: dict[str, Any] = {"kind": kind, **rules.read_move(fields, parse_int)}
     except (MalformedMove, BadNumber) as error:
-        raise BadInput(str(error)) from None
+        raise BadInput(error.args[0]) from None
     key = post.get("key") or None
     if key is not None and not well_formed_key(key):
-        raise BadInput("The move's key is malformed: reload the page and move again.")
+        raise BadInput(_("The move's key is malformed: reload the page and move again."))
     raw_seat = post.get("seat", "")
     try:
         seat = parse_int(raw_seat, low=0, high=SEAT_ROWS - 1, what="your seat") if raw_seat else None

@@ -22,6 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from games.codes import new_code, new_token
 from games.rules import dice
@@ -66,7 +67,8 @@ class TableQuerySet(models.QuerySet["Table"]):
 
 
 # How long a quiet phone keeps its seat before a bot covers it, as the opener may choose.
-PATIENCE = [(0, "Never: the game waits for the phone"), (60, "1 minute"), (120, "2 minutes"), (300, "5 minutes")]
+PATIENCE = [(0, gettext_lazy("Never: the game waits for the phone")), (60, gettext_lazy("1 minute")),
+            (120, gettext_lazy("2 minutes")), (300, gettext_lazy("5 minutes"))]
 DEFAULT_PATIENCE = 120
 
 
@@ -233,7 +235,7 @@ class TableSeat(models.Model):
     @property
     def bot_word(self) -> str:
         """The bot's level as people read it ("steady"; the stored name is "threshold")."""
-        return bot_level_word(self.bot_level)
+        return gettext(bot_level_word(self.bot_level))
 
     def keeps_for_a_phone_away(self, now: datetime) -> bool:
         """Whether a bot plays this seat for a phone that is away: at a table with patience, the

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.table.models import FAIRNESS_VERSION, Table
 from games.table.replay import dealt, replay
 from live.refusals import NotNow
@@ -19,11 +21,11 @@ from live.refusals import NotNow
 def table_record(table: Table) -> dict[str, Any]:
     """The record as /g/<code>/record.json serves it and `manage.py table_record` prints it."""
     if not table.is_over:
-        raise NotNow("The record is published when the game is over: the seed that checks it is "
-                     "secret until then.")
+        raise NotNow(_("The record is published when the game is over: the seed that checks it is "
+                       "secret until then."))
     if table.fairness != FAIRNESS_VERSION:
-        raise NotNow("This table was dealt before the dice took the phones' parts (version 1): "
-                     "its replay page checks it instead.")
+        raise NotNow(_("This table was dealt before the dice took the phones' parts (version 1): "
+                       "its replay page checks it instead."))
     seats = list(table.seats.order_by("number"))
     _names, setup_input = table.deal_inputs()
     _game, setup_chance = dealt(table)

@@ -15,11 +15,36 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_noop
+
 from games.rules.registry import game_rules
 from live.broadcasters import Message
 from live.rendering import Frame, renders
 
-STOPPED = "Time and the grace period are over: the turn under way was stopped and counts nothing."
+STOPPED = gettext_noop("Time and the grace period are over: the turn under way was stopped and counts nothing.")
+
+
+def spoken(said: object) -> str:
+    """A pure rule's sentence in the reader's language: a `Said` (games/rules/words.py) has its
+    template translated and its values filled in, each value that is itself a `Said` translated
+    too; anything else is said as it is."""
+    template, values = getattr(said, "template", None), getattr(said, "values", None)
+    if not isinstance(template, str) or not isinstance(values, dict):
+        return str(said)
+    if not values:
+        return gettext(template)
+    return gettext(template) % {name: _value(value) for name, value in values.items()}
+
+
+def _value(value: object) -> object:
+    """A value said in a sentence: a `Said` in the reader's language, a whole number written as
+    the reader's language writes it (2,000 in English, 2.000 in Spanish)."""
+    if hasattr(value, "template"):
+        return spoken(value)
+    if type(value) is int:
+        return number_format(value, force_grouping=True)
+    return value
 
 
 def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool = False) -> str:
@@ -28,15 +53,34 @@ def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool =
     made, the view is public. `stopped`: the table was stopped after it (actions.end_table: a
     tournament's grace period ran out with a turn under way), which is what the page then says."""
     if stopped:
-        return STOPPED
-    return game_rules(str(view.get("game"))).said(move, view)
+        return gettext(STOPPED)
+    return spoken(game_rules(str(view.get("game"))).said(move, view))
+
+
+def spoken_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` (what a game gives a page) with each `Said` among them in the reader's language."""
+    return {name: _spoken_within(value) for name, value in values.items()}
+
+
+def shown_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The public view as a page shows it, in the reader's language (its game's `GameRules.shown`)."""
+    return _spoken_within(game_rules(str(view.get("game"))).shown(view))
+
+
+def _spoken_within(value: Any) -> Any:
+    if hasattr(value, "template"):
+        return spoken(value)
+    if isinstance(value, Mapping):
+        return {key: _spoken_within(item) for key, item in value.items()}
+    return value
 
 
 @renders("table", "moved")
 def render_moved(message: Message) -> list[Frame]:
     """A move, the public view after it, and the move in words."""
     data = message["data"]
-    return [("moved", json.dumps({"id": message["id"], **data, "said": said_of(data["move"], data["view"])}))]
+    return [("moved", json.dumps({"id": message["id"], **data, "view": shown_view(data["view"]),
+                                  "said": said_of(data["move"], data["view"])}))]
 
 
 @renders("table", "hand")
@@ -48,4 +92,5 @@ def render_hand(message: Message) -> list[Frame]:
 @renders("table", "table_state")
 def render_table_state(message: Message) -> list[Frame]:
     """Seats taken or handed to bots, the start, the end (with the revealed seed)."""
-    return [("table_state", json.dumps(message["data"]))]
+    data = message["data"]
+    return [("table_state", json.dumps({**data, "view": shown_view(data["view"])} if data.get("view") else data))]

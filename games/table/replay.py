@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.rules.dice import Chance, ChanceStream, commitment_of
 from games.rules.table import IllegalMove, TableGame
 from games.table.models import Move, Table
@@ -101,7 +103,8 @@ def verify(table: Table, seed: str | None = None) -> Verdict:
     and the game as stored. The first difference otherwise."""
     seed = seed if seed is not None else table.seed
     if commitment_of(seed) != table.commitment:
-        return Verdict(False, f"the seed's SHA-256 {commitment_of(seed)} is not the commitment {table.commitment}")
+        return Verdict(False, _("the seed's SHA-256 %(hash)s is not the commitment %(commitment)s")
+                       % {"hash": commitment_of(seed), "commitment": table.commitment})
     rules = table.engine
     moves = list(table.moves.order_by("number"))
     previous = deal(table, seed)
@@ -110,19 +113,22 @@ def verify(table: Table, seed: str | None = None) -> Verdict:
         for count, step in enumerate(replay(table, moves, seed), 1):
             move = step.move
             if move.number != count:
-                return Verdict(False, f"move {count} is missing (the next recorded is {move.number})")
+                return Verdict(False, _("move %(number)s is missing (the next recorded is %(next)s)")
+                               % {"number": count, "next": move.number})
             chance = rules.chance(previous, step.game)
             if chance != move.chance:
-                return Verdict(False, f"move {move.number} ({move.move}): chance gives {chance}, "
-                                      f"the record says {move.chance}")
+                return Verdict(False, _("move %(number)s (%(move)s): chance gives %(chance)s, the record says "
+                                        "%(recorded)s") % {"number": move.number, "move": move.move,
+                                                           "chance": chance, "recorded": move.chance})
             scores = rules.scores(step.game)
             if scores != move.scores:
-                return Verdict(False, f"move {move.number} ({move.move}): the scores come to {scores}, "
-                                      f"the record says {move.scores}")
+                return Verdict(False, _("move %(number)s (%(move)s): the scores come to %(scores)s, the record "
+                                        "says %(recorded)s") % {"number": move.number, "move": move.move,
+                                                                "scores": scores, "recorded": move.scores})
             previous = step.game
     except IllegalMove as error:
-        return Verdict(False, f"move {count + 1} cannot be replayed: {error}")
+        return Verdict(False, _("move %(number)s cannot be replayed: %(error)s") % {"number": count + 1, "error": error})
     if as_stored(previous.to_dict(), table.state) != table.state:
-        return Verdict(False, "the game as stored is not where the moves lead")
+        return Verdict(False, _("the game as stored is not where the moves lead"))
     return Verdict(True, f"verified: {len(moves)} moves of {rules.label} at table {table.code} replay from "
                          f"the seed, whose SHA-256 is the commitment {table.commitment}", moves=len(moves))

@@ -72,19 +72,28 @@
   // Whose turn it is, in words, on the turn line: the winners once the game is over, "Your turn"
   // on the phone whose turn it is, else the player's name. (A game whose turn says more, the deal or the card
   // to play, writes its own turn line.)
+  // "Ada", "Ada and Bea", "Ada and Bea and Cy", in the page's language.
+  function namesAnd(names) {
+    return names.slice(1).reduce(function (said, name) {
+      return interpolate(gettext("%(names)s and %(name)s"), { names: said, name: name }, true);
+    }, names[0] || "");
+  }
+
   function sayTurn(state, yourTurn) {
     var pub = state.public;
     var seats = pub.seats || [];
     var line = $("turn-line");
     if (state.status === "over" || pub.turn === null) {
       var winners = pub.winners || [];
-      line.textContent = winners.length ? winners.join(" and ") + (winners.length > 1 ? " win!" : " wins!") : "The game is over";
+      line.textContent = winners.length
+        ? interpolate(ngettext("%(names)s wins!", "%(names)s win!", winners.length), { names: namesAnd(winners) }, true)
+        : gettext("The game is over");
     } else if (state.status === "seating") {
-      line.textContent = "Waiting for the start";
+      line.textContent = gettext("Waiting for the start");
     } else if (yourTurn) {
-      line.textContent = "Your turn";
+      line.textContent = gettext("Your turn");
     } else {
-      line.textContent = seats[pub.turn] + "'s turn";
+      line.textContent = interpolate(gettext("%(name)s's turn"), { name: seats[pub.turn] }, true);
     }
     line.classList.toggle("is-mine", yourTurn);
   }
@@ -121,10 +130,15 @@
     }).filter(Boolean);
     var text = "";
     if (names.length) {
-      var who = names.join(" and ");
-      text = "Waiting for " + who + ": no phone plays " + (names.length > 1 ? "these seats" : "this seat") +
-        ". " + who + ", tap your name under Seats" +
-        (line.hasAttribute("data-opener") ? "; or hand the seat to a bot there." : ".");
+      var who = namesAnd(names);
+      var opener = line.hasAttribute("data-opener");
+      text = interpolate(opener
+        ? ngettext("Waiting for %(who)s: no phone plays this seat. %(who)s, tap your name under Seats; or hand the seat to a bot there.",
+          "Waiting for %(who)s: no phone plays these seats. %(who)s, tap your name under Seats; or hand the seat to a bot there.",
+          names.length)
+        : ngettext("Waiting for %(who)s: no phone plays this seat. %(who)s, tap your name under Seats.",
+          "Waiting for %(who)s: no phone plays these seats. %(who)s, tap your name under Seats.", names.length),
+      { who: who }, true);
       var panel = document.querySelector(".seats-panel");
       if (panel && line.hidden) panel.open = true;  // once, as the notice appears
     }
@@ -167,7 +181,7 @@
   function live(on) {
     var badge = document.querySelector("[data-live-badge]");
     if (!badge) return;
-    badge.textContent = on ? "Live" : "Reconnecting…";
+    badge.textContent = on ? gettext("Live") : gettext("Reconnecting…");
     badge.classList.toggle("is-live", on);
   }
 
@@ -344,16 +358,17 @@
           csrf: csrf(),
           answered: function () { moveFailing = false; badge(); },  // an answer came: the connection is there
           failed: function () { moveFailing = true; badge(); },
-          retrying: function () { say("No answer yet: sending the move again…"); },
+          retrying: function () { say(gettext("No answer yet: sending the move again…")); },
         });
         if (result && result.ok) {
           say("");
           take(answerOf(result));
         } else if (result) {
-          say(answerOf(result).error || "That move wasn't taken (error " + result.status + "). Reload the page.");
+          say(answerOf(result).error ||
+            interpolate(gettext("That move wasn't taken (error %(status)s). Reload the page."), { status: result.status }, true));
           refresh();
         } else {
-          say("Not sent: no connection. Check the game above, then move again.");
+          say(gettext("Not sent: no connection. Check the game above, then move again."));
         }
       } finally {
         busy = false;
@@ -408,7 +423,7 @@
   // bot of the table's, or one that keeps the seat for a phone gone quiet (games/table/actions.py).
   function botTag(seat) {
     if (!seat || !seat.bot) return "";
-    return seat.kept ? " · a bot until the phone is back" : " · bot";
+    return " · " + (seat.kept ? gettext("a bot until the phone is back") : gettext("bot"));
   }
 
   window.TableLive = { $: $, el: el, redraw: redraw, isScreen: isScreen, sayTurn: sayTurn, start: start,

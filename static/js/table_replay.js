@@ -10,7 +10,7 @@
     var items = document.querySelectorAll("[data-step-item]");
     items.forEach(function (item, index) { item.hidden = index >= shown; });
     var count = document.querySelector("[data-step-count]");
-    if (count) count.textContent = "Step " + shown + " of " + items.length;
+    if (count) count.textContent = interpolate(gettext("Step %(shown)s of %(steps)s"), { shown: shown, steps: items.length }, true);
     var last = items[shown - 1];
     if (last) last.scrollIntoView({ block: "nearest" });
   }

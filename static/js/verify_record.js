@@ -127,29 +127,33 @@
     var stream = new Stream(record.seed, record.code, step.number, part), said = [];
     var items = step.chance || [];
     for (var n = 0; n < items.length; n++) {
-      var item = items[n], where = "its chance item " + (n + 1);
+      var item = items[n], where = interpolate(gettext("its chance item %(number)s"), { number: n + 1 }, true);
       if (item.dice) {
         var dice = [];
         for (var d = 0; d < item.dice.length; d++) dice.push(await stream.die());
-        if (!same(dice, item.dice)) throw new Error(where + ": the dice are " + item.dice.join(" ") + ", the derivation gives " + dice.join(" "));
-        said.push("dice " + dice.join(" "));
+        if (!same(dice, item.dice)) throw new Error(interpolate(gettext("%(where)s: the dice are %(dice)s, the derivation gives %(derived)s"),
+          { where: where, dice: item.dice.join(" "), derived: dice.join(" ") }, true));
+        said.push(interpolate(gettext("dice %(dice)s"), { dice: dice.join(" ") }, true));
       } else if (item.shuffle) {
         var before = item.shuffle.before, after = await stream.shuffled(before);
         if (record.game === "fill_or_bust" && !same(before, FILL_OR_BUST_DECK) && !same(before, discards)) {
-          throw new Error(where + ": a shuffle that starts neither from the full deck in its order nor from the discards in the order they were turned");
+          throw new Error(interpolate(gettext("%(where)s: a shuffle that starts neither from the full deck in its order nor from the discards in the order they were turned"), { where: where }, true));
         }
         if (!same(sorted(before), sorted(item.shuffle.after)) || !same(after, item.shuffle.after)) {
-          throw new Error(where + ": the shuffle gives " + item.shuffle.after.slice(0, 6).join(", ") + "…, the derivation gives " + after.slice(0, 6).join(", ") + "…");
+          throw new Error(interpolate(gettext("%(where)s: the shuffle gives %(cards)s…, the derivation gives %(derived)s…"),
+            { where: where, cards: item.shuffle.after.slice(0, 6).join(", "), derived: after.slice(0, 6).join(", ") }, true));
         }
         pile.splice(0, pile.length, ...after);
         discards.splice(0);
-        said.push("shuffled " + after.length + " cards: " + after.slice(0, 3).join(", ") + "…");
+        said.push(interpolate(ngettext("shuffled %(count)s card: %(cards)s…", "shuffled %(count)s cards: %(cards)s…", after.length),
+          { count: after.length, cards: after.slice(0, 3).join(", ") }, true));
       } else if (item.draw) {
-        if (!pile.length || pile[0] !== item.draw.card) throw new Error(where + ": drew " + item.draw.card + " but the pile's front card is " + (pile[0] || "none"));
+        if (!pile.length || pile[0] !== item.draw.card) throw new Error(interpolate(gettext("%(where)s: drew %(card)s but the pile's front card is %(front)s"),
+          { where: where, card: item.draw.card, front: pile[0] || gettext("none") }, true));
         discards.push(pile.shift());
-        said.push("card " + item.draw.card);
+        said.push(interpolate(gettext("card %(card)s"), { card: item.draw.card }, true));
       } else {
-        throw new Error(where + ": an entry this check does not know");
+        throw new Error(interpolate(gettext("%(where)s: an entry this check does not know"), { where: where }, true));
       }
     }
     return said;
@@ -161,18 +165,18 @@
   function hexText(value, length) { return typeof value === "string" && value.length === length && /^[0-9a-f]*$/.test(value); }
   function fieldsProblem(record) {
     var seats = record.seats;
-    if (!hexText(record.seed, 64) || !Array.isArray(seats) || !record.code) return "the seed, the seats or the code are missing or malformed";
+    if (!hexText(record.seed, 64) || !Array.isArray(seats) || !record.code) return gettext("the seed, the seats or the code are missing or malformed");
     for (var n = 0; n < seats.length; n++) {
-      if (seats[n].contribution !== "" && !hexText(seats[n].contribution, 32)) return "seat " + n + "'s contribution is not 32 lowercase hex characters, nor empty";
+      if (seats[n].contribution !== "" && !hexText(seats[n].contribution, 32)) return interpolate(gettext("seat %(number)s's contribution is not 32 lowercase hex characters, nor empty"), { number: n }, true);
     }
     for (var s = 0; s < (record.steps || []).length; s++) {
       var step = record.steps[s];
       if (step.number === 0) {
-        if (step.client !== stepInput(record, step) || "seat" in step) return "step 0 differs: its client is not the seats' contributions in seat order, joined by commas";
+        if (step.client !== stepInput(record, step) || "seat" in step) return gettext("step 0 differs: its client is not the seats' contributions in seat order, joined by commas");
       } else if (step.client !== "" && !hexText(step.client, 32)) {
-        return "step " + step.number + " differs: its client is not 32 lowercase hex characters, nor empty";
+        return interpolate(gettext("step %(number)s differs: its client is not 32 lowercase hex characters, nor empty"), { number: step.number }, true);
       } else if (!Number.isInteger(step.seat) || step.seat < 0 || step.seat >= seats.length) {
-        return "step " + step.number + " differs: its seat is not one of the table's";
+        return interpolate(gettext("step %(number)s differs: its seat is not one of the table's"), { number: step.number }, true);
       }
     }
     return null;
@@ -181,17 +185,17 @@
   // Checks `record`; calls `onStep(number, words)` as each step is derived. Resolves to null when
   // everything holds, else to what differs, in words.
   async function verify(record, onStep) {
-    if (record.version !== 2) return "this check reads version 2 records, not version " + record.version;
-    if (await sha256Hex(record.seed || "") !== record.commitment) return "the seed is not the one committed to: its SHA-256 is not the commitment";
+    if (record.version !== 2) return interpolate(gettext("this check reads version 2 records, not version %(version)s"), { version: record.version }, true);
+    if (await sha256Hex(record.seed || "") !== record.commitment) return gettext("the seed is not the one committed to: its SHA-256 is not the commitment");
     var pile = [], discards = [];
     for (var s = 0; s < record.steps.length; s++) {
       var step = record.steps[s];
-      if (step.number !== s) return "step " + s + " is missing (the next one is numbered " + step.number + ")";
+      if (step.number !== s) return interpolate(gettext("step %(number)s is missing (the next one is numbered %(next)s)"), { number: s, next: step.number }, true);
       try {
         var said = await checkStep(record, step, pile, discards);
         if (onStep) onStep(step, said);
       } catch (differs) {
-        return "step " + step.number + " differs: " + differs.message;
+        return interpolate(gettext("step %(number)s differs: %(differs)s"), { number: step.number, differs: differs.message }, true);
       }
     }
     return fieldsProblem(record);
@@ -208,18 +212,25 @@
         names = record.seats.map(function (seat) { return seat.name; });
         return verify(record, function (step, said) {
           var line = document.createElement("li");
-          line.textContent = (step.number === 0 ? "The deal" : "Move " + step.number + " (" + (names[step.seat] || "") + ")") +
-            ": " + (said.length ? said.join(" · ") : "no chance");
+          var what = said.length ? said.join(" · ") : gettext("no chance");
+          line.textContent = step.number === 0
+            ? interpolate(gettext("The deal: %(said)s"), { said: what }, true)
+            : interpolate(gettext("Move %(number)s (%(name)s): %(said)s"), { number: step.number, name: names[step.seat] || "", said: what }, true);
           list.appendChild(line);
         }).then(function (problem) {
           verdict.classList.add(problem ? "notice-error" : "verdict-ok");
+          var moves = list.children.length - 1;
           verdict.textContent = problem
-            ? "Not verified on this phone: " + problem + "."
-            : "Verified on this phone: every die and card of the " + (list.children.length - 1) +
-              " moves comes from the committed seed and the phones' parts" + (subtle ? "." : " (checked with this page's own SHA-256: this connection has no Web Crypto).");
+            ? interpolate(gettext("Not verified on this phone: %(problem)s."), { problem: problem }, true)
+            : interpolate(subtle
+              ? ngettext("Verified on this phone: every die and card of the %(moves)s move comes from the committed seed and the phones' parts.",
+                "Verified on this phone: every die and card of the %(moves)s moves comes from the committed seed and the phones' parts.", moves)
+              : ngettext("Verified on this phone: every die and card of the %(moves)s move comes from the committed seed and the phones' parts (checked with this page's own SHA-256: this connection has no Web Crypto).",
+                "Verified on this phone: every die and card of the %(moves)s moves comes from the committed seed and the phones' parts (checked with this page's own SHA-256: this connection has no Web Crypto).", moves),
+            { moves: moves }, true);
         });
       })
-      .catch(function (error) { verdict.textContent = "The check could not run here: " + error.message; });
+      .catch(function (error) { verdict.textContent = interpolate(gettext("The check could not run here: %(error)s"), { error: error.message }, true); });
   }
   startPage();
 

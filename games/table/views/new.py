@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_http_methods
 
 from games import phones
@@ -15,21 +17,21 @@ from games.table.views.shared import refused
 from live.limits import counted_as, too_many, used_up
 from live.refusals import TooMany, form_status, shown_on
 
-TOO_MANY_TABLES = "Too many tables opened from here just now. Wait a while, then try again."
+TOO_MANY_TABLES = gettext_noop("Too many tables opened from here just now. Wait a while, then try again.")
 
 
 @require_http_methods(["GET", "POST"])
 @refused()
 def table_new(request: HttpRequest) -> HttpResponse:
     # A malformed party in the link is refused (400) by `refused`; opening's own refusals show on the form.
-    party = party_in_link(request, "Only the club's hosts can open a table for its party.")
+    party = party_in_link(request, _("Only the club's hosts can open a table for its party."))
     if request.method == "POST":
         form = NewTableForm(request.POST)
         door, key = counted_as(request, "table-new")
         if form.is_valid():
             with shown_on(form, None):
                 if used_up(request, door, key=key):
-                    raise TooMany(TOO_MANY_TABLES)
+                    raise TooMany(_(TOO_MANY_TABLES))
                 table = actions.open_table(
                     game=form.cleaned_data["game"], names=form.cleaned_data["names"],
                     bots=form.cleaned_data["bots"], options=form.options(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.table import actions
@@ -46,5 +47,5 @@ def free(request: HttpRequest, code: str, number: int) -> HttpResponse:
     table = table_or_404(code)
     opener_only(request, table)
     if not actions.release_seat(table=table, number=number):
-        raise actions.NotNow("No phone holds that seat.")
+        raise actions.NotNow(_("No phone holds that seat."))
     return redirect("tables:table", code=table.code)

@@ -8,6 +8,7 @@ from functools import partial
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import phones
@@ -40,8 +41,8 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     """Tap a seat: this phone plays it from now on (its session remembers, through sleep and
     reloads), unless another phone holds it."""
     table = table_or_404(code)
-    number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what="the seat",
-                       advice="Tap one of the seats.")
+    number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what=_("the seat"),
+                       advice=_("Tap one of the seats."))
     seat = actions.claim_seat(table=table, number=number, phone=phones.phone_token(request, create=True),
                               contribution=request.POST.get("contribution", ""))
     SEATS.remember(request, table.code, seat.pk)
@@ -55,7 +56,7 @@ def not_me(request: HttpRequest, code: str) -> HttpResponse:
     table = table_or_404(code)
     mine = seat_of_phone(request, table)
     if mine is None:
-        raise actions.NotYourSeat("This phone doesn't hold a seat at this table.")
+        raise actions.NotYourSeat(_("This phone doesn't hold a seat at this table."))
     SEATS.let_go(request, table.code, mine.name)
     actions.release_seat(table=table, number=mine.number)
     return redirect("tables:table", code=table.code)
@@ -90,10 +91,10 @@ def move(request: HttpRequest, code: str) -> HttpResponse:
     (403 for a seat this phone doesn't hold, 409 out of turn, 400 an illegal or malformed move)."""
     table, mine = table_and_seat_of_phone(request, code)
     if mine is None:
-        raise actions.NotYourSeat("This phone doesn't play a seat at this table: tap your name first.")
+        raise actions.NotYourSeat(_("This phone doesn't play a seat at this table: tap your name first."))
     chosen, key, seat = read_move(request.POST, table.engine)
     if seat is not None and seat != mine.number:
-        raise actions.NotYourSeat(f"This phone plays {mine.name}: it moves for that seat only.")
+        raise actions.NotYourSeat(_("This phone plays %(name)s: it moves for that seat only.") % {"name": mine.name})
     made = actions.make_move(table=table, seat=mine.number, move=chosen, key=key,
                              client=request.POST.get("client", ""), phone=mine.claimed_by)
     now = made.table  # the table as the action left it (for a retry: as it stands now)
@@ -111,7 +112,7 @@ def state(request: HttpRequest, code: str) -> HttpResponse:
     mine = seat_of_phone(request, table)
     asked = request.GET.get("seat")
     if asked is not None and (mine is None or asked != str(mine.number)):
-        raise actions.NotYourSeat("A phone sees its own seat's hand only.")
+        raise actions.NotYourSeat(_("A phone sees its own seat's hand only."))
     return JsonResponse(seat_payload(table, mine.number if mine else None))
 
 

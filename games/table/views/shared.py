@@ -16,12 +16,13 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 
 from games import phones
 from games.rules.registry import bot_levels
 from games.table import actions, statements
 from games.table.models import Move, Table, TableSeat
-from games.table.renderers import said_of
+from games.table.renderers import said_of, shown_view, spoken
 from live.http import answers_json
 from live.qr import qr_svg
 from live.refusals import NotYours, Refusal, answers_refusals, json_refusal
@@ -41,7 +42,7 @@ def table_and_seat_of_phone(request: HttpRequest, code: str) -> tuple[Table, Tab
     seats, and the seat this phone holds there, in one statement: a move's hot path."""
     table = statements.table_with_seats(code)
     if table is None:
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     seat_id = SEATS.claimed(request, code)
     token = phones.phone_token(request)
     mine = next((seat for seat in table.seats.all()
@@ -69,7 +70,7 @@ def is_opener(request: HttpRequest, table: Table) -> bool:
 
 def opener_only(request: HttpRequest, table: Table) -> None:
     if not is_opener(request, table):
-        raise NotYours("Only whoever opened the table can do that.")
+        raise NotYours(_("Only whoever opened the table can do that."))
 
 
 def refused(*, as_json: bool = False) -> Callable[[Callable[P, HttpResponse]], Callable[P, HttpResponse]]:
@@ -120,7 +121,7 @@ def table_page_response(request: HttpRequest, table: Table, *, refusal: Refusal 
         "let_go": SEATS.let_go_name(request, table.code),
         "is_opener": opener,
         **(_screen_link(request, table) if opener and not table.is_over else {}),
-        "bot_levels": bot_levels(table.game),
+        "bot_levels": [{"name": level.name, "label": spoken(level.label)} for level in bot_levels(table.game)],
         "default_bot_level": actions.QUIET_SEAT_BOT,
         "join_url": join_url,
         "join_qr": qr_svg(join_url, scale=5),
@@ -181,7 +182,7 @@ def seat_payload(table: Table, seat: int | None, *, last: Move | None = None,
         "seed": table.revealed_seed,
         "seat": seat,
         "seats": seats_data(table.seats.all() if seats is None else seats),
-        "public": public,
+        "public": shown_view(public),
         "private": private,
         "on_turn": False,
         # A table ended while its game was not (a tournament's grace period ran out mid-turn) says

@@ -11,18 +11,21 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 
+from games.rules.table import names_and
 from games.table.models import Table
 from games.table.record import record_json
-from games.table.renderers import said_of
+from games.table.renderers import said_of, spoken, spoken_values
 from games.table.replay import deal, replay, verify
 from games.table.views.shared import is_screen_token, refused, seat_payload, table_or_404
 from live.qr import qr_svg
 from live.refusals import NotNow, Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream
 
-FORGED_SCREEN = "This screen link isn't valid: open the table's screen from its own link."
+FORGED_SCREEN = gettext_noop("This screen link isn't valid: open the table's screen from its own link.")
 
 
 @require_GET
@@ -30,7 +33,7 @@ def screen(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """The table screen: the scores, whose turn, the live toss large, the commitment. Read-only."""
     table = table_or_404(code)
     if not is_screen_token(table, token):
-        raise PermissionDenied(FORGED_SCREEN)
+        raise PermissionDenied(_(FORGED_SCREEN))
     payload = seat_payload(table, None)
     if request.headers.get("Accept") == "application/json":  # the screen's slow poll
         return JsonResponse(payload)
@@ -54,7 +57,7 @@ def screen_events(request: HttpRequest, code: str, token: str) -> HttpResponse |
 
     table = read_for_a_stream(request, table_if_allowed)
     if table is None:
-        raise PermissionDenied(FORGED_SCREEN)
+        raise PermissionDenied(_(FORGED_SCREEN))
 
     def snapshot() -> str:
         return json.dumps({"snapshot": True, **seat_payload(Table.objects.get(pk=table.pk), None)})
@@ -79,13 +82,13 @@ def replay_steps(table: Table) -> list[dict[str, Any]]:
             "dice": [{"face": die, "pips": range(die)} for die in (tossed or [])],
             "scores": list(zip(view["seats"], move["scores"], strict=False)),
             "by_bot": move["by_bot"],
-            **rules.step_extras(step.game),
+            **spoken_values(rules.step_extras(step.game)),
         })
     return steps
 
 
-NOT_OVER_YET = ("The replay opens when the game is over: then every card, toss, keep and score is shown here, "
-                "with the seed.")
+NOT_OVER_YET = gettext_noop("The replay opens when the game is over: then every card, toss, keep and score is "
+                            "shown here, with the seed.")
 
 
 def _not_over_yet(request: HttpRequest, refusal: Refusal, *, code: str, **kwargs: object) -> HttpResponse:
@@ -97,7 +100,7 @@ def _not_over_yet(request: HttpRequest, refusal: Refusal, *, code: str, **kwargs
 
 def _over(table: Table) -> None:
     if not table.is_over:
-        raise NotNow(NOT_OVER_YET)
+        raise NotNow(_(NOT_OVER_YET))
 
 
 @require_GET
@@ -110,7 +113,8 @@ def replay_page(request: HttpRequest, code: str) -> HttpResponse:
     _over(table)
     final = table.loaded().view(None).public
     return render(request, "games/table/replay.html", {
-        **table.engine.replay_extras(deal(table), final),
+        **spoken_values(table.engine.replay_extras(deal(table), final)),
+        "winners": spoken(names_and(final.get("winners") or [])),
         "table": table, "steps": replay_steps(table), "seed": table.revealed_seed,
         "final": final, "final_scores": list(zip(final["seats"], final["scores"], strict=True)),
     })

@@ -7,24 +7,27 @@
 (function () {
   "use strict";
 
-  var FACE_WORDS = ["", "one", "two", "three", "four", "five", "six"];
+  // A whole number as the page's language writes it, as the server does (Django's formats, from the
+  // catalog: 2,000 in English, 2 000 in Spanish).
+  function num(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, get_format("THOUSAND_SEPARATOR")); }
+  var FACE_WORDS = ["", gettext("one"), gettext("two"), gettext("three"), gettext("four"), gettext("five"), gettext("six")];
   var CARD_WHY = {
-    BONUS_300: "Fill to add 300; you may stop once you have set something aside.",
-    BONUS_400: "Fill to add 400; you may stop once you have set something aside.",
-    BONUS_500: "Fill to add 500; you may stop once you have set something aside.",
-    FILL_1000: "Fill to add 1,000: no stopping before the Fill.",
-    MUST_BUST: "Toss until you bust, setting aside every scoring die each time.",
-    VENGEANCE_2500: "Fill it and the leaders lose points.",
-    DOUBLE_TROUBLE: "Fill twice and the turn's points are doubled.",
-    NO_DICE: "The turn is over.",
+    BONUS_300: interpolate(gettext("Fill to add %(points)s; you may stop once you have set something aside."), { points: 300 }, true),
+    BONUS_400: interpolate(gettext("Fill to add %(points)s; you may stop once you have set something aside."), { points: 400 }, true),
+    BONUS_500: interpolate(gettext("Fill to add %(points)s; you may stop once you have set something aside."), { points: 500 }, true),
+    FILL_1000: gettext("Fill to add 1,000: no stopping before the Fill."),
+    MUST_BUST: gettext("Toss until you bust, setting aside every scoring die each time."),
+    VENGEANCE_2500: gettext("Fill it and the leaders lose points."),
+    DOUBLE_TROUBLE: gettext("Fill twice and the turn's points are doubled."),
+    NO_DICE: gettext("The turn is over."),
   };
   var LABELS = {
-    draw: "Turn a card",
-    play: "Play the Vengeance",
-    decline: "Decline the Vengeance",
-    stop: "Stop and bank",
-    end: "End the turn",
-    "continue": "Continue: turn a card",
+    draw: gettext("Turn a card"),
+    play: gettext("Play the Vengeance"),
+    decline: gettext("Decline the Vengeance"),
+    stop: gettext("Stop and bank"),
+    end: gettext("End the turn"),
+    "continue": gettext("Continue: turn a card"),
   };
 
   var state = null;
@@ -102,13 +105,17 @@
     var aside = $("set-aside");
     aside.textContent = "";
     if ((pub.set_aside || []).length) {
-      aside.appendChild(el("span", "muted", "Set aside: "));
+      aside.appendChild(el("span", "muted", gettext("Set aside:") + " "));
       pub.set_aside.forEach(function (face) { aside.appendChild(die(face, false)); });
     }
     var atRisk = (pub.pending || 0) + (pub.card_points || 0);
-    $("pending").textContent = pub.turn === null ? "" : "At risk this turn: " + atRisk.toLocaleString("en") +
-      (pub.pending ? " (" + pub.pending.toLocaleString("en") + " from earlier cards)" : "") +
-      (pub.cards_left !== null && pub.cards_left !== undefined ? " · " + pub.cards_left + " cards left" : "");
+    var risk = pub.pending
+      ? interpolate(gettext("At risk this turn: %(points)s (%(earlier)s from earlier cards)"),
+        { points: num(atRisk), earlier: num(pub.pending) }, true)
+      : interpolate(gettext("At risk this turn: %(points)s"), { points: num(atRisk) }, true);
+    var left = pub.cards_left !== null && pub.cards_left !== undefined
+      ? " · " + interpolate(ngettext("%(count)s card left", "%(count)s cards left", pub.cards_left), { count: pub.cards_left }, true) : "";
+    $("pending").textContent = pub.turn === null ? "" : risk + left;
     drawScores(pub);
     drawActions(pub);
   }
@@ -131,11 +138,11 @@
     TableLive.redraw(box, function (box) {
       if (!roll) return;
       box.setAttribute("aria-label", roll.words);
-      box.appendChild(el("h2", "start-roll-title", "Who starts?"));
+      box.appendChild(el("h2", "start-roll-title", gettext("Who starts?")));
       var rounds = el("ol", "start-roll-rounds");
       roll.rounds.forEach(function (dice, index) {
         var line = el("li", "start-roll-round");
-        line.appendChild(el("span", "start-roll-note", index === 0 ? "Each rolled one die:" : "A tie, so they rolled again:"));
+        line.appendChild(el("span", "start-roll-note", index === 0 ? gettext("Each rolled one die:") : gettext("A tie, so they rolled again:")));
         dice.forEach(function (pair) {
           var player = el("span", "start-roll-player", pair[0] + " ");
           player.setAttribute("data-face", String(pair[1]));
@@ -145,7 +152,7 @@
         rounds.appendChild(line);
       });
       box.appendChild(rounds);
-      box.appendChild(el("p", "start-roll-starter", roll.starter + " starts."));
+      box.appendChild(el("p", "start-roll-starter", interpolate(gettext("%(name)s starts."), { name: roll.starter }, true)));
     });
   }
 
@@ -157,7 +164,8 @@
       if (keepLine) keepLine.textContent = "";
       if (!toss) {
         if (pub.phase === "toss" && pub.dice_to_toss) {
-          box.appendChild(el("p", "dice-waiting", pub.dice_to_toss + " " + (pub.dice_to_toss === 1 ? "die" : "dice") + " to toss"));
+          box.appendChild(el("p", "dice-waiting", interpolate(ngettext("%(count)s die to toss", "%(count)s dice to toss", pub.dice_to_toss),
+            { count: pub.dice_to_toss }, true)));
         }
         return;
       }
@@ -166,13 +174,13 @@
         selected = state.must_bust ? indicesOf(state.keeps[0].dice) : [];
         selectedFor = state.moves_made;
       }
-      box.setAttribute("aria-label", "Tossed: " + toss.join(" "));
+      box.setAttribute("aria-label", interpolate(gettext("Tossed: %(dice)s"), { dice: toss.join(" ") }, true));
       toss.forEach(function (face, index) {
         var node = die(face, canKeep);
         if (canKeep) {
           var on = selected.indexOf(index) !== -1;
           node.setAttribute("aria-pressed", on ? "true" : "false");
-          node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", chosen" : ""));
+          node.setAttribute("aria-label", on ? interpolate(gettext("%(face)s, chosen"), { face: FACE_WORDS[face] }, true) : FACE_WORDS[face]);
           node.setAttribute("data-die", String(index));
           if (state.must_bust) node.disabled = true;
         }
@@ -181,14 +189,14 @@
       if (canKeep && keepLine) {
         var keep = keepFor(selected);
         if (state.must_bust) {
-          keepLine.textContent = "MUST BUST: every toss sets aside all its scoring dice, so they are chosen for you (" +
-            state.keeps[0].points + " points).";
+          keepLine.textContent = interpolate(gettext("MUST BUST: every toss sets aside all its scoring dice, so they are chosen for you (%(points)s points)."),
+            { points: state.keeps[0].points }, true);
         } else if (!selected.length) {
-          keepLine.textContent = "Tap the scoring dice to set them aside.";
+          keepLine.textContent = gettext("Tap the scoring dice to set them aside.");
         } else if (keep) {
-          keepLine.textContent = "Selected: " + keep.dice.join(" ") + " = " + keep.points + " points";
+          keepLine.textContent = interpolate(gettext("Selected: %(dice)s = %(points)s points"), { dice: keep.dice.join(" "), points: keep.points }, true);
         } else {
-          keepLine.textContent = "Those dice don't make a scoring selection.";
+          keepLine.textContent = gettext("Those dice don't make a scoring selection.");
         }
       }
     });
@@ -199,16 +207,16 @@
     if (!table) return;
     var body = table.querySelector("tbody");
     body.textContent = "";
-    $("goal").textContent = pub.goal ? "(to " + pub.goal.toLocaleString("en") + ")" : "";
+    $("goal").textContent = pub.goal ? interpolate(gettext("(to %(goal)s)"), { goal: num(pub.goal) }, true) : "";
     (pub.seats || []).forEach(function (name, seat) {
       var row = el("tr", seat === pub.turn ? "on-turn" : "");
       var who = el("th", "", name);
       who.scope = "row";
-      if (seat === state.seat) who.appendChild(el("span", "muted", " (you)"));
+      if (seat === state.seat) who.appendChild(el("span", "muted", " " + gettext("(you)")));
       var tag = TableLive.botTag((state.seats || [])[seat]);
       if (tag) who.appendChild(el("span", "muted", tag));
       row.appendChild(who);
-      row.appendChild(el("td", "score", (pub.scores[seat] || 0).toLocaleString("en")));
+      row.appendChild(el("td", "score", num(pub.scores[seat] || 0)));
       body.appendChild(row);
     });
   }
@@ -234,19 +242,20 @@
       kinds.forEach(function (kind) {
         if (kind === "keep") {
           var keep = keepFor(selected);
-          var node = button(keep ? "Set aside " + keep.dice.join(" ") + " (" + keep.points + ")" : "Set aside", "keep");
+          var node = button(keep ? interpolate(gettext("Set aside %(dice)s (%(points)s)"), { dice: keep.dice.join(" "), points: keep.points }, true)
+            : gettext("Set aside"), "keep");
           node.disabled = busy || !keep;
           box.appendChild(node);
         } else if (kind === "toss") {
-          box.appendChild(button("Toss " + pub.dice_to_toss + " " + (pub.dice_to_toss === 1 ? "die" : "dice"), "toss"));
+          box.appendChild(button(interpolate(ngettext("Toss %(count)s die", "Toss %(count)s dice", pub.dice_to_toss), { count: pub.dice_to_toss }, true), "toss"));
         } else if (kind === "stop") {
           var atRisk = (pub.pending || 0) + (pub.card_points || 0);
-          box.appendChild(button("Stop and bank " + atRisk.toLocaleString("en"), "stop", "button-secondary"));
+          box.appendChild(button(interpolate(gettext("Stop and bank %(points)s"), { points: num(atRisk) }, true), "stop", "button-secondary"));
         } else {
           box.appendChild(button(LABELS[kind] || kind, kind, kind === "decline" || kind === "end" ? "button-secondary" : ""));
         }
       });
-      if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
+      if (state.can_undo) box.appendChild(button(gettext("Undo"), "undo", "button-secondary undo-button"));
     });
   }
 

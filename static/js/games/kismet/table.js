@@ -8,7 +8,8 @@
   "use strict";
 
   var COLORS = { 1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "green" };
-  var FACE_WORDS = ["", "one", "two", "three", "four", "five", "six"];
+  var FACE_WORDS = ["", gettext("one"), gettext("two"), gettext("three"), gettext("four"), gettext("five"), gettext("six")];
+  var COLOR_WORDS = { black: gettext("black"), red: gettext("red"), green: gettext("green") };
   var BASIC = ["ones", "twos", "threes", "fours", "fives", "sixes"];
 
   var state = null;
@@ -28,7 +29,7 @@
     var node = el(asButton ? "button" : "span", "die face-" + face + " pips-" + COLORS[face]);
     // A die that is no button is a picture of its face: an aria-label needs a role to be allowed.
     if (asButton) node.type = "button"; else node.setAttribute("role", "img");
-    node.setAttribute("aria-label", FACE_WORDS[face] + " (" + COLORS[face] + ")");
+    node.setAttribute("aria-label", FACE_WORDS[face] + " (" + COLOR_WORDS[COLORS[face]] + ")");
     for (var i = 0; i < face; i++) node.appendChild(el("span", "pip"));
     return node;
   }
@@ -72,11 +73,14 @@
     var mine = (last.zeroed || []).filter(function (pair) { return pair[0] === me; })[0];
     var text;
     if (mine) {
-      text = last.player + " rolled a second Kismet: your sheet gets a 0 in " + label(mine[1]) + " and you lose this turn.";
+      text = interpolate(gettext("%(name)s rolled a second Kismet: your sheet gets a 0 in %(box)s and you lose this turn."),
+        { name: last.player, box: label(mine[1]) }, true);
     } else {
-      text = "Second Kismet for " + last.player + ": " + ((last.zeroed || []).map(function (pair) {
-        return pair[0] + " gets a 0 in " + label(pair[1]);
-      }).join(", ") || "no other sheet had a box open") + ". They lose their turn; " + last.player + " plays again.";
+      var zeroed = (last.zeroed || []).map(function (pair) {
+        return interpolate(gettext("%(name)s gets a 0 in %(box)s"), { name: pair[0], box: label(pair[1]) }, true);
+      }).join(", ") || gettext("no other sheet had a box open");
+      text = interpolate(gettext("Second Kismet for %(name)s: %(zeroed)s. They lose their turn; %(name)s plays again."),
+        { name: last.player, zeroed: zeroed }, true);
     }
     box.hidden = false;
     box.textContent = text;
@@ -91,23 +95,24 @@
       rollLine.textContent = "";
       if (!pub.dice || (myTurn() && state.typed && retyping)) return;
       if (canHold(pub) && heldFor !== state.moves_made) { held = []; heldFor = state.moves_made; }
-      box.setAttribute("aria-label", "The dice: " + pub.dice.join(" "));
+      box.setAttribute("aria-label", interpolate(gettext("The dice: %(dice)s"), { dice: pub.dice.join(" ") }, true));
       pub.dice.forEach(function (face, index) {
         var node = die(face, canHold(pub));
         if (canHold(pub)) {
           var on = held.indexOf(index) !== -1;
           node.setAttribute("aria-pressed", on ? "true" : "false");
-          node.setAttribute("aria-label", FACE_WORDS[face] + (on ? ", held" : ""));
+          node.setAttribute("aria-label", on ? interpolate(gettext("%(face)s, held"), { face: FACE_WORDS[face] }, true) : FACE_WORDS[face]);
           node.setAttribute("data-die", String(index));
         }
         box.appendChild(node);
       });
       if (pub.real_dice && pub.real_dice[pub.turn]) {
-        rollLine.textContent = "Real dice, typed in.";
+        rollLine.textContent = gettext("Real dice, typed in.");
       } else {
-        rollLine.textContent = "Roll " + pub.rolls + " of 3" + (canHold(pub) ? " · tap dice to hold them, then roll the others" : "");
+        rollLine.textContent = interpolate(gettext("Roll %(roll)s of 3"), { roll: pub.rolls }, true) +
+          (canHold(pub) ? " · " + gettext("tap dice to hold them, then roll the others") : "");
       }
-      if (pub.second_kismet) rollLine.textContent += " · A SECOND KISMET!";
+      if (pub.second_kismet) rollLine.textContent += " · " + gettext("A SECOND KISMET!");
     });
   }
 
@@ -123,7 +128,7 @@
       if (i < typed.length) {
         var node = die(typed[i], true);
         node.setAttribute("data-untype", String(i));
-        node.setAttribute("aria-label", "Die " + (i + 1) + ": " + typed[i] + ", tap to remove");
+        node.setAttribute("aria-label", interpolate(gettext("Die %(number)s: %(face)s, tap to remove"), { number: i + 1, face: typed[i] }, true));
         slots.appendChild(node);
       } else {
         slots.appendChild(el("span", "die die-empty", ""));
@@ -134,7 +139,7 @@
     for (var face = 1; face <= 6; face++) {
       var pick = die(face, true);
       pick.setAttribute("data-type", String(face));
-      pick.setAttribute("aria-label", "Face " + face);
+      pick.setAttribute("aria-label", interpolate(gettext("Face %(face)s"), { face: face }, true));
       pick.disabled = busy || typed.length >= 5;
       faces.appendChild(pick);
     }
@@ -147,19 +152,21 @@
       if (!myTurn()) return;
       var can = kinds();
       if (can.indexOf("roll") !== -1) {
-        var text = !pub.dice ? "Roll the dice" : held.length ? "Roll again, holding " + heldFaces(pub).join(" ") : "Roll all five again";
+        var text = !pub.dice ? gettext("Roll the dice") : held.length
+          ? interpolate(gettext("Roll again, holding %(dice)s"), { dice: heldFaces(pub).join(" ") }, true) : gettext("Roll all five again");
         box.appendChild(button(text, "roll", "button-big"));
       }
       if (can.indexOf("enter") !== -1) {
         if (!pub.dice || retyping) {
-          var enter = button(typed.length === 5 ? "Enter " + typed.join(" ") : "Tap in " + (5 - typed.length) + " more", "enter", "button-big");
+          var enter = button(typed.length === 5 ? interpolate(gettext("Enter %(dice)s"), { dice: typed.join(" ") }, true)
+            : interpolate(gettext("Tap in %(count)s more"), { count: 5 - typed.length }, true), "enter", "button-big");
           enter.disabled = busy || typed.length !== 5;
           box.appendChild(enter);
         } else {
-          box.appendChild(button("Type the dice again", "retype", "button-secondary"));
+          box.appendChild(button(gettext("Type the dice again"), "retype", "button-secondary"));
         }
       }
-      if (state.can_undo) box.appendChild(button("Undo", "undo", "button-secondary undo-button"));
+      if (state.can_undo) box.appendChild(button(gettext("Undo"), "undo", "button-secondary undo-button"));
     });
   }
 
@@ -176,10 +183,10 @@
       if (!myTurn() || !pub.dice || retyping) return;
       if (hint && state.hint) {
         hint.hidden = false;
-        hint.textContent = "Hint: " + label(state.hint) + " is expected to leave the best final total (a fast estimate).";
+        hint.textContent = interpolate(gettext("Hint: %(box)s is expected to leave the best final total (a fast estimate)."), { box: label(state.hint) }, true);
       }
       if (pub.options.length) {
-        box.appendChild(el("h2", "options-title", "Score the dice in"));
+        box.appendChild(el("h2", "options-title", gettext("Score the dice in")));
         var list = el("div", "option-list");
         pub.options.forEach(function (pair) {
           var node = button(label(pair[0]) + " " + pair[1], "score", "option");
@@ -189,7 +196,7 @@
         box.appendChild(list);
       }
       if (pub.zeros.length) {
-        box.appendChild(el("h2", "options-title", "Only a 0 can go in"));
+        box.appendChild(el("h2", "options-title", gettext("Only a 0 can go in")));
         var zeros = el("div", "option-list zero-list");
         pub.zeros.forEach(function (name) {
           var node = button(label(name) + " 0", "score", "option button-secondary");
@@ -204,7 +211,7 @@
   function sheetTable(pub, seat, big) {
     var sheet = pub.sheets[seat];
     var table = el("table", "kismet-sheet" + (big ? " kismet-sheet-big" : ""));
-    var caption = el("caption", "", pub.seats[seat] + (seat === pub.turn ? " · on turn" : ""));
+    var caption = el("caption", "", pub.seats[seat] + (seat === pub.turn ? " · " + gettext("on turn") : ""));
     table.appendChild(caption);
     var body = el("tbody");
     function row(name, value, extra) {
@@ -218,17 +225,17 @@
     }
     Object.keys(pub.labels).forEach(function (box) {
       var value = sheet.boxes[box];
-      row(label(box), value === null ? "open" : String(value), value === null ? "is-open" : "is-filled")
+      row(label(box), value === null ? gettext("open") : String(value), value === null ? "is-open" : "is-filled")
         .setAttribute("data-box", box);
       if (box === "sixes") {
         var next = sheet.next_bonus;
-        row("Basic total", String(sheet.basic), "total-row");
+        row(gettext("Basic total"), String(sheet.basic), "total-row");
         // How far the next bonus step is: "+12 → 35" (12 more Basic points earn 35).
-        row("Bonus", String(sheet.bonus) + (next ? " (+" + next.needs + " → " + next.bonus + ")" : ""), "total-row bonus-row");
+        row(gettext("Bonus"), String(sheet.bonus) + (next ? " (+" + next.needs + " → " + next.bonus + ")" : ""), "total-row bonus-row");
       }
     });
-    row("Kismet section", String(sheet.kismet_section), "total-row");
-    row("Total", String(sheet.total), "total-row grand-total");
+    row(gettext("Kismet section"), String(sheet.kismet_section), "total-row");
+    row(gettext("Total"), String(sheet.total), "total-row grand-total");
     table.appendChild(body);
     return table;
   }
@@ -263,7 +270,7 @@
       var tr = el("tr", seat === pub.turn ? "on-turn" : "");
       var th = el("th", "", name);
       th.scope = "row";
-      if (seat === state.seat) th.appendChild(el("span", "muted", " (you)"));
+      if (seat === state.seat) th.appendChild(el("span", "muted", " " + gettext("(you)")));
       var tag = TableLive.botTag((state.seats || [])[seat]);
       if (tag) th.appendChild(el("span", "muted", tag));
       tr.appendChild(th);

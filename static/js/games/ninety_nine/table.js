@@ -7,8 +7,8 @@
 (function () {
   "use strict";
 
-  var WORDS = { minus_10: "−10", hold: "Hold", reverse: "Reverse", "99": "99" };
-  var SPOKEN = { minus_10: "minus 10", hold: "hold", reverse: "reverse", "99": "99" };
+  var WORDS = { minus_10: "−10", hold: gettext("Hold"), reverse: gettext("Reverse"), "99": "99" };
+  var SPOKEN = { minus_10: gettext("minus 10"), hold: gettext("hold"), reverse: gettext("reverse"), "99": "99" };
 
   var state = null;
   var busy = false;
@@ -35,25 +35,28 @@
     var turnLine = $("turn-line");
     if (state.status === "over" || pub.phase === "game_over") {
       var winners = pub.winners || [];
-      turnLine.textContent = winners.length ? (mine !== null && seats[mine] === winners[0] ? "You win!" : winners[0] + " wins!") : "The game is over";
+      turnLine.textContent = winners.length
+        ? (mine !== null && seats[mine] === winners[0] ? gettext("You win!") : interpolate(gettext("%(name)s wins!"), { name: winners[0] }, true))
+        : gettext("The game is over");
     } else if (state.status === "seating") {
-      turnLine.textContent = "Waiting for the start";
+      turnLine.textContent = gettext("Waiting for the start");
     } else if (pub.phase === "round_over") {
-      turnLine.textContent = pub.next_dealer === mine && !isScreen() ? "Your deal" : seats[pub.next_dealer] + " deals next";
+      turnLine.textContent = pub.next_dealer === mine && !isScreen() ? gettext("Your deal")
+        : interpolate(gettext("%(name)s deals next"), { name: seats[pub.next_dealer] }, true);
     } else if (canMove()) {
-      turnLine.textContent = "Your turn: play a card";
+      turnLine.textContent = gettext("Your turn: play a card");
     } else {
-      turnLine.textContent = seats[pub.turn] + "'s turn";
+      turnLine.textContent = interpolate(gettext("%(name)s's turn"), { name: seats[pub.turn] }, true);
     }
     turnLine.classList.toggle("is-mine", canMove());
     $("count").textContent = String(pub.count);
-    $("direction").textContent = pub.direction === 1 ? "↻ clockwise" : "↺ counter-clockwise";
+    $("direction").textContent = pub.direction === 1 ? "↻ " + gettext("clockwise") : "↺ " + gettext("counter-clockwise");
     var top = $("top-card");
     top.textContent = pub.top_card === null || pub.top_card === undefined ? "–" : cardText(pub.top_card);
     top.classList.toggle("special", isSpecial(pub.top_card));
     $("said").textContent = state.said || "";
     drawLost(pub);
-    if ($("draw-pile")) $("draw-pile").textContent = pub.draw_pile + " cards in the draw pile";
+    if ($("draw-pile")) $("draw-pile").textContent = interpolate(ngettext("%(count)s card in the draw pile", "%(count)s cards in the draw pile", pub.draw_pile), { count: pub.draw_pile }, true);
     drawHand(pub);
     drawScores(pub);
     drawActions(pub);
@@ -67,11 +70,13 @@
     if (pub.loser !== null && pub.loser !== undefined && pub.phase !== "playing") {
       var out = pub.markers[pub.loser] === 0;
       if (!isScreen() && pub.loser === state.seat) {
-        text = "You had no card you could play on " + pub.count + ": you lose this deal and a marker." +
-          (out ? " You have no markers left: you are out." : " " + pub.markers[pub.loser] + " left.");
+        text = interpolate(gettext("You had no card you could play on %(count)s: you lose this deal and a marker."), { count: pub.count }, true) +
+          " " + (out ? gettext("You have no markers left: you are out.")
+            : interpolate(gettext("%(markers)s left."), { markers: pub.markers[pub.loser] }, true));
       } else {
-        text = seats[pub.loser] + " had no card to play on " + pub.count + ": loses the deal and a marker." +
-          (out ? " " + seats[pub.loser] + " is out." : "");
+        text = interpolate(gettext("%(name)s had no card to play on %(count)s: loses the deal and a marker."),
+          { name: seats[pub.loser], count: pub.count }, true) +
+          (out ? " " + interpolate(gettext("%(name)s is out."), { name: seats[pub.loser] }, true) : "");
       }
     }
     line.hidden = !text;
@@ -88,7 +93,7 @@
       var legal = priv.legal || [];
       var playing = canMove() && legalKinds().indexOf("play") !== -1;
       if (!hand.length) {
-        box.appendChild(el("p", "muted", pub.markers && pub.markers[state.seat] === 0 ? "You are out of the game." : "No cards in your hand."));
+        box.appendChild(el("p", "muted", pub.markers && pub.markers[state.seat] === 0 ? gettext("You are out of the game.") : gettext("No cards in your hand.")));
         return;
       }
       hand.forEach(function (card, index) {
@@ -97,13 +102,15 @@
         node.appendChild(el("span", "card-face", cardText(card)));
         var known = Array.isArray(makes);
         var past = known && (makes[index] === null || makes[index] === undefined);
-        node.appendChild(el("span", "makes", !known ? "" : past ? "past 99" : "→ " + makes[index]));
+        node.appendChild(el("span", "makes", !known ? "" : past ? gettext("past 99") : "→ " + makes[index]));
         node.classList.toggle("is-past-99", past);
         var playable = playing && legal.indexOf(card) !== -1;
         node.classList.toggle("is-playable", playable);
         node.disabled = busy || !playable;
         node.setAttribute("data-card", String(card));
-        node.setAttribute("aria-label", cardSpoken(card) + (!known ? "" : past ? ", would pass 99" : ", makes " + makes[index]));
+        node.setAttribute("aria-label", !known ? cardSpoken(card) : past
+          ? interpolate(gettext("%(card)s, would pass 99"), { card: cardSpoken(card) }, true)
+          : interpolate(gettext("%(card)s, makes %(count)s"), { card: cardSpoken(card), count: makes[index] }, true));
         box.appendChild(node);
       });
     });
@@ -119,15 +126,15 @@
       var row = el("tr", (seat === pub.turn && pub.phase === "playing" ? "on-turn" : "") + (out ? " is-out" : ""));
       var who = el("th", "", name);
       who.scope = "row";
-      if (seat === state.seat) who.appendChild(el("span", "muted", " (you)"));
-      if (seat === pub.dealer) who.appendChild(el("span", "muted", " · dealer"));
+      if (seat === state.seat) who.appendChild(el("span", "muted", " " + gettext("(you)")));
+      if (seat === pub.dealer) who.appendChild(el("span", "muted", " · " + gettext("dealer")));
       var tag = TableLive.botTag((state.seats || [])[seat]);
       if (tag) who.appendChild(el("span", "muted", tag));
       row.appendChild(who);
-      var markers = el("td", "markers", out ? "out" : "●".repeat(pub.markers[seat]));
-      markers.setAttribute("aria-label", pub.markers[seat] + " markers");
+      var markers = el("td", "markers", out ? gettext("out") : "●".repeat(pub.markers[seat]));
+      markers.setAttribute("aria-label", interpolate(ngettext("%(count)s marker", "%(count)s markers", pub.markers[seat]), { count: pub.markers[seat] }, true));
       row.appendChild(markers);
-      row.appendChild(el("td", "muted", out ? "" : pub.cards[seat] + " cards"));
+      row.appendChild(el("td", "muted", out ? "" : interpolate(ngettext("%(count)s card", "%(count)s cards", pub.cards[seat]), { count: pub.cards[seat] }, true)));
       body.appendChild(row);
     });
   }
@@ -137,7 +144,7 @@
     if (!box) return;
     TableLive.redraw(box, function (box) {
       if (!canMove() || legalKinds().indexOf("deal") === -1) return;
-      var node = el("button", "button button-big", "Deal the next round");
+      var node = el("button", "button button-big", gettext("Deal the next round"));
       node.type = "button";
       node.setAttribute("data-move", "deal");
       node.disabled = busy;
