@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from django.utils.dateformat import format as date_format
 from django.utils.formats import number_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from bunco_club.models import (
@@ -115,7 +115,7 @@ class ClubForm(HouseRulesForm):
         help_text=_("Party times are entered and shown in it, and calendars carry it."),
         widget=forms.Select(attrs={"data-browser-zone": ""}),
         error_messages={"invalid_choice": _("Pick the club's time zone from the list, like America/Chicago.")})
-    rsvp_nudge_days = WholeNumberField(low=0, high=30, what="the days before a party", initial=3,
+    rsvp_nudge_days = WholeNumberField(low=0, high=30, what=gettext_noop("the days before a party"), initial=3,
                                        label=_("Remind members who haven't answered this many days before"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -236,7 +236,7 @@ class SeasonByRuleForm(forms.Form):
                            initial=lambda: str(timezone.localdate().year + 1))
     first_month = forms.DateField(label=_("Starting in the month of"), widget=forms.DateInput(attrs={"type": "date"}),
                                   error_messages={"invalid": _("Write a date like 2027-01-01.")})
-    months = WholeNumberField(low=1, high=24, what="the number of months", initial=12,
+    months = WholeNumberField(low=1, high=24, what=gettext_noop("the number of months"), initial=12,
                               label=_("For how many months"))
     # The rule's words are the pure rotation's (marked there), said in the reader's language.
     nth = forms.TypedChoiceField(choices=lambda: [(key, capfirst(gettext(value))) for key, value in ORDINALS.items()],

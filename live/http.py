@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django_htmx.middleware import HtmxDetails
 
 from live.refusals import BadInput
@@ -70,7 +70,7 @@ def parse_int(raw: object, *, low: int, high: int, what: str | Promise, advice: 
 def parse_int_or_none(raw: object, *, low: int, high: int) -> int | None:
     """`raw` read as parse_int reads it, None for anything but a whole number from `low` to `high`:
     for a view that answers a bad number as it answers a missing one ("Tap one of the names")."""
-    read = _read_int(raw, low=low, high=high, what="the number")
+    read = _read_int(raw, low=low, high=high, what=gettext_noop("the number"))
     return None if isinstance(read, BadNumber) else read
 
 
@@ -103,7 +103,9 @@ def _out_of_bounds(what: str | Promise, low: int, high: int) -> BadNumber:
 
 
 def _capitalised(what: str | Promise) -> str:
-    what = str(what)  # a lazy translation, said now
+    # A lazy translation is said now; a name marked with gettext_noop (a pure rule's "a die") is
+    # translated here.
+    what = gettext(str(what))
     return what[:1].upper() + what[1:]
 
 

@@ -17,7 +17,8 @@ from typing import ParamSpec, TypeVar
 from django import forms
 from django.http import HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
-from django.utils.translation import gettext
+
+from live.words import spoken
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=HttpResponseBase)
@@ -33,11 +34,7 @@ class Refusal(Exception):
         """In the reader's language: raised with a sentence already translated (`gettext`), it is
         that; raised with a pure rule's `Said` (games/rules/words.py), its template is translated
         here and filled in."""
-        said = self.args[0] if self.args else ""
-        template, values = getattr(said, "template", None), getattr(said, "values", None)
-        if isinstance(template, str) and isinstance(values, dict):
-            return gettext(template) % values if values else gettext(template)
-        return str(self)
+        return spoken(self.args[0]) if self.args and hasattr(self.args[0], "template") else str(self)
 
 
 # The refusals every app gives alike, defined here once: an app raises them with its own message

@@ -39,7 +39,7 @@ def parse_last_event_id(request: HttpRequest) -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
     if not raw:
         return None
-    return parse_int(raw, low=0, high=ID_MAX, what="the Last-Event-ID")
+    return parse_int(raw, low=0, high=ID_MAX, what=gettext_noop("the Last-Event-ID"))
 
 
 class OpenStreams:

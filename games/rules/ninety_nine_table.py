@@ -88,7 +88,7 @@ def read_move(fields: PostedFields, number: ReadNumber) -> dict[str, Any]:
     card = posted(fields, "card")
     if card is None:
         return {}
-    return {"card": card if card in ninety_nine.SPECIAL_CARDS else number(card, low=1, high=10, what="a card")}
+    return {"card": card if card in ninety_nine.SPECIAL_CARDS else number(card, low=1, high=10, what=gettext_noop("a card"))}
 
 
 def summary(played: Played) -> dict[str, Any]:

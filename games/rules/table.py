@@ -274,7 +274,7 @@ def posted_dice(fields: PostedFields, number: ReadNumber, name: str, too_many: s
     raw = fields.get(name) or ()
     if len(raw) > MOST_DICE:
         raise MalformedMove(too_many)
-    return [number(die, low=1, high=6, what="a die") for die in raw]
+    return [number(die, low=1, high=6, what=gettext_noop("a die")) for die in raw]
 
 
 BOX = re.compile(r"[a-z_]{1,30}")
@@ -408,7 +408,7 @@ class GameRules:
     private_hands: bool = False
     # What the seed's commitment vouches for, in the words of the game: its heading and what
     # anyone can check once the seed is revealed.
-    fairness: tuple[str, str] = ("Fair dice", "every toss and card")
+    fairness: tuple[str, str] = (gettext_noop("Fair dice"), gettext_noop("every toss and card"))
     # What the phone on turn gets besides its view and `legal_moves` (it may replace them with
     # the moves its page shows): (game, seat, the table's options) -> more of the payload.
     on_turn: Callable[[TableGame, int, Mapping[str, Any]], dict[str, Any]] = _nothing_more

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
 from games.rules.registry import GAMES, bot_levels, game_rules
 from games.rules.table import MALFORMED, GameRules, MalformedMove, OptionField
@@ -167,7 +167,7 @@ def read_move(post: QueryDict, rules: GameRules) -> tuple[dict[str, Any], str | 
         raise BadInput(_("The move's key is malformed: reload the page and move again."))
     raw_seat = post.get("seat", "")
     try:
-        seat = parse_int(raw_seat, low=0, high=SEAT_ROWS - 1, what="your seat") if raw_seat else None
+        seat = parse_int(raw_seat, low=0, high=SEAT_ROWS - 1, what=gettext_noop("your seat")) if raw_seat else None
     except BadNumber as error:
         raise BadInput(str(error)) from None
     return move, key, seat

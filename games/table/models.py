@@ -76,9 +76,9 @@ class Table(models.Model):
     """One game at one table, from its deal to its end."""
 
     class Status(models.TextChoices):
-        SEATING = "seating", "Taking seats"
-        PLAYING = "playing", "Playing"
-        OVER = "over", "Over"
+        SEATING = "seating", gettext_lazy("Taking seats")
+        PLAYING = "playing", gettext_lazy("Playing")
+        OVER = "over", gettext_lazy("Over")
 
     code = models.CharField(max_length=16, unique=True, default=new_code)
     game = models.CharField(max_length=20)

@@ -15,36 +15,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop
 
 from games.rules.registry import game_rules
 from live.broadcasters import Message
 from live.rendering import Frame, renders
+from live.words import spoken
 
 STOPPED = gettext_noop("Time and the grace period are over: the turn under way was stopped and counts nothing.")
-
-
-def spoken(said: object) -> str:
-    """A pure rule's sentence in the reader's language: a `Said` (games/rules/words.py) has its
-    template translated and its values filled in, each value that is itself a `Said` translated
-    too; anything else is said as it is."""
-    template, values = getattr(said, "template", None), getattr(said, "values", None)
-    if not isinstance(template, str) or not isinstance(values, dict):
-        return str(said)
-    if not values:
-        return gettext(template)
-    return gettext(template) % {name: _value(value) for name, value in values.items()}
-
-
-def _value(value: object) -> object:
-    """A value said in a sentence: a `Said` in the reader's language, a whole number written as
-    the reader's language writes it (2,000 in English, 2.000 in Spanish)."""
-    if hasattr(value, "template"):
-        return spoken(value)
-    if type(value) is int:
-        return number_format(value, force_grouping=True)
-    return value
 
 
 def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool = False) -> str:

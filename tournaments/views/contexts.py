@@ -168,7 +168,7 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         "next_player": group.next_player(players),
         "can_enter": refusal_now is None, "overtime": overtime,
         # A table stopped at the end of the grace period: say what happened to the turn under way.
-        "closed_why": STOPPED if final and not group.round.ended_now and digital.was_stopped(group) else refusal_now,
+        "closed_why": _(STOPPED) if final and not group.round.ended_now and digital.was_stopped(group) else refusal_now,
         "what_next": what_next(group) if final else "",
         "clock": clock_text(group.seconds_left(now)),
         "last_entry": group.live_turns().select_related("entrant").order_by("-id").first(),

@@ -54,7 +54,7 @@ def test_a_spanish_phone_reads_its_table_in_spanish_and_an_english_one_in_englis
 
     assert '<html lang="es">' in spanish
     for words in ("Deshacer mi última anotación", "Mi hoja de puntos", "Sumar 5 puntos (minibunco)",
-                  "¿Quién lo sacó?", "Ese no soy yo", "Puntos para", "Tú y ", "número en juego 1"):
+                  "¿Quién lo sacó?", "No soy yo", "Puntos para", "Tú y ", "número en juego 1"):
         assert words in spanish, words
     for words in ("Undo my last entry", "My score sheet", "Who rolled it?", "That's not me", "Points for"):
         assert words not in spanish, words
