@@ -402,7 +402,7 @@
       var sent = null;
       try { sent = sessionStorage.getItem("part:" + shown.getAttribute("data-part-table")); } catch (error) { /* private mode */ }
       if (sent && sent.slice(0, shown.getAttribute("data-part").length) === shown.getAttribute("data-part")) {
-        shown.appendChild(document.createTextNode(" ✓ from this phone"));
+        shown.appendChild(document.createTextNode(" ✓ " + gettext("from this phone")));
       }
     });
   }

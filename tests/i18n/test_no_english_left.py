@@ -14,20 +14,26 @@ which stay in every language, and the language switch's "English" and "Español"
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import re
 import zoneinfo
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
+import time_machine
 from django.apps import apps
 from django.conf import settings
+from django.core import mail
 from django.db import models
 from django.test import override_settings
 from django.utils import translation
 
+from bunco_club import actions
+from bunco_club.mail import send_due_reminders, send_swap_request
 from bunco_club.models import Club, Member
 from games.rules.fill_or_bust import Card
 from live.models import Event
@@ -199,3 +205,25 @@ def test_the_pseudo_language_replaces_every_letter_it_translates() -> None:
     said = pseudo("Table %(number)s rang the <strong>bell</strong> &amp; %(who)s won") % {"number": 3, "who": "Ada"}
     assert english_left(html_words(said), set()) == ["Ada"]
     assert english_left(html_words(said), {"Ada"}) == []
+
+
+def test_every_mail_a_member_or_host_gets_is_translated(world: World, django_capture_on_commit_callbacks: Any) -> None:
+    """Each kind of club mail, written for a recipient whose language is the pseudo-language: the
+    reminder and the host's, the change of time or place, the sub offer, the swap request, the
+    cancellation (bunco_club/mail.py: each in its recipient's language)."""
+    content = content_words()
+    everyone_reads_the_pseudo_language(world)
+    party, swap = world.party, world.swap
+    mail.outbox = []
+    with walked.rolled_back():
+        with django_capture_on_commit_callbacks(execute=True):
+            actions.edit_party(party, starts_at=party.starts_at + datetime.timedelta(hours=1),
+                               location=party.location, host=party.host, cohost=party.cohost, season=party.season)
+            actions.invite_another_sub(party)
+            send_swap_request(swap.pk)  # the world's swap request's mail, written anew
+            actions.cancel_party(party)
+        with time_machine.travel(swap.give.starts_at - datetime.timedelta(days=2), tick=False):
+            send_due_reminders()
+    kinds = {message.subject: english_left(f"{message.subject}\n{message.body}", content) for message in mail.outbox}
+    assert len(kinds) >= 5, list(kinds)
+    assert {subject: words for subject, words in kinds.items() if words} == {}
