@@ -47,7 +47,10 @@ VERSION = 2  # 2: the nights tap by tap; a file of version 1 has none and is rea
 # accounts belong to the installation, not to the club's history).
 CLUB_FIELDS = ("name", "slug", "buy_in_cents", "created_at", "place", "usual_time", "rsvp_nudge_days", "time_zone",
                "baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each",
-               "split_ties", "prize_amounts")
+               "split_ties", "prize_amounts", "language")
+# Columns a newer version added, with what a file of an older version stands for: a version 1 file
+# has no languages (its club reads English, its members have not chosen).
+ADDED_COLUMNS = {2: {"club": {"language": "en"}, "members": {"language": ""}}}
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class Section:
 # The file's lists, in the order they are stored: the club's own here; another app adds its own
 # after them (`register`), as the night does its nights tap by tap (games/night/export.py).
 TABLES: dict[str, Section] = {
-    "members": Section(Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order"), {},
+    "members": Section(Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order", "language"), {},
                        lambda club: club.members.order_by("pk"), later={"cohost": "members"}, of_club=True),
     "seasons": Section(Season, ("name", "created_at"), {}, lambda club: club.seasons.order_by("pk"), of_club=True),
     "blackouts": Section(Blackout, ("date",), {"member": "members"},
@@ -198,7 +201,19 @@ def read_document(text: str) -> dict[str, Any]:
             payload.setdefault(name, [])  # a list newer than the file: the file has none of it
         if not isinstance(payload.get(name), list) or not all(isinstance(row, dict) for row in payload[name]):
             raise ClubError(_("The file's %(list)s are not a list of records.") % {"list": _title(name).lower()})
+    _fill_added_columns(payload, version)
     return payload
+
+
+def _fill_added_columns(payload: dict[str, Any], version: int) -> None:
+    """A file older than a column gets what its version stands for in it (ADDED_COLUMNS)."""
+    for since, lists in ADDED_COLUMNS.items():
+        if version >= since:
+            continue
+        for name, columns in lists.items():
+            for row in [payload[name]] if name == "club" else payload[name]:
+                for column, value in columns.items():
+                    row.setdefault(column, value)
 
 
 def _value(model: type[models.Model], column: str, raw: object, where: str) -> object:

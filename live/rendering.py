@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import translation
 
+from live.bilingual import SEPARATOR, shown_in
 from live.broadcasters import Message
 
 # A renderer turns one event into the SSE frames that carry it: (event name or None, data).
@@ -86,7 +87,8 @@ class _RenderCache:
             if cached is not None:
                 self._items.move_to_end(key)
                 return cached
-        with translation.override(language):
+        languages = (language or "").split(SEPARATOR)
+        with translation.override(languages[0] or None), shown_in(languages if len(languages) > 1 else ()):
             encoded = encode_event(message)
         with self._lock:
             self._items[key] = encoded
@@ -116,7 +118,7 @@ def encode_frame(data: str, *, event: str | None = None, event_id: int | None = 
 
 
 def render_message(message: Message, language: str | None = None) -> bytes:
-    """The event's frames in `language` (the phone's; None: the site's default), rendered once
-    per event and language per process."""
+    """The event's frames in `language` (the phone's; None: the site's default; "en+es": a shared
+    screen's languages, live/bilingual.py), rendered once per event and language per process."""
     return _render_cache.get_or_render(message, language)
 

@@ -24,6 +24,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
+from live.bilingual import SEPARATOR, shown_in
 from live.broadcasters import CLOSE_STREAM, Message, Subscription, get_broadcaster
 from live.http import ID_MAX, client_address, parse_int
 from live.models import Event
@@ -209,6 +210,7 @@ def event_stream_response(
     snapshot: Callable[[], str],
     *,
     private: Sequence[PrivateChannel] = (),
+    languages: Sequence[str] = (),
 ) -> HttpResponse | StreamingHttpResponse:
     """The SSE response for one phone following `channels`; 400 for a malformed Last-Event-ID, 429
     when the client's address has too many streams open (settings.EVENTS_MAX_STREAMS_PER_ADDRESS).
@@ -221,6 +223,9 @@ def event_stream_response(
 
     `snapshot` (synchronous, may query) renders the whole live region; it is sent on a fresh
     connection and after a gap too long to replay.
+
+    Everything is said in the phone's language; a shared screen (a projector) gives `languages`,
+    the first its own: its words are then said in each (live/bilingual.py).
     """
     last_event_id = parse_last_event_id(request)  # a bad one: a BadNumber, answered as text (400)
     address = client_address(request)
@@ -230,8 +235,8 @@ def event_stream_response(
     try:
         _let_go_of_the_database()
         response = EventStreamResponse(
-            _stream((*channels, *(channel.name for channel in private)), _in_language(snapshot),
-                    last_event_id, _Guard(private), translation.get_language()),
+            _stream((*channels, *(channel.name for channel in private)), _in_language(snapshot, languages),
+                    last_event_id, _Guard(private), SEPARATOR.join(languages) or translation.get_language()),
             address=address,
         )
     except BaseException:
@@ -365,13 +370,13 @@ async def _missed_frames(channels: tuple[str, ...], guard: _Guard, sent: _SentId
     return [sent.frame(message) for message in await guard.allowed(unsent, sent)]
 
 
-def _in_language(snapshot: Callable[[], str]) -> Callable[[], str]:
-    """`snapshot`, rendered in the language of the phone that opened the stream, whichever thread
-    runs it."""
+def _in_language(snapshot: Callable[[], str], languages: Sequence[str]) -> Callable[[], str]:
+    """`snapshot`, rendered in the language of the phone that opened the stream (and a shared
+    screen's `languages`), whichever thread runs it."""
     language = translation.get_language()
 
     def rendered() -> str:
-        with translation.override(language):
+        with translation.override(language), shown_in(languages if len(languages) > 1 else ()):
             return snapshot()
 
     return rendered

@@ -127,6 +127,12 @@ class Night(models.Model):
     def pot_cents(self) -> int:
         return self.buy_in_cents * self.players.filter(is_ghost=False).count()
 
+    def languages_for_a_screen(self, own: str) -> list[str]:
+        """The languages a shared screen says its words in: its own first, then every other one the
+        night's phones read the night in (one query)."""
+        spoken = set(self.players.exclude(claimed_by="").values_list("language", flat=True))
+        return [own, *sorted(spoken & set(dict(settings.LANGUAGES)) - {own})]
+
     def round_obj(self, number: int | None = None) -> Round:
         return self.rounds.get(number=number or self.current_round)
 
@@ -252,6 +258,9 @@ class Player(models.Model):
     # The phone playing as this player: the random token its session keeps ("phone"), or "" while
     # nobody holds the seat. One phone per seat; the host hands a seat over by clearing it.
     claimed_by = models.CharField(max_length=64, blank=True, default="")
+    # The language that phone reads the night in ("" before a phone claims the seat): the projector
+    # says its words in every language of the night's phones (live/bilingual.py).
+    language = models.CharField(max_length=8, blank=True, default="")
 
     # Set on the players of PlayerQuerySet.with_figures() (derived, never stored).
     wins: int

@@ -203,3 +203,30 @@ def test_only_the_clubs_hosts_may_download_it(club, member_client, stranger_clie
     assert other_host_client.get(link).status_code == 404
     assert Client().get(link).status_code == 404
     assert link not in member_client.get(reverse("clubs:club", args=[club.slug])).content.decode()
+
+
+def test_the_club_and_each_member_keep_their_language(club, tmp_path):
+    club.language = "es"
+    club.save()
+    actions.set_member_language(club.members.get(name="Bea"), "en")
+    text = exported(club)
+    club.slug = "moved-away"
+    club.save()
+    copy = Club.objects.get(pk=imported(tmp_path, text)["club"])
+    assert copy.language == "es"
+    assert dict(copy.members.values_list("name", "language"))["Bea"] == "en"
+    assert dict(copy.members.values_list("name", "language"))["Ada"] == ""  # not chosen yet: the club's
+
+
+def test_a_file_of_version_1_comes_in_reading_english_with_its_members_yet_to_choose(club, tmp_path):
+    def as_version_1(payload: dict) -> None:
+        del payload["club"]["language"]
+        for member in payload["members"]:
+            del member["language"]
+
+    document = json.loads(resealed(exported(club), as_version_1))
+    document["version"] = 1
+    club.slug = "moved-away"
+    club.save()
+    copy = Club.objects.get(pk=imported(tmp_path, json.dumps(document))["club"])
+    assert copy.language == "en" and set(copy.members.values_list("language", flat=True)) == {""}

@@ -22,8 +22,9 @@ from live.text import well_formed_key
 
 
 @transaction.atomic
-def claim_seat(*, night: Night, player: Player, phone: str) -> None:
-    """The phone whose session token is `phone` plays as `player` from now on.
+def claim_seat(*, night: Night, player: Player, phone: str, language: str = "") -> None:
+    """The phone whose session token is `phone` plays as `player` from now on, reading the night in
+    `language` (what the projector says its words in: Night.languages_for_a_screen).
 
     Only a seat no other phone holds (or this phone already does): one conditional update, so two
     phones tapping the same name at once cannot both get it. The phone's other seat in the night,
@@ -31,7 +32,8 @@ def claim_seat(*, night: Night, player: Player, phone: str) -> None:
     """
     if not phone or player.night_id != night.pk or player.is_ghost:
         raise BadTally(_("Tap one of the names on the list."))
-    claimed = Player.objects.filter(pk=player.pk, claimed_by__in=("", phone)).update(claimed_by=phone)
+    claimed = Player.objects.filter(pk=player.pk, claimed_by__in=("", phone)).update(claimed_by=phone,
+                                                                                      language=language)
     if not claimed:
         raise SeatTaken(_("%(name)s is already playing on another phone. If that's you, ask the host to hand "
                           "your seat over to this phone.") % {"name": player.name})

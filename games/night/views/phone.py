@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -124,7 +125,8 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     if table is not None and not _names_to_claim(night, table).filter(pk=player.pk).exists():
         raise NotYours(_("%(name)s isn't at table %(table)s this round. Scan the QR code on your own table.")
                        % {"name": player.name, "table": table})
-    actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True))
+    actions.claim_seat(night=night, player=player, phone=phones.phone_token(request, create=True),
+                       language=translation.get_language())
     SEATS.remember(request, night.code, player.pk)
     return redirect("games:play", code=night.code)
 
@@ -225,6 +227,8 @@ def play(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context = phone_context(night, player)
     if request.htmx:
         return render(request, "games/play.html#phone-state", context)
+    if player.language != translation.get_language():  # the phone switched: the projector follows
+        Player.objects.filter(pk=player.pk).update(language=translation.get_language())
     return render(request, "games/play.html", context)
 
 

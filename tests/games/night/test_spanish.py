@@ -8,11 +8,13 @@ from __future__ import annotations
 import html
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from games.links import join_path
 from games.night import actions
-from games.night.models import Night
+from games.night.models import Night, Player
 from live.rendering import render_message
 from tests.builders import make_night, night_host_browser, phone_of, seated, started_night
 
@@ -122,6 +124,42 @@ def test_a_bell_pushed_down_the_stream_is_spanish_for_a_spanish_phone_and_englis
     assert "Bell! Round 3 is over." in english
     assert "Head table: stop now." in english
     assert "Campana" not in english
+
+
+def phone_in(night: Night, who: Player, language: dict[str, str]) -> Client:
+    """`who`'s phone, which joined and tapped their name from a browser in `language`."""
+    phone = Client(headers={"Accept-Language": language["HTTP_ACCEPT_LANGUAGE"]})
+    assert phone.get(join_path(night.code)).status_code == 200
+    assert phone.post(reverse("games:claim", args=[night.code]), {"player": who.pk}).status_code == 302
+    return phone
+
+
+def test_the_projector_speaks_every_language_of_the_nights_phones_its_own_first():
+    night = started_night()
+    screen_url = reverse("games:screen", args=[night.code, night.screen_token])
+    phone_in(night, seated(night, 1, 0), ENGLISH)
+    assert "Clasificación" not in page(Client(), screen_url, ENGLISH)  # English phones only: English alone
+
+    phone_in(night, seated(night, 2, 0), SPANISH)
+    english_first = page(Client(), screen_url, ENGLISH)
+    spanish_first = page(Client(), screen_url, SPANISH)
+
+    assert 'Standings <span class="also-said" lang="es">Clasificación</span>' in english_first
+    assert 'Round <strong>1</strong> of 24 <span class="also-said" lang="es">Ronda <strong>1</strong> de 24</span>' in english_first
+    assert 'Clasificación <span class="also-said" lang="en">Standings</span>' in spanish_first
+    assert 'Traveler <span class="also-said" lang="en">' not in english_first  # the projector's own first
+
+
+def test_a_bell_on_a_projector_of_two_languages_says_the_bell_in_both_and_a_phone_in_its_own():
+    night = make_night()
+    message = {"id": 987655, "channel": night.channel, "kind": "bell",
+               "data": {"round": 3, "team": "A", "winners": ["A"]}}
+
+    projector = render_message(message, "en+es").decode()
+    phone = render_message(message, "es").decode()
+
+    assert 'Bell! Round 3 is over. <span class="also-said" lang="es">¡Campana! Terminó la ronda 3.</span>' in projector
+    assert "¡Campana! Terminó la ronda 3." in phone and "Bell!" not in phone
 
 
 def test_a_rule_refusal_reaches_a_spanish_phone_in_spanish():
