@@ -465,3 +465,15 @@ class SentReminder(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class AccountLanguage(models.Model):
+    """The language a signed-in host or director chose with the header's switch: their own, which
+    a phone they log in on takes up (bunco_club/site/views.py), whatever that phone read before."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
+                                related_name="reading_language")
+    language = models.CharField(max_length=8)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"

@@ -27,7 +27,13 @@ from bunco_club.actions.clubs import (
     update_club,
 )
 from bunco_club.actions.hosting import answer_swap, assign_hosts, request_swap, set_blackouts
-from bunco_club.actions.languages import check_language, guess_member_language, set_member_language
+from bunco_club.actions.languages import (
+    account_language,
+    check_language,
+    guess_member_language,
+    set_account_language,
+    set_member_language,
+)
 from bunco_club.actions.refusals import ClubError
 from bunco_club.actions.results import NightSheet, record_night_played, record_night_results, set_night_counts
 from bunco_club.actions.roster import (
@@ -62,5 +68,5 @@ __all__ = [
     "note_site_address", "pair_cohosts", "promote", "record_night_played", "record_night_results", "reinstate",
     "remove_cohost", "request_swap", "reset_member_link", "retire", "season_by_rule", "set_blackouts",
     "set_night_counts", "split_cohosts", "update_club",
-    "check_language", "guess_member_language", "set_member_language",
+    "account_language", "check_language", "guess_member_language", "set_account_language", "set_member_language",
 ]

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from bunco_club.actions.refusals import ClubError
-from bunco_club.models import Member
+from bunco_club.models import AccountLanguage, Member
 
 
 def check_language(language: object) -> str:
@@ -37,3 +38,14 @@ def guess_member_language(member: Member, language: str) -> bool:
     if stored:
         member.language = language
     return stored
+
+
+def set_account_language(user: AbstractBaseUser, language: str) -> None:
+    """A signed-in host or director chose the language they read the site in."""
+    AccountLanguage.objects.update_or_create(user_id=user.pk, defaults={"language": check_language(language)})
+
+
+def account_language(user: AbstractBaseUser) -> str | None:
+    """The language a host or director chose, if they did (one the site still speaks)."""
+    chosen = AccountLanguage.objects.filter(user_id=user.pk).values_list("language", flat=True).first()
+    return chosen if chosen in dict(settings.LANGUAGES) else None

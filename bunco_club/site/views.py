@@ -30,6 +30,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 from django.views.i18n import JavaScriptCatalog
 
+from bunco_club import actions as club_actions
 from bunco_club.headcount import headcount
 from bunco_club.models import Club, Party
 from games.night.models import Night
@@ -97,7 +98,9 @@ def login(request: HttpRequest) -> HttpResponseBase:
     """The host's log in. Wrong passwords lock out the pair of the address and the username they
     were typed for (live/limits.py), not the user everywhere nor the address for everyone."""
     _refuse_when_locked_out(request)
-    return _counting_failures(request, _login_view(request))
+    response = _counting_failures(request, _login_view(request))
+    chosen = club_actions.account_language(request.user) if request.user.is_authenticated else None
+    return _reading(response, chosen) if request.method == "POST" and chosen else response
 
 
 @sensitive_post_parameters("password")
@@ -225,7 +228,7 @@ _javascript_catalog = JavaScriptCatalog.as_view()
 
 
 @require_POST
-def switch_language(request: HttpRequest) -> HttpResponse:
+def switch_language(request: HttpRequest) -> HttpResponseBase:
     """The header's language switch: this phone reads the site in the language posted from now on
     (a cookie, settings.LANGUAGE_COOKIE_*), back on the page it was tapped on."""
     language = request.POST.get("language", "")
@@ -237,7 +240,13 @@ def switch_language(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()},
                                            require_https=request.is_secure()):
         next_url = reverse("home")
-    response = HttpResponseRedirect(next_url)
+    if request.user.is_authenticated:  # a host's or director's own: the next phone they log in on takes it up
+        club_actions.set_account_language(request.user, language)
+    return _reading(HttpResponseRedirect(next_url), language)
+
+
+def _reading(response: HttpResponseBase, language: str) -> HttpResponseBase:
+    """`response`, telling the phone to read the site in `language` from now on (the switch's cookie)."""
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
                         path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
                         secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from tests.builders import PASSWORD, logged_in, make_user
+
 pytestmark = pytest.mark.django_db
 
 SPANISH = {"accept-language": "es"}
@@ -78,3 +80,24 @@ def test_a_language_the_site_does_not_speak_is_refused():
     response = Client(headers=SPANISH).post(reverse("switch_language"), {"language": "xx", "next": "/"})
     assert response.status_code == 400
     assert response.content.decode() == "Elige inglés o español."
+
+
+def test_a_host_who_chose_spanish_reads_it_on_the_next_phone_they_log_in_on():
+    host = make_user("ana")
+    laptop = logged_in(host)
+    laptop.post(reverse("switch_language"), {"language": "es", "next": "/"})
+
+    phone = Client(headers={"accept-language": "en"})
+    assert "Skip to content" in text(phone.get(reverse("login")))
+    response = phone.post(reverse("login"), {"username": "ana", "password": PASSWORD})
+    assert response.status_code == 302
+    assert phone.cookies[settings.LANGUAGE_COOKIE_NAME].value == "es"
+    assert "Saltar al contenido" in text(phone.get("/"))
+
+
+def test_a_phone_logged_in_by_a_host_who_never_chose_keeps_its_own_language():
+    make_user("bo")
+    phone = Client(headers=SPANISH)
+    phone.post(reverse("login"), {"username": "bo", "password": PASSWORD})
+    assert settings.LANGUAGE_COOKIE_NAME not in phone.cookies
+    assert "Saltar al contenido" in text(phone.get("/"))
