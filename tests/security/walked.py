@@ -844,7 +844,7 @@ def streams_answered_at_once() -> Iterator[None]:
     permission is the view's own code, run as ever; what a stream then sends is tested in
     tests/live and tests/games (a sync test client cannot read an endless stream)."""
 
-    def stream(request: Any, channels: Any, snapshot: Any, private: Any = ()) -> HttpResponse:
+    def stream(request: Any, channels: Any, snapshot: Any, private: Any = (), languages: Any = ()) -> HttpResponse:
         return HttpResponse("stream", content_type="text/event-stream")
 
     with pytest.MonkeyPatch.context() as patcher:
