@@ -241,7 +241,7 @@ class SeasonByRuleForm(forms.Form):
     # The rule's words are the pure rotation's (marked there), said in the reader's language.
     nth = forms.TypedChoiceField(choices=lambda: [(key, capfirst(gettext(value))) for key, value in ORDINALS.items()],
                                  coerce=int, initial=3, label=_("Which one"))
-    weekday = forms.TypedChoiceField(choices=lambda: [(number, gettext(day)) for number, day in enumerate(WEEKDAYS)],
+    weekday = forms.TypedChoiceField(choices=lambda: [(number, capfirst(gettext(day))) for number, day in enumerate(WEEKDAYS)],
                                      coerce=int, initial=4, label=_("Weekday"))
     time = forms.TimeField(label=_("At"), widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
                            error_messages={"invalid": TIME_FORMAT})

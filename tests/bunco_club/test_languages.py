@@ -233,3 +233,14 @@ def test_a_members_page_for_the_host_and_a_refused_link_read_in_spanish(host_cli
     refused = Client().get(reverse("clubs:my_club", args=["not-a-link"]), HTTP_ACCEPT_LANGUAGE="es")
     assert refused.status_code == 404
     assert "Este enlace no funciona" in text(refused) and "Este enlace no es válido" in text(refused)
+
+
+def test_a_spanish_mail_writes_the_weekday_in_small_letters_as_spanish_does(club, bea):
+    """The club's form says its weekdays capitalised, as a list's first word; a date in a sentence
+    says them in small letters ("el jueves 17 de diciembre"), as Django's own Spanish does."""
+    party = actions.add_party(club, starts_at=soon(10), location="Dot's, 4 Elm Road")
+    with time_machine.travel(party.starts_at - datetime.timedelta(days=2), tick=False):
+        send_due_reminders()
+    weekdays = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+    said = to("Bea")[0].subject
+    assert any(f" el {day} " in said for day in weekdays), said
