@@ -13,12 +13,13 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from games.links import join_path
 from games.night.models import Night, Player, Round
 from games.rules import bunco
 from games.templatetags.bunco import dollars
 from tests.builders import make_user
 from tests.conftest import ServerProcess
-from tests.e2e.pages import desk, join_night, log_in, start_night_from_form, wait_until
+from tests.e2e.pages import desk, log_in, start_night_from_form, wait_until
 
 # A whole night of up to 14 pages takes 1–2 minutes on a quiet machine and was seen past 300 s with
 # two suites and a benchmark on the same two cores: the suite's bound (pyproject.toml) is a hang's.
@@ -28,6 +29,15 @@ from tests.e2e.pages import desk, join_night, log_in, start_night_from_form, wai
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.proof]
 
 FIVE = ["Ada", "Bo", "Cy", "Di", "Ed"]
+# The five's phones read two languages (issue 44): Bo's and Di's Spanish, the others' English; the
+# words each phone is read by, in its language.
+SPANISH_PHONES = frozenset({"Bo", "Di"})
+WORDS = {
+    "en": {"locale": "en-US", "live": "Live", "round": "Round {number} ", "turn_over": "Our turn is over",
+           "bell": "Bell! Round {number} is over."},
+    "es": {"locale": "es-ES", "live": "En vivo", "round": "Ronda {number} ", "turn_over": "Terminamos nuestro turno",
+           "bell": "¡Campana! Terminó la ronda {number}."},
+}
 EXPECT_TIMEOUT_MS = 15_000  # up to 14 pages and a server on 2 cores
 # A step's answer, waited for before the next step (the start of a round moves every phone): only a
 # lost answer runs this out, however busy the machine.
@@ -39,10 +49,13 @@ THIRTEEN = ["Alice", "Bea", "Carmen", "Dana", "Eve", "Fran", "Gwen", "Hana", "Ir
 class PlayedNight:
     """The night as the pages play it: the host's page and one phone per person present."""
 
-    def __init__(self, site: ServerProcess, browser: Browser, new_phone, names: list[str]) -> None:
+    def __init__(self, site: ServerProcess, browser: Browser, new_phone, names: list[str],
+                 spanish: frozenset[str] = frozenset()) -> None:
         """The host logs in and starts the night from the form (its defaults: $5 a player, prizes
-        in whole dollars); everyone joins by the night's QR code and taps their name."""
+        in whole dollars); everyone joins by the night's QR code and taps their name, on a phone
+        reading Spanish for the names in `spanish`, English for the others."""
         self.url = site.url
+        self.spanish = spanish
         self.new_phone = new_phone
         make_user("host")
         self.host = log_in(desk(browser), self.url, then="/nights/new/")
@@ -55,8 +68,15 @@ class PlayedNight:
         for player in self.night.players.real():
             self.join(player.name)
 
+    def words(self, name: str) -> dict[str, str]:
+        """The words `name`'s phone is read by, in its language."""
+        return WORDS["es" if name in self.spanish else "en"]
+
     def join(self, name: str) -> None:
-        phone = join_night(self.new_phone(device_scale_factor=1), self.url, self.night.code, name)
+        phone = self.new_phone(device_scale_factor=1, locale=self.words(name)["locale"])
+        phone.goto(self.url + join_path(self.night.code))
+        phone.get_by_role("button", name=name, exact=True).click()
+        expect(phone.locator("[data-live-badge]")).to_have_text(self.words(name)["live"])
         expect(phone.locator(".go-to-line")).to_be_visible()
         self.phones[name] = phone
 
@@ -68,7 +88,10 @@ class PlayedNight:
         return [tables[table] for table in sorted(tables)]
 
     def phone_at(self, players: list[Player]) -> Page:
-        return self.phones[next(player.name for player in players if not player.is_ghost)]
+        return self.phones[self.name_at(players)]
+
+    def name_at(self, players: list[Player]) -> str:
+        return next(player.name for player in players if not player.is_ghost)
 
     def play_round(self, number: int) -> None:
         host_bar = self.host.locator("#host-state .host-bar")
@@ -83,16 +106,19 @@ class PlayedNight:
         tables = self.seats(number)
         for players in tables[1:]:
             phone = self.phone_at(players)
-            expect(phone.locator(".round-label")).to_contain_text(f"Round {number} ")
+            expect(phone.locator(".round-label")).to_contain_text(self.words(self.name_at(players))["round"].format(number=number))
             phone.locator("#tally-form [data-points='1']").click()
             expect(phone.locator(".team-score.team-mine .team-points")).to_have_text("1")
         head = self.phone_at(tables[0])
-        expect(head.locator(".round-label")).to_contain_text(f"Round {number} ")
+        expect(head.locator(".round-label")).to_contain_text(self.words(self.name_at(tables[0]))["round"].format(number=number))
         head.get_by_role("button", name="BUNCO!").click()
         head.locator("#bunco-chooser .bunco-team:not([hidden]) button").first.click()
         expect(head.locator(".bell-banner")).to_be_visible()
         for players in tables[1:]:
-            self.phone_at(players).get_by_role("button", name="Our turn is over").click()
+            words = self.words(self.name_at(players))
+            phone = self.phone_at(players)
+            expect(phone.locator(".bell-title")).to_have_text(words["bell"].format(number=number))  # by its stream
+            phone.get_by_role("button", name=words["turn_over"]).click()
         self.wait_for_close(number)
 
     def host_step(self, button: str) -> None:
@@ -149,16 +175,22 @@ def check_whole_dollar_prizes(night: Night, page: Page, pot_cents: int) -> None:
         [f"{award.player.name} · {dollars(award.amount_cents)}" for award in awards])
 
 
-def test_five_players_play_a_whole_night_on_their_phones_and_the_prizes_are_whole_dollars(
+def test_five_players_play_a_whole_night_on_their_phones_in_two_languages_and_the_prizes_are_whole_dollars(
     night_site: ServerProcess, browser: Browser, new_phone
 ) -> None:
-    played = PlayedNight(night_site, browser, new_phone, FIVE)
+    """Two of the five phones read Spanish, three English, all night long; the projector, opened in
+    English, says the final standings in both (issue 44)."""
+    played = PlayedNight(night_site, browser, new_phone, FIVE, spanish=SPANISH_PHONES)
     night = played.night
     assert sorted(sum(player.is_ghost for player in table) for table in played.seats(1)) == [1, 2]
     for number in range(1, bunco.ROUNDS + 1):
         played.play_round(number)
     played.prizes()
     check_whole_dollar_prizes(night, played.host, 5 * night.buy_in_cents)
+    projector = new_phone(locale="en-US", viewport={"width": 1280, "height": 720})
+    projector.goto(f"{played.url}/n/{night.code}/screen/{night.screen_token}/")
+    expect(projector.locator(".projector-round")).to_have_text("Final standings Clasificación final")
+    expect(projector.locator(".projector-round .also-said")).to_have_attribute("lang", "es")
 
 
 def test_thirteen_players_with_a_late_arrival_and_a_leaver_play_a_whole_night_on_their_phones(
