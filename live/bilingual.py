@@ -10,9 +10,11 @@ the same partials serve the phones and the host's page unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+
+from django.utils import translation
 
 _languages: ContextVar[tuple[str, ...]] = ContextVar("shown_in_languages", default=())
 SEPARATOR = "+"  # "en+es": a stream's languages, as live.streams passes them to live.rendering
@@ -31,3 +33,16 @@ def shown_in(languages: Sequence[str]) -> Iterator[None]:
 def languages_shown() -> tuple[str, ...]:
     """The languages of the `shown_in` around this moment (none outside one)."""
     return _languages.get()
+
+
+def said_in_each(say: Callable[[], str]) -> str:
+    """A sentence a script shows as text (a move in words on a table's screen): `say()` in each
+    language of the `shown_in` around, joined by " · "; once, as it is, outside one."""
+    languages = languages_shown()
+    if len(languages) < 2:
+        return say()
+    said = []
+    for language in languages:
+        with translation.override(language):
+            said.append(say())
+    return " · ".join(said)

@@ -184,7 +184,7 @@ def _seat(table: Table, number: object) -> TableSeat:
 
 
 @transaction.atomic
-def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "") -> TableSeat:
+def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "", language: str = "") -> TableSeat:
     """The phone whose games.phones token is `phone` plays seat `number` from now on: one
     conditional update, so two phones tapping one seat cannot both get it. A phone plays one seat
     at a table (the one it held is freed); a bot's seat is not for phones (the host takes it back
@@ -210,7 +210,7 @@ def claim_seat(*, table: Table, number: int, phone: str, contribution: str = "")
     claimed = log_event(table.channel, "table_state", {"what": "seat_claimed", "seat": seat.number})
     in_lobby = table.status == Table.Status.SEATING
     taken = (TableSeat.objects.filter(pk=seat.pk, claimed_by__in=("", phone))
-             .update(claimed_by=phone, held_since=claimed.id,
+             .update(claimed_by=phone, held_since=claimed.id, language=language,
                      contribution=contribution if in_lobby else seat.contribution))
     if not taken:
         raise SeatTaken(_("%(name)s is already playing on another phone. If that's you, ask whoever opened the "

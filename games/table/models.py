@@ -169,6 +169,12 @@ class Table(models.Model):
         seats = list(self.seats.order_by("number").values_list("name", "contribution"))
         return [name for name, _part in seats], ",".join(part for _name, part in seats)
 
+    def languages_for_a_screen(self, own: str) -> list[str]:
+        """The languages the table's screen says the moves in: its own first, then every other one
+        its phones read the table in (one query)."""
+        spoken = set(self.seats.exclude(claimed_by="").values_list("language", flat=True))
+        return [own, *sorted(spoken & set(dict(settings.LANGUAGES)) - {own})]
+
     def last_move(self) -> Move | None:
         return self.moves.order_by("-number").first()
 
@@ -209,6 +215,9 @@ class TableSeat(models.Model):
     # The phone that held the seat when a bot took it over: it gets the seat back when the bot
     # hands it back to a person.
     held_before_bot = models.CharField(max_length=64, blank=True)
+    # The language that phone reads the table in: the table's screen says the moves in every
+    # language of its phones (Table.languages_for_a_screen, live/bilingual.py).
+    language = models.CharField(max_length=8, blank=True, default="")
     # When the phone holding the seat counts as gone quiet, unless it is heard from before (its
     # page, a move, its "still here" every few seconds): then a bot covers the seat
     # (actions.cover_quiet_seats). While a bot keeps the seat for a phone (`held_before_bot`), when

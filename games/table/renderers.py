@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop
 
 from games.rules.registry import game_rules
+from live.bilingual import said_in_each
 from live.broadcasters import Message
 from live.rendering import Frame, renders
 from live.words import spoken
@@ -29,10 +30,12 @@ def said_of(move: Mapping[str, Any], view: Mapping[str, Any], *, stopped: bool =
     """One move in words, from the move as recorded (`Move.as_data`) and the public view after it,
     in the words of the view's game (its `GameRules.said`). Only what everyone may see: the move is
     made, the view is public. `stopped`: the table was stopped after it (actions.end_table: a
-    tournament's grace period ran out with a turn under way), which is what the page then says."""
+    tournament's grace period ran out with a turn under way), which is what the page then says.
+    On a table's screen whose phones read two languages, it is said in both (live/bilingual.py)."""
     if stopped:
-        return gettext(STOPPED)
-    return spoken(game_rules(str(view.get("game"))).said(move, view))
+        return said_in_each(lambda: gettext(STOPPED))
+    said = game_rules(str(view.get("game"))).said(move, view)
+    return said_in_each(lambda: spoken(said))
 
 
 def spoken_values(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from functools import partial
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -44,7 +45,7 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     number = parse_int(request.POST.get("seat"), low=0, high=table.engine.max_seats - 1, what=_("the seat"),
                        advice=_("Tap one of the seats."))
     seat = actions.claim_seat(table=table, number=number, phone=phones.phone_token(request, create=True),
-                              contribution=request.POST.get("contribution", ""))
+                              contribution=request.POST.get("contribution", ""), language=translation.get_language())
     SEATS.remember(request, table.code, seat.pk)
     return redirect("tables:table", code=table.code)
 

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
@@ -21,6 +22,7 @@ from games.table.record import record_json
 from games.table.renderers import said_of, spoken, spoken_values
 from games.table.replay import deal, replay, verify
 from games.table.views.shared import is_screen_token, refused, seat_payload, table_or_404
+from live.bilingual import shown_in
 from live.qr import qr_svg
 from live.refusals import NotNow, Refusal, answers_refusals
 from live.streams import event_stream_response, read_for_a_stream
@@ -34,7 +36,9 @@ def screen(request: HttpRequest, code: str, token: str) -> HttpResponse:
     table = table_or_404(code)
     if not is_screen_token(table, token):
         raise PermissionDenied(_(FORGED_SCREEN))
-    payload = seat_payload(table, None)
+    # The moves in words in every language of the table's phones, the screen's own first.
+    with shown_in(table.languages_for_a_screen(translation.get_language())):
+        payload = seat_payload(table, None)
     if request.headers.get("Accept") == "application/json":  # the screen's slow poll
         return JsonResponse(payload)
     join_url = request.build_absolute_uri(reverse("tables:table", args=[table.code]))
@@ -51,18 +55,21 @@ def screen(request: HttpRequest, code: str, token: str) -> HttpResponse:
 def screen_events(request: HttpRequest, code: str, token: str) -> HttpResponse | StreamingHttpResponse:
     """The screen's stream: the table's public channel only."""
 
-    def table_if_allowed() -> Table | None:
+    def table_if_allowed() -> tuple[Table, list[str]] | None:
         table = table_or_404(code)
-        return table if is_screen_token(table, token) else None
+        if not is_screen_token(table, token):
+            return None
+        return table, table.languages_for_a_screen(translation.get_language())
 
-    table = read_for_a_stream(request, table_if_allowed)
-    if table is None:
+    allowed = read_for_a_stream(request, table_if_allowed)
+    if allowed is None:
         raise PermissionDenied(_(FORGED_SCREEN))
+    table, languages = allowed
 
     def snapshot() -> str:
         return json.dumps({"snapshot": True, **seat_payload(Table.objects.get(pk=table.pk), None)})
 
-    return event_stream_response(request, [table.channel], snapshot)
+    return event_stream_response(request, [table.channel], snapshot, languages=languages)
 
 
 def replay_steps(table: Table) -> list[dict[str, Any]]:

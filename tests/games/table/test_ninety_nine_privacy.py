@@ -115,7 +115,7 @@ def play_on_phones(players: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> 
     snapshots: dict[int, str] = {}
 
     def stream_of(who: int):  # noqa: ANN202
-        def record(request, channels, snapshot, private=()):  # noqa: ANN001, ANN202
+        def record(request, channels, snapshot, private=(), languages=()):  # noqa: ANN001, ANN202
             followed[who] = [*channels, *(channel.name for channel in private)]
             snapshots[who] = snapshot()
             return HttpResponse("")

@@ -151,6 +151,24 @@ def test_a_moves_frame_tells_a_spanish_phone_the_move_in_spanish_and_an_english_
     assert " tossed " in english["said"] or " turned over " in english["said"]
 
 
+def test_a_tables_screen_whose_phones_read_two_languages_says_each_move_in_both() -> None:
+    table = make_table(2, bots=["", "threshold"], seed=3)
+    phone = seated_phone(table, 0)
+    while to_move(table) != 0:
+        play_out_one(table)
+    for kind in ("draw", "toss"):
+        legal = [move["kind"] for move in phone.get(url("state", table)).json()["legal_moves"]]
+        if kind in legal:
+            assert phone.post(url("move", table), {"kind": kind}).status_code == 200
+    spanish, english = last_move_frame(table, "es")["said"], last_move_frame(table, "en")["said"]
+
+    assert last_move_frame(table, "en+es")["said"] == f"{english} · {spanish}"  # the screen's stream
+    table.seats.filter(number=0).update(language="es")
+    screen = Client(headers={"accept-language": "en"}).get(
+        reverse("tables:screen", args=[table.code, table.screen_token]), headers={"accept": "application/json"})
+    assert screen.json()["said"] == f"{english} · {spanish}"  # the screen's own page, in English first
+
+
 def test_a_kismet_frame_carries_the_box_names_in_the_phones_language() -> None:
     table = make_table(2, game="kismet", options={})
     phone = seated_phone(table, to_move(table))

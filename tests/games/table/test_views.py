@@ -323,7 +323,7 @@ def test_the_screen_needs_its_own_token_and_follows_the_public_channel_only(monk
     table = make_table()
     followed: list[list[str]] = []
 
-    def record(request, channels, snapshot):
+    def record(request, channels, snapshot, languages=()):
         followed.append(list(channels))
         return HttpResponse("")
 
