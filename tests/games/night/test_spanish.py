@@ -6,6 +6,7 @@ English."""
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -109,10 +110,13 @@ def test_the_start_form_and_its_house_rules_read_in_spanish():
         assert words not in form, words
 
 
+def bell_of_round_3(night: Night, event_id: int) -> dict[str, Any]:
+    """The bell of round 3 as the night's log sends it (id `event_id`, the render cache's key)."""
+    return {"id": event_id, "channel": night.channel, "kind": "bell", "data": {"round": 3, "team": "A", "winners": ["A"]}}
+
+
 def test_a_bell_pushed_down_the_stream_is_spanish_for_a_spanish_phone_and_english_for_an_english_one():
-    night = make_night()
-    message = {"id": 987654, "channel": night.channel, "kind": "bell",
-               "data": {"round": 3, "team": "A", "winners": ["A"]}}
+    message = bell_of_round_3(make_night(), 987654)
 
     spanish = render_message(message, "es").decode()
     english = render_message(message, "en").decode()
@@ -151,9 +155,7 @@ def test_the_projector_speaks_every_language_of_the_nights_phones_its_own_first(
 
 
 def test_a_bell_on_a_projector_of_two_languages_says_the_bell_in_both_and_a_phone_in_its_own():
-    night = make_night()
-    message = {"id": 987655, "channel": night.channel, "kind": "bell",
-               "data": {"round": 3, "team": "A", "winners": ["A"]}}
+    message = bell_of_round_3(make_night(), 987655)
 
     projector = render_message(message, "en+es").decode()
     phone = render_message(message, "es").decode()

@@ -135,7 +135,8 @@ def test_a_move_the_rules_refuse_says_why_in_spanish_and_in_english() -> None:
 # --- A move's stream frame -------------------------------------------------------------------------
 
 
-def test_a_moves_frame_tells_a_spanish_phone_the_move_in_spanish_and_an_english_one_in_english() -> None:
+def fill_or_bust_after_adas_move() -> Table:
+    """A Fill or Bust table of Ada's phone and a bot, once Ada has drawn or tossed."""
     table = make_table(2, bots=["", "threshold"], seed=3)
     phone = seated_phone(table, 0)
     while to_move(table) != 0:
@@ -144,6 +145,11 @@ def test_a_moves_frame_tells_a_spanish_phone_the_move_in_spanish_and_an_english_
         legal = [move["kind"] for move in phone.get(url("state", table)).json()["legal_moves"]]
         if kind in legal:
             assert phone.post(url("move", table), {"kind": kind}).status_code == 200
+    return table
+
+
+def test_a_moves_frame_tells_a_spanish_phone_the_move_in_spanish_and_an_english_one_in_english() -> None:
+    table = fill_or_bust_after_adas_move()
     spanish, english = last_move_frame(table, "es"), last_move_frame(table, "en")
     name = "Ada"
     assert spanish["said"].startswith(f"{name} ") and spanish["said"] != english["said"]
@@ -152,14 +158,7 @@ def test_a_moves_frame_tells_a_spanish_phone_the_move_in_spanish_and_an_english_
 
 
 def test_a_tables_screen_whose_phones_read_two_languages_says_each_move_in_both() -> None:
-    table = make_table(2, bots=["", "threshold"], seed=3)
-    phone = seated_phone(table, 0)
-    while to_move(table) != 0:
-        play_out_one(table)
-    for kind in ("draw", "toss"):
-        legal = [move["kind"] for move in phone.get(url("state", table)).json()["legal_moves"]]
-        if kind in legal:
-            assert phone.post(url("move", table), {"kind": kind}).status_code == 200
+    table = fill_or_bust_after_adas_move()
     spanish, english = last_move_frame(table, "es")["said"], last_move_frame(table, "en")["said"]
 
     assert last_move_frame(table, "en+es")["said"] == f"{english} · {spanish}"  # the screen's stream
