@@ -51,7 +51,7 @@ from bunco_club.headcount import headcount
 from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
-from live.http import HtmxHttpRequest
+from live.http import HtmxHttpRequest, remember_language
 from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
 
 SESSION_MEMBERS = "club-member-codes"
@@ -695,12 +695,7 @@ def my_language(request: HttpRequest, token: str) -> HttpResponse:
     header, or its first visit's offer); this phone's other pages follow it too (the header's cookie)."""
     member = _member_from_link(request, token)
     member = actions.set_member_language(member, request.POST.get("language", ""))
-    response = redirect(_back_to_me(token))
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, member.language, max_age=settings.LANGUAGE_COOKIE_AGE,
-                        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
-                        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                        samesite="Lax")
-    return response
+    return remember_language(redirect(_back_to_me(token)), member.language)
 
 
 @require_POST

@@ -10,10 +10,11 @@ the same partials serve the phones and the host's page unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.conf import settings
 from django.utils import translation
 
 _languages: ContextVar[tuple[str, ...]] = ContextVar("shown_in_languages", default=())
@@ -35,14 +36,26 @@ def languages_shown() -> tuple[str, ...]:
     return _languages.get()
 
 
-def said_in_each(say: Callable[[], str]) -> str:
-    """A sentence a script shows as text (a move in words on a table's screen): `say()` in each
-    language of the `shown_in` around, joined by " · "; once, as it is, outside one."""
+def screen_languages(own: str, spoken: Iterable[str]) -> list[str]:
+    """The languages a shared screen says its words in: its own first, then every other one of
+    `spoken` (its phones' languages) that the site speaks."""
+    return [own, *sorted(set(spoken) & set(dict(settings.LANGUAGES)) - {own})]
+
+
+def in_each_language(say: Callable[[], str]) -> list[str]:
+    """`say()` once in each language of the `shown_in` around, in order; once, as it is, outside
+    one (or with one language)."""
     languages = languages_shown()
     if len(languages) < 2:
-        return say()
+        return [say()]
     said = []
     for language in languages:
         with translation.override(language):
             said.append(say())
-    return " · ".join(said)
+    return said
+
+
+def said_in_each(say: Callable[[], str]) -> str:
+    """A sentence a script shows as text (a move in words on a table's screen): `say()` in each
+    language of the `shown_in` around, joined by " · "; once, as it is, outside one."""
+    return " · ".join(in_each_language(say))

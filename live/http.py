@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_noop
 from django_htmx.middleware import HtmxDetails
@@ -46,6 +47,16 @@ class BadNumber(BadInput):
     """A number from a request that is not a whole number within its bounds: refused (400) like any
     other bad input, by the app's one answer. The message says so in words a person can act on. Its
     own kind: a form that reads several numbers tells which field it was about."""
+
+
+def remember_language[Response: HttpResponseBase](response: Response, language: str) -> Response:
+    """`response`, telling the phone to read the site in `language` from now on: the cookie of the
+    header's switch (settings.LANGUAGE_COOKIE_*), which Django's LocaleMiddleware reads."""
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                        samesite="Lax")
+    return response
 
 
 def parse_int(raw: object, *, low: int, high: int, what: str | Promise, advice: str = "") -> int:

@@ -34,6 +34,7 @@ from bunco_club import actions as club_actions
 from bunco_club.headcount import headcount
 from bunco_club.models import Club, Party
 from games.night.models import Night
+from live.http import remember_language
 from live.limits import address_and_username, too_many, used_up
 from live.refusals import BadInput, NotFound, Refusal, TooMany, answers_refusals, text_refusal
 from live.text import has_control_characters
@@ -100,7 +101,7 @@ def login(request: HttpRequest) -> HttpResponseBase:
     _refuse_when_locked_out(request)
     response = _counting_failures(request, _login_view(request))
     chosen = club_actions.account_language(request.user) if request.user.is_authenticated else None
-    return _reading(response, chosen) if request.method == "POST" and chosen else response
+    return remember_language(response, chosen) if request.method == "POST" and chosen else response
 
 
 @sensitive_post_parameters("password")
@@ -242,16 +243,7 @@ def switch_language(request: HttpRequest) -> HttpResponseBase:
         next_url = reverse("home")
     if request.user.is_authenticated:  # a host's or director's own: the next phone they log in on takes it up
         club_actions.set_account_language(request.user, language)
-    return _reading(HttpResponseRedirect(next_url), language)
-
-
-def _reading(response: HttpResponseBase, language: str) -> HttpResponseBase:
-    """`response`, telling the phone to read the site in `language` from now on (the switch's cookie)."""
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
-                        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
-                        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                        samesite="Lax")
-    return response
+    return remember_language(HttpResponseRedirect(next_url), language)
 
 
 @require_GET

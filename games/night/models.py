@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from games.codes import new_code, new_token
 from games.rules import bunco, dice, prizes
+from live.bilingual import screen_languages
 
 # --- A Bunco night ----------------------------------------------------------------------------
 
@@ -130,8 +131,7 @@ class Night(models.Model):
     def languages_for_a_screen(self, own: str) -> list[str]:
         """The languages a shared screen says its words in: its own first, then every other one the
         night's phones read the night in (one query)."""
-        spoken = set(self.players.exclude(claimed_by="").values_list("language", flat=True))
-        return [own, *sorted(spoken & set(dict(settings.LANGUAGES)) - {own})]
+        return screen_languages(own, self.players.exclude(claimed_by="").values_list("language", flat=True))
 
     def round_obj(self, number: int | None = None) -> Round:
         return self.rounds.get(number=number or self.current_round)

@@ -28,6 +28,7 @@ from games.codes import new_code, new_token
 from games.rules import dice
 from games.rules.registry import bot_level_word, game_rules
 from games.rules.table import GameRules, TableGame, chance_of
+from live.bilingual import screen_languages
 
 FAIRNESS_VERSION = 2  # docs/FAIRNESS.md: how a new table derives its chance
 
@@ -172,8 +173,7 @@ class Table(models.Model):
     def languages_for_a_screen(self, own: str) -> list[str]:
         """The languages the table's screen says the moves in: its own first, then every other one
         its phones read the table in (one query)."""
-        spoken = set(self.seats.exclude(claimed_by="").values_list("language", flat=True))
-        return [own, *sorted(spoken & set(dict(settings.LANGUAGES)) - {own})]
+        return screen_languages(own, self.seats.exclude(claimed_by="").values_list("language", flat=True))
 
     def last_move(self) -> Move | None:
         return self.moves.order_by("-number").first()

@@ -6,11 +6,10 @@ from __future__ import annotations
 from django import template
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
-from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from live.bilingual import languages_shown
+from live.bilingual import in_each_language, languages_shown
 
 register = template.Library()
 
@@ -20,15 +19,9 @@ class BilingualNode(Node):
         self.nodelist = nodelist
 
     def render(self, context: Context) -> SafeString:
-        languages = languages_shown()
-        if len(languages) < 2:
-            return mark_safe(self.nodelist.render(context))
-        said = []
-        for language in languages:
-            with translation.override(language):
-                said.append(self.nodelist.render(context))
+        said = in_each_language(lambda: self.nodelist.render(context))
         also = [format_html('<span class="also-said" lang="{}">{}</span>', language, mark_safe(words))
-                for language, words in zip(languages[1:], said[1:], strict=True)]
+                for language, words in zip(languages_shown()[1:], said[1:], strict=True)]
         return mark_safe(" ".join([said[0], *also]))
 
 
