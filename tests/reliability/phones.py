@@ -292,3 +292,33 @@ def reconnect(url: str, phone: Phone, last_event_id: int, timeout: float = 60.0)
             raise AssertionError(f"the stream never opened again: {stream.statuses}, {stream.error!r}")
         time.sleep(min(0.1 * 2**tries, 1.0))
         tries += 1
+
+
+def replayed_after(url: str, phone: Phone, last_seen: int, owed: set[int], what: str) -> Stream:
+    """A phone's stream that ended, opened again from `last_seen` as its EventSource does (again
+    whenever it ends, from the last event it had) until it has received every event of `owed`.
+    Fails, saying what the phone got, if one opening answers with a snapshot instead of the events
+    it missed (more than the replay holds) or the events never all come."""
+    stream = reconnect(url, phone, last_seen)
+    asked_from = last_seen
+
+    def has_them() -> bool:
+        nonlocal stream, asked_from
+        assert not stream.ids or stream.ids[0] <= asked_from + 1, (
+            f"{what}: a snapshot (id {stream.ids[0]}) instead of the events after {asked_from}")
+        if owed <= set(stream.ids):
+            return True
+        if stream.ended.is_set():  # it ended again before it had them all: the page opens it again
+            asked_from = stream.last_event_id or asked_from
+            stream = reconnect(url, phone, asked_from)
+        return False
+
+    try:
+        wait_for(what, has_them)
+    except AssertionError as failure:
+        missing = sorted(owed - set(stream.ids))
+        raise AssertionError(f"{failure}; asked from {asked_from}; {len(missing)} of {len(owed)} missing "
+                             f"(first {missing[:5]}); got {len(stream.ids)} ids, first {stream.ids[:3]}, "
+                             f"last {stream.ids[-3:]}; statuses {stream.statuses}, ended "
+                             f"{stream.ended.is_set()}, {stream.error!r}") from failure
+    return stream
