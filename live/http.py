@@ -51,7 +51,7 @@ class BadNumber(BadInput):
 
 def remember_language[Response: HttpResponseBase](response: Response, language: str) -> Response:
     """`response`, telling the phone to read the site in `language` from now on: the cookie of the
-    header's switch (settings.LANGUAGE_COOKIE_*), which Django's LocaleMiddleware reads."""
+    header's switch (settings.LANGUAGE_COOKIE_*), which bunco_club/site/language.py reads as Django's LocaleMiddleware does."""
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
                         path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
                         secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,

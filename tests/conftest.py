@@ -124,7 +124,7 @@ def fresh_rate_limits(settings: Any) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def site_language_after_each_test() -> Iterator[None]:
     """Each test ends in the site's language: a request the test client made in Spanish leaves its
-    thread in Spanish (LocaleMiddleware activates a language and nothing puts it back, which a
+    thread in Spanish (the language middleware activates a language and nothing puts it back, which a
     server's next request does), and the next test would read its messages in it."""
     from django.utils import translation
 

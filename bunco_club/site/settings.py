@@ -108,8 +108,9 @@ MIDDLEWARE = [
     "bunco_club.site.caching.KeptByNoCacheMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The reader's language: the switch's cookie, else the phone's Accept-Language (docs/I18N.md).
-    "django.middleware.locale.LocaleMiddleware",
+    # The reader's language: the switch's cookie, else the phone's Accept-Language (docs/I18N.md),
+    # as LocaleMiddleware finds it, without its two thread hops a request under ASGI.
+    "bunco_club.site.language.language_middleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -101,3 +101,23 @@ def test_a_phone_logged_in_by_a_host_who_never_chose_keeps_its_own_language():
     phone.post(reverse("login"), {"username": "bo", "password": PASSWORD})
     assert settings.LANGUAGE_COOKIE_NAME not in phone.cookies
     assert "Saltar al contenido" in text(phone.get("/"))
+
+
+def test_a_page_served_over_asgi_is_in_the_phones_language_and_says_so():
+    """Under uvicorn the middleware runs on the async side (bunco_club/site/language.py): the same
+    language, and the headers that keep a cache from serving one reader's language to another."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    spanish = async_to_sync(AsyncClient().get)(reverse("login"), headers=SPANISH)
+    english = async_to_sync(AsyncClient().get)(reverse("login"), headers={"accept-language": "en"})
+    assert "Contraseña" in text(spanish) and "Password" in text(english)
+    assert spanish["Content-Language"] == "es" and english["Content-Language"] == "en"
+    assert "Accept-Language" in spanish["Vary"] and "Accept-Language" in english["Vary"]
+
+
+def test_the_switchs_cookie_wins_over_the_phones_accept_language():
+    phone = Client(headers=SPANISH)
+    phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = phone.get(reverse("login"))
+    assert "Password" in text(response) and response["Content-Language"] == "en"

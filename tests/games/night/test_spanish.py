@@ -27,7 +27,7 @@ ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 @pytest.fixture(autouse=True)
 def english_after_each_test():
-    """A request read in Spanish leaves its thread in Spanish (LocaleMiddleware activates the
+    """A request read in Spanish leaves its thread in Spanish (the language middleware activates the
     language and nothing deactivates it): the tests after these ones read English again."""
     yield
     translation.deactivate()
