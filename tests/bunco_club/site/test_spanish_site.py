@@ -121,3 +121,31 @@ def test_the_switchs_cookie_wins_over_the_phones_accept_language():
     phone.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     response = phone.get(reverse("login"))
     assert "Password" in text(response) and response["Content-Language"] == "en"
+
+
+def test_reading_the_language_costs_a_request_no_hop_to_the_sync_thread(settings, monkeypatch):
+    """Under uvicorn a MiddlewareMixin's hooks each hop to the sync thread and back; Django's
+    LocaleMiddleware added two to every tap and move (15 % on the tap's answer through the server,
+    docs/PERFORMANCE.md). The site's language middleware reads the language where it runs."""
+    from asgiref import sync
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    hops: list[object] = []
+    hop = sync.SyncToAsync.__call__
+
+    async def counted(self, *args, **kwargs):
+        hops.append(self.func)
+        return await hop(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+
+    def hops_of_a_request() -> int:
+        async_to_sync(AsyncClient().get)(reverse("login"), headers=SPANISH)  # warm: the first loads
+        hops.clear()
+        async_to_sync(AsyncClient().get)(reverse("login"), headers=SPANISH)
+        return len(hops)
+
+    with_language = hops_of_a_request()
+    settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if "language" not in name and "locale" not in name]
+    assert hops_of_a_request() == with_language
