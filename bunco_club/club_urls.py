@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from bunco_club import views
+from bunco_club import box_views, views
 
 app_name = "clubs"
 
@@ -19,12 +19,15 @@ urlpatterns = [
     path("me/<str:token>/claim/", views.my_claim, name="my_claim"),
     path("me/<str:token>/away/", views.my_blackouts, name="my_blackouts"),
     path("me/<str:token>/language/", views.my_language, name="my_language"),
+    path("me/<str:token>/box/<int:party_pk>/received/", box_views.my_box_received, name="my_box_received"),
     path("me/<str:token>/calendar.ics", views.member_feed, name="member_feed"),
     path("calendar/<str:feed_code>.ics", views.club_feed, name="club_feed"),
     # A club's pages.
     path("<slug:slug>/", views.club, name="club"),
     path("<slug:slug>/edit/", views.club_edit, name="club_edit"),
     path("<slug:slug>/export/", views.club_export, name="club_export"),
+    path("<slug:slug>/box/", box_views.box, name="box"),
+    path("<slug:slug>/box/kit/", box_views.box_kit, name="box_kit"),
     path("<slug:slug>/hosts/add/", views.cohost_add, name="cohost_add"),
     path("<slug:slug>/hosts/<int:user_pk>/remove/", views.cohost_remove, name="cohost_remove"),
     path("<slug:slug>/roster/", views.roster, name="roster"),
@@ -50,6 +53,7 @@ urlpatterns = [
     path("<slug:slug>/parties/<int:pk>/counts/", views.party_counts, name="party_counts"),
     path("<slug:slug>/parties/<int:pk>/cancel/", views.party_cancel, name="party_cancel"),
     path("<slug:slug>/parties/<int:pk>/paid/<int:member_pk>/", views.party_paid, name="party_paid"),
+    path("<slug:slug>/parties/<int:pk>/box/received/", box_views.party_box_received, name="party_box_received"),
 ]
 
 # Every club page shows its times in the club's zone, dropped again once the page is made. (Every

@@ -26,11 +26,14 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from bunco_club import custody
 from bunco_club.actions.clubs import _unique_slug
 from bunco_club.actions.refusals import ClubError
 from bunco_club.models import (
     RSVP,
     Blackout,
+    BoxHandOver,
+    BoxItem,
     Club,
     Member,
     NightRecord,
@@ -41,7 +44,7 @@ from bunco_club.models import (
 )
 
 FORMAT = "bunco-club-export"
-VERSION = 2  # 2: the nights tap by tap; a file of version 1 has none and is read still
+VERSION = 3  # 2: the nights tap by tap; 3: the Bunco box. A file of an older version has none of them and is read still
 
 # The club's own columns the file carries (its feed's code, the site's address and its hosts'
 # accounts belong to the installation, not to the club's history).
@@ -98,6 +101,14 @@ TABLES: dict[str, Section] = {
     "night_records": Section(NightRecord, ("name", "wins", "losses", "buncos", "prize_cents", "prizes", "recorded_at"),
                              {"party": "parties", "member": "members"},
                              lambda club: NightRecord.objects.filter(party__club=club).order_by("pk")),
+    # The Bunco box (version 3): its checklist, and the custody log of its hand-overs (the phones'
+    # idempotency keys stay behind, as the RSVPs' do).
+    "box_items": Section(BoxItem, ("name", "count", "position"), {}, lambda club: club.box_items.order_by("pk"),
+                         of_club=True, since=3),
+    "box_handovers": Section(BoxHandOver, ("received_at", "counts", "by_host"),
+                             {"party": "parties", "received_by": "members"},
+                             lambda club: club.box_handovers.order_by("pk"), of_club=True,
+                             refusal=lambda row: custody.record_problem(row.counts), since=3),
 }
 
 
@@ -107,7 +118,8 @@ TITLES = {
     "members": gettext_lazy("Members"), "seasons": gettext_lazy("Seasons"), "blackouts": gettext_lazy("Blackouts"),
     "parties": gettext_lazy("Parties"), "rsvps": gettext_lazy("Rsvps"),
     "sub_invitations": gettext_lazy("Sub invitations"), "swap_requests": gettext_lazy("Swap requests"),
-    "night_records": gettext_lazy("Night records"),
+    "night_records": gettext_lazy("Night records"), "box_items": gettext_lazy("Box items"),
+    "box_handovers": gettext_lazy("Box hand-overs"),
 }
 
 

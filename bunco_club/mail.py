@@ -1,8 +1,9 @@
 """The club's emails, each sent once: what the mail tasks (bunco_club.tasks) call.
 
-The substitute invitation, the swap request and the party's change or cancellation are enqueued
-by their actions once the transaction commits; `send_due_reminders` (RSVP nudges, the host's
-reminder, and any invitation or swap whose email an enqueue lost) runs from the clock. Every email
+The substitute invitation, the swap request, the party's change or cancellation and what a count
+of the Bunco box found missing are enqueued by their actions once the transaction commits;
+`send_due_reminders` (RSVP nudges, the host's reminder, and any invitation or swap whose email an
+enqueue lost) runs from the clock. Every email
 goes out through `send_once`, which records it, so however often these run each goes once. Each
 is written for its one recipient, in their language (`Member.reads`: theirs, else their club's).
 
@@ -23,9 +24,10 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from bunco_club import custody
 from bunco_club.headcount import Headcount, headcount
 from bunco_club.links import absolute, member_token
-from bunco_club.models import RSVP, Member, Party, SentReminder, SubInvitation, SwapRequest
+from bunco_club.models import RSVP, BoxHandOver, Member, Party, SentReminder, SubInvitation, SwapRequest
 
 
 def send_once(key: str, *, kind: str, to: Sequence[str], subject: str, body: str, party: Party | None = None,
@@ -242,8 +244,9 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
     """Send every reminder that is due and has not gone out yet; returns how many were sent.
 
     RSVP nudges and the host's reminder go from the club's `rsvp_nudge_days` before a party until
-    it starts; substitute invitations and swap requests that are still open go at once (normally
-    their own task sent them already, and then they are not sent again)."""
+    it starts; substitute invitations and swap requests that are still open, and what the Bunco
+    box's last count found missing, go at once (normally their own task sent them already, and then
+    they are not sent again)."""
     now = now or timezone.now()
     sent = 0
     horizon = now + datetime.timedelta(days=60)
@@ -263,4 +266,49 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
                                               take__starts_at__gt=now).values_list("pk", flat=True):
         if f"swap:{swap_id}" not in already:
             sent += send_swap_request(swap_id)
+    return sent + _send_box_flags(now)
+
+
+def _send_box_flags(now: datetime.datetime) -> int:
+    """What the last count of each club's Bunco box found missing, to its party's host, if the mail
+    its action enqueued did not go (send_once: never twice)."""
+    latest: dict[int, int] = {}
+    for club_id, handover_id in (BoxHandOver.objects.filter(party__starts_at__gt=now, party__cancelled_at__isnull=True)
+                                 .order_by("club_id", "-received_at", "-pk").values_list("club_id", "pk")):
+        latest.setdefault(club_id, handover_id)
+    return sum(send_box_missing(handover_id) for handover_id in latest.values())
+
+
+def _box_lines(missing: Sequence[custody.Line]) -> str:
+    """What a count found missing, one item a line, in the language the mail is written in."""
+    return "\n".join(_("- %(item)s: %(counted)s of %(kit)s") % {
+        "item": line.name, "counted": formats.number_format(line.counted, force_grouping=True),
+        "kit": formats.number_format(line.kit, force_grouping=True)} for line in missing)
+
+
+def send_box_missing(handover_id: int) -> int:
+    """Tell the host (and co-host) of the party the Bunco box was received for what its count found
+    missing, before the party (issue 45), each in their own language; once per count and host."""
+    handover = (BoxHandOver.objects.select_related("party__club", "party__host", "party__cohost", "received_by")
+                .filter(pk=handover_id).first())
+    party = handover.party if handover else None
+    if handover is None or party is None or not party.takes_answers:
+        return 0
+    missing = handover.missing()
+    if not missing:
+        return 0
+    sent = 0
+    for member in (party.host, party.cohost):
+        if member is None or not member.email:
+            continue
+        with _reading(member):
+            values = {"name": member.name, "club": party.club.name, "when": _when(party), "link": _link(member),
+                      "counted": _at(party.club.local(handover.received_at)), "lines": _box_lines(missing),
+                      "by": handover.received_by.name if handover.received_by else _("a host")}
+            subject = _("%(club)s: the Bunco box is missing something for %(when)s") % values
+            body = _("Hi %(name)s,\n\nThe Bunco box was counted on %(counted)s, when %(by)s received it, and it "
+                     "is short of:\n%(lines)s\n\nYou host on %(when)s: there is still time to find or replace "
+                     "them.\n\nYour club page: %(link)s\n") % values
+        sent += send_once(f"box:{handover.pk}:{member.pk}", kind="box", to=[member.email], party=party,
+                          member=member, subject=subject, body=body)
     return sent

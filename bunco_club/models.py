@@ -1,5 +1,6 @@
 """The club domain: clubs, their members and alternates, seasons, parties, RSVPs, substitutes,
-swap requests, the nights' records and the reminders sent.
+swap requests, the nights' records and the reminders sent, and the Bunco box (its checklist and
+the custody log of its hand-overs).
 
 This app never imports `games` or `tournaments` models (docs/DESIGN.md §2): a night may belong to a
 party, not the other way round, and reports its results through `actions.record_night_results`.
@@ -15,11 +16,13 @@ import zoneinfo
 from dataclasses import asdict
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from bunco_club import custody
 from bunco_club.links import my_club_path
 from bunco_club.standings import Line, Standing, season_standings
 from games.rules import bunco, prizes
@@ -477,3 +480,70 @@ class AccountLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.language}"
+
+
+# --- The Bunco box (issue 45) -------------------------------------------------------------------
+# The club's kit as a checklist, and the custody log of who received it when, with what they
+# counted. The rules (counts, what is missing, who brings it) are bunco_club/custody.py's; where
+# the box is for a party, bunco_club/box.py; the workflows, bunco_club/actions/box.py.
+
+
+class BoxItem(models.Model):
+    """One line of the club's Bunco box checklist: a thing the box holds and how many of it. A host
+    edits the list (bunco_club.actions.set_box_kit); each count recorded keeps the list as it was."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="box_items")
+    name = models.CharField(max_length=NAME_MAX)
+    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(custody.COUNT_MAX)])
+    position = models.PositiveSmallIntegerField(default=0)  # the checklist's order
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="box_item_once_a_club")]
+
+    def __str__(self) -> str:
+        return f"{self.name} × {self.count}"
+
+
+class BoxHandOverQuerySet(models.QuerySet["BoxHandOver"]):
+    def newest_first(self) -> BoxHandOverQuerySet:
+        return self.order_by("-received_at", "-pk")
+
+    def latest_one(self) -> BoxHandOver | None:
+        """The last hand-over: whoever received it has the box."""
+        return self.newest_first().select_related("received_by").first()
+
+
+class BoxHandOver(models.Model):
+    """The Bunco box received by the host of a party, and what they counted of each item: the
+    custody log, append-only (a recount is a new row, never an edit). The box's holder is derived
+    from the latest row (`BoxHandOverQuerySet.latest_one`), never stored."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="box_handovers")
+    party = models.ForeignKey(Party, null=True, blank=True, on_delete=models.SET_NULL, related_name="box_handovers")
+    received_by = models.ForeignKey(Member, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="box_handovers")
+    received_at = models.DateTimeField(auto_now_add=True)
+    # What was counted, item by item, with the kit's count of the moment (custody.Line.as_record):
+    # [{"name": "Dice", "kit": 12, "counted": 10}, ...].
+    counts = models.JSONField(default=list, blank=True)
+    by_host = models.BooleanField(default=False)  # a club host recorded it from the club's pages
+    # The idempotency key of the phone's "received" (a retry records nothing twice).
+    key = models.CharField(max_length=64, blank=True)
+
+    objects = BoxHandOverQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["received_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["club", "key"], condition=~models.Q(key=""),
+                                               name="box_handover_key_once_a_club")]
+
+    def __str__(self) -> str:
+        return f"{self.received_by}: {self.received_at:%d %b %Y}"
+
+    def lines(self) -> list[custody.Line]:
+        return custody.lines_of(self.counts)
+
+    def missing(self) -> list[custody.Line]:
+        """The items counted fewer than the kit said."""
+        return custody.missing(self.lines())

@@ -43,6 +43,11 @@ def send_party_changed(party_id: int, was_starts_at: str | None = None, was_loca
 
 
 @shared_task(ignore_result=True)
+def send_box_missing(handover_id: int) -> int:
+    return mail.send_box_missing(handover_id)
+
+
+@shared_task(ignore_result=True)
 def send_due_reminders() -> int:
     sent = mail.send_due_reminders()
     if sent:

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bunco_club import actions, ical
+from bunco_club import actions, box, ical
 from bunco_club.export import export_text
 from bunco_club.forms import (
     BlackoutsForm,
@@ -164,6 +164,7 @@ class Back(enum.Enum):
     PARTY = "party"  # the party `pk`
     ME = "me"  # the member's own page (their personal link)
     RSVP = "rsvp"  # the party `party_pk` if the answer was sent from its page, else the member's own page
+    BOX = "box"  # the club's Bunco box page
 
 
 def _back_url(back: Back, request: HttpRequest, *, slug: str, pk: int, token: str, party_pk: int) -> str:
@@ -175,6 +176,8 @@ def _back_url(back: Back, request: HttpRequest, *, slug: str, pk: int, token: st
         return reverse("clubs:season", args=[slug, pk])
     if back is Back.PARTY:
         return reverse("clubs:party", args=[slug, pk])
+    if back is Back.BOX:
+        return reverse("clubs:box", args=[slug])
     if back is Back.RSVP and request.POST.get("back") == "party":
         party = get_object_or_404(Party.objects.select_related("club"), pk=party_pk)
         return reverse("clubs:party", args=[party.club.slug, party.pk])
@@ -236,10 +239,12 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
                 .prefetch_related(Prefetch("records", queryset=NightRecord.objects.exclude(prizes=""),
                                            to_attr="winners"))[:12])
     next_party = upcoming[0] if upcoming else None
+    box_party = box.next_party(club)  # the next one not called off: where the Bunco box goes
+    where = box.box_at(box_party) if box_party else box.box_now(club)
     context = {
         "club": club, "member": member, "is_host": is_host, "upcoming": upcoming, "past": past,
         "next_party": next_party, "next_count": headcount(next_party) if next_party else None,
-        "seasons": club.seasons.all(), "hosts": club.hosts.all(),
+        "seasons": club.seasons.all(), "hosts": club.hosts.all(), "box": where,
         "feed_url": request.build_absolute_uri(reverse("clubs:club_feed", args=[club.feed_code])),
         "cohost_form": CohostForm(),
     }
@@ -543,6 +548,7 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, member, is_host = _club_for_viewer(request, slug)
     party = _party_of(club, pk)
     mine = party.rsvps.filter(member=member).first() if member else None
+    at_party = box.box_at(party)
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": headcount(party),
         "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
@@ -551,10 +557,20 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         "invitations": party.sub_invitations.select_related("member"),
         "records": party.records.select_related("member").order_by("-wins", "name"),
         "my_token": member_token(member.code) if member else None,
+        "box": at_party, "box_key": secrets.token_hex(16),
+        "box_action": _box_action(club, party, member, is_host) if at_party.receives else "",
     }
     if request.htmx:
         return render(request, "bunco_club/party.html#headcount", context)
     return render(request, "bunco_club/party.html", context)
+
+
+def _box_action(club: Club, party: Party, member: Member | None, is_host: bool) -> str:
+    """Where this viewer's "received the box" form posts for the party: its host's own link (the
+    member's), else a club host's page; "" for anyone else."""
+    if member is not None and party.is_hosted_by_member(member):
+        return reverse("clubs:my_box_received", args=[member_token(member.code), party.pk])
+    return reverse("clubs:party_box_received", args=[club.slug, party.pk]) if is_host else ""
 
 
 @require_http_methods(["GET", "POST"])
@@ -662,6 +678,7 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
         "feed_url": request.build_absolute_uri(reverse("clubs:member_feed", args=[token])),
         "blackouts": _my_blackouts_form(member),
         "language_guessed": language_guessed, "other_language": _other_language(member.reads),
+        "hosting_box": box.box_for_host(member), "box_key": secrets.token_hex(16),
     }
     return render(request, "bunco_club/my_club.html", context)
 

@@ -7,7 +7,8 @@ module and the imported one in their layers, and reports each import that goes t
 
 The layers:
 - pure rules   games/rules/ and tournaments/brackets.py: the standard library and games.rules
-- pure club    bunco_club/rotation.py, bunco_club/standings.py: the standard library only
+- pure club    bunco_club/rotation.py, bunco_club/standings.py, bunco_club/custody.py: the standard
+               library only (and the pure games.rules' words)
 - live         live/: Django, other third-party packages and the standard library; no domain app
 - club domain  every other file of bunco_club/ (models, actions, views, forms, tasks, mail, headcount,
                ical, admin, apps, migrations, ...): never games or tournaments, never the wiring;
@@ -52,7 +53,7 @@ STDLIB = "standard library"
 THIRD_PARTY = "third-party"
 
 WIRING_PACKAGE = "bunco_club.site"  # the folder bunco_club/site/: settings, urls, asgi, the clock, load_demo...
-PURE_CLUB_MODULES = frozenset({"bunco_club.rotation", "bunco_club.standings"})
+PURE_CLUB_MODULES = frozenset({"bunco_club.rotation", "bunco_club.standings", "bunco_club.custody"})
 
 
 def layer_of(module: str) -> str:

@@ -112,6 +112,9 @@ NOT_REFUSALS = {
     # A pure rule's error (bunco_club/rotation.py imports the standard library only): the club's
     # actions translate it into a ClubError.
     "bunco_club.rotation.RotationError",
+    # A pure rule's error (bunco_club/custody.py, the Bunco box's counts): the box's actions
+    # translate it into a ClubError.
+    "bunco_club.custody.BoxError",
 }
 
 

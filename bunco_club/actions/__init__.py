@@ -3,7 +3,8 @@ when it refuses (docs/DESIGN.md §3).
 
 One module per part of a club's life: clubs (a club, its settings and hosts), roster (members, the
 sub list, co-host pairs), schedule (seasons and parties), hosting (dates away, the rotation, swaps),
-rsvps (answers, buy-ins, substitutes), results (a night's sheets and whether it counts); what they
+rsvps (answers, buy-ins, substitutes), results (a night's sheets and whether it counts), box (the
+Bunco box's checklist and its hand-overs from host to host); what they
 share is in common.py. Errors are `ClubError`s (refusals.py), or the refusals every app shares
 (live.refusals: NotNow, KeyReused), carrying the HTTP status a view should answer with and a message
 for people. Emails (substitute invitations, swap requests, a party's change or cancellation) are
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 # The workflows, one module per part of a club's life, and the club's refusal (refusals.py), all
 # named here so that `bunco_club.actions.<name>` is what callers and tests have always used.
+from bunco_club.actions.box import BOX_KEY_REUSED, KIT_CHANGED, receive_box, set_box_kit
 from bunco_club.actions.clubs import (
     CLUB_FIELDS,
     RESERVED_SLUGS,
@@ -61,6 +63,7 @@ from bunco_club.actions.schedule import add_party, cancel_party, create_season, 
 from live.refusals import KeyReused, NotNow, Refusal
 
 __all__ = [
+    "BOX_KEY_REUSED", "KIT_CHANGED", "receive_box", "set_box_kit",
     "CLUB_FIELDS", "RESERVED_SLUGS", "RSVP_KEY_REUSED", "RULE_FIELDS", "SEAT_TAKEN", "ClubError", "KeyReused",
     "NightSheet", "NotNow", "Refusal", "add_cohost", "add_member", "add_party", "answer_rsvp",
     "answer_sub_invitation", "answer_swap", "assign_hosts", "cancel_party", "claim_member", "create_club",

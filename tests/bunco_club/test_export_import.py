@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from bunco_club import actions
+from bunco_club.export import VERSION
 from bunco_club.links import my_club_path
 from bunco_club.models import Club, Member, NightRecord, Party, SubInvitation, SwapRequest
 from tests.builders import REGULARS, element_text, exported, imported, logged_in, refused, resealed, soon
@@ -154,7 +155,7 @@ def nothing_stored() -> tuple[int, int, int]:
 @pytest.mark.parametrize(("file", "message"), [
     (lambda text: tampered(text, one_more_win), "altered since it was exported"),
     (lambda text: text[:-40], "not JSON"),
-    (lambda text: text.replace('"version": 2', '"version": 3'), "version 3"),
+    (lambda text: text.replace(f'"version": {VERSION}', f'"version": {VERSION + 1}'), f"version {VERSION + 1}"),
     (lambda text: json.dumps({"format": "something else"}), "not a club export"),
     (lambda text: resealed(text, lambda p: p["rsvps"][0].update(member=999999)), "not in the file"),
     (lambda text: resealed(text, lambda p: p["night_records"][0].update(wins=-3)), "wins"),

@@ -152,6 +152,11 @@ def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerPr
     for member in club.members.regulars():
         actions.answer_rsvp(party, member, "yes")
     actions.answer_rsvp(party, club.members.get(name="Bea"), "no")
+    # The Bunco box (issue 45): its checklist, counted by the party's host one die short.
+    actions.set_box_kit(club, [("Bell", "1"), ("Dice", "12")])
+    bell, dice = club.box_items.all()
+    assert party.host is not None
+    actions.receive_box(party, [(str(bell.pk), "1"), (str(dice.pk), "11")], key="axe", member=party.host)
     found: dict = {}
     host = log_in(new_phone(), url)
     for what, path in [
@@ -163,6 +168,7 @@ def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerPr
         ("club form", f"/clubs/{club.slug}/edit/"),
         ("new season", f"/clubs/{club.slug}/seasons/new/"),
         ("standings", f"/clubs/{club.slug}/seasons/{season.pk}/standings/"),
+        ("the Bunco box", f"/clubs/{club.slug}/box/"),
     ]:
         host.goto(url + path)
         check(host, what, found)
@@ -172,6 +178,9 @@ def test_the_club_pages_pass_axe_without_serious_violations(night_site: ServerPr
     bea = new_phone()
     bea.goto(url + my_club_path(club.members.get(name="Bea").code))
     check(bea, "my club (a regular)", found)
+    party_host = new_phone()
+    party_host.goto(url + my_club_path(party.host.code))
+    check(party_host, "my club (the next party's host, the box's count)", found)
     report(found)
 
 

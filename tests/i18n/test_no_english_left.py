@@ -32,6 +32,7 @@ from django.test import override_settings
 from django.utils import translation
 
 from bunco_club.mail import (
+    send_box_missing,
     send_due_reminders,
     send_party_cancelled,
     send_party_changed,
@@ -213,8 +214,8 @@ def test_the_pseudo_language_replaces_every_letter_it_translates() -> None:
 
 def test_every_mail_a_member_or_host_gets_is_translated(world: World) -> None:
     """Each kind of club mail, written for a recipient whose language is the pseudo-language: the
-    reminder and the host's, the change of time or place, the sub offer, the swap request, the
-    cancellation (bunco_club/mail.py: each in its recipient's language). The mails are written by
+    reminder and the host's, the change of time or place, the sub offer, the swap request, what the
+    Bunco box's count found missing, the cancellation (bunco_club/mail.py: each in its recipient's language). The mails are written by
     their own functions, as the tasks call them, so on every layout (Celery eager or not)."""
     content = content_words()
     everyone_reads_the_pseudo_language(world)
@@ -224,10 +225,11 @@ def test_every_mail_a_member_or_host_gets_is_translated(world: World) -> None:
         send_party_changed(party.pk, was_starts_at="2026-12-01T19:00:00+00:00", was_location=world.club.place + " 2")
         send_sub_invitation(world.invitation.pk)
         send_swap_request(swap.pk)
+        send_box_missing(world.handover.pk)
         with time_machine.travel(swap.give.starts_at - datetime.timedelta(days=2), tick=False):
             send_due_reminders()
         Party.objects.filter(pk=party.pk).update(cancelled_at=party.starts_at)
         send_party_cancelled(party.pk)
     kinds = {message.subject: english_left(f"{message.subject}\n{message.body}", content) for message in mail.outbox}
-    assert len(kinds) >= 5, list(kinds)
+    assert len(kinds) >= 6, list(kinds)
     assert {subject: words for subject, words in kinds.items() if words} == {}

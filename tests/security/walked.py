@@ -42,7 +42,7 @@ from django.utils.html import escape
 
 from bunco_club import actions as club_actions
 from bunco_club.links import member_token
-from bunco_club.models import Club, Member, Party, Season, SubInvitation, SwapRequest
+from bunco_club.models import BoxHandOver, Club, Member, Party, Season, SubInvitation, SwapRequest
 from games.links import join_token
 from games.night import actions as night_actions
 from games.night.models import Night, Player, Tally
@@ -164,6 +164,7 @@ class World:
     tables: dict[str, Table]  # one of each game, started, seats 0 and 1 taken by phones
     over_table: Table  # played out by bots
     room: CheckRoom
+    handover: BoxHandOver  # the Bunco box received for `party` by its host, a die missing
     visitors: dict[str, Client] = field(default_factory=dict)
     fingerprint: dict[str, tuple[int, str]] = field(default_factory=dict)  # the database as built
     rows: dict[str, tuple[str, str, Entry]] = field(default_factory=dict)  # row -> (URL, method, entry)
@@ -223,6 +224,11 @@ def build_world() -> World:
         club_actions.answer_rsvp(party, someone, "yes", note=marked(" see you"))
     invitation = club_actions.invite_another_sub(party)
     alternate = invitation.member
+    # The Bunco box: its checklist, received by the party's host one die short.
+    club_actions.set_box_kit(club, [(marked("Bell"), "1"), (marked("Dice"), "12")])
+    bell, dice = club.box_items.all()
+    handover = club_actions.receive_box(party, [(str(bell.pk), "1"), (str(dice.pk), "11")], key="the world's count",
+                                        member=party.host)
     later = [p for p in parties[2:] if p.host is not None]
     give, take = later[0], later[1]
     assert give.host is not None and take.host is not None and give.host != take.host
@@ -282,6 +288,7 @@ def build_world() -> World:
         head_player=head_player, table2_player=table2_player, tally=tally, other_night=other_night,
         finished=finished, tournament=tournament, groups=groups, turn=turn, unregistered=unregistered,
         entrant=first, other_tournament=other_tournament, tables=tables, over_table=over_table, room=room,
+        handover=handover,
     )
     world.visitors = _visitors(world)
     return world
@@ -554,6 +561,12 @@ def _join(world: World) -> list[Instance]:
             Instance({"token": join_token_of(world.night, 1)}, "table 1's")]
 
 
+def _box_count(world: World) -> dict[str, Any]:
+    """A "received" body the box takes: every item of the checklist, all there, with a key."""
+    items = list(world.club.box_items.all())
+    return {"item": [str(item.pk) for item in items], "count": [str(item.count) for item in items], "key": KEY}
+
+
 def _party_dates(world: World) -> list[str]:
     return [party.day.isoformat() for party in world.club.parties.upcoming()][:1]
 
@@ -732,12 +745,19 @@ REGISTRY: dict[str, Entry] = {
                                 valid=valid(dates=_party_dates)),
     "clubs:my_language": Entry(one(token=lambda w: token_of(w.member)), POST, ("language",),
                                valid=valid(language="es")),
+    "clubs:my_box_received": Entry(one(token=lambda w: token_of(w.party.host), party_pk=lambda w: w.party.pk), POST,
+                                   ("item", "count", "key", "back"), free=("key",),
+                                   ticks=("back",),  # "party": back to the party's page, anything else to the member's
+                                   valid=_box_count),
     "clubs:member_feed": Entry(one(token=lambda w: token_of(w.member))),
     "clubs:club_feed": Entry(one(feed_code=lambda w: w.club.feed_code)),
     "clubs:club": Entry(one(slug=_slug)),
     "clubs:club_edit": Entry(one(slug=_slug), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=NIGHT_BOXES,
                              valid=A_CLUB),
     "clubs:club_export": Entry(one(slug=_slug)),
+    "clubs:box": Entry(one(slug=_slug)),
+    "clubs:box_kit": Entry(one(slug=_slug), POST, ("name", "count"), free=("name",),
+                           valid=valid(name=["Bell", "Dice"], count=["1", "12"])),
     "clubs:cohost_add": Entry(one(slug=_slug), POST, ("username",), valid=valid(username="outsider")),
     "clubs:cohost_remove": Entry(one(slug=_slug, user_pk=lambda w: w.host.pk), POST),
     "clubs:roster": Entry(one(slug=_slug), BOTH, (*MEMBER_FIELDS, "alternate"), free=("name", "phone"),
@@ -775,6 +795,8 @@ REGISTRY: dict[str, Entry] = {
     "clubs:party_cancel": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST),
     "clubs:party_paid": Entry(one(slug=_slug, pk=lambda w: w.party.pk, member_pk=lambda w: w.member.pk), POST,
                               ("paid",), valid=valid(paid="1")),
+    "clubs:party_box_received": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST, ("item", "count", "key"),
+                                      free=("key",), valid=_box_count),
 }
 
 
