@@ -261,6 +261,23 @@ def test_the_scorers_phone_is_told_another_player_confirms_and_a_players_own_pho
     assert refused.status_code == 409 and "is confirmed" in refused.content.decode()
 
 
+def test_a_phone_that_answers_for_a_player_offers_only_that_player_and_none_at_another_table(confirming):
+    group, _scorer = reported_through_a_phone(confirming)
+    own = phone_for(group)
+    player = group.players()[1]
+    own.post(reverse("tournaments:group_dispute", args=[group.code]), {"entrant": player.pk, "key": KEY},
+             HTTP_HX_REQUEST="true")
+    actions.settle_result(group=fresh(group), director=confirming.director)
+    other = groups_of(confirming)[1]
+    assert fresh(other).result == Group.Result.REPORTED  # its time was up too (no turn entered)
+    own.get(group_path(other.code))
+    page = own.get(reverse("tournaments:group", args=[other.code])).content.decode()
+    assert ": confirm</button>" not in page  # this phone is another table's player's
+    stranger = phone_for(other)
+    page = stranger.get(reverse("tournaments:group", args=[other.code])).content.decode()
+    assert page.count(": confirm</button>") == len(other.players())
+
+
 def test_the_scorers_phone_may_not_confirm_through_the_page_either(confirming):
     group, scorer = reported_through_a_phone(confirming)
     response = scorer.post(reverse("tournaments:group_confirm", args=[group.code]),

@@ -158,12 +158,18 @@ def result_context(group: Group, phone: str) -> dict[str, Any]:
         return {"result_waits": False}
     reported_here = bool(phone) and phone in group.reporting_phones()
     players = group.players()
-    mine = next((player for player in players if phone and player.phone == phone), None)
+    # The player this phone answers for (its check-in, an earlier answer): one of this table's, or
+    # another table's (then it answers for nobody here).
+    holder = group.round.tournament.entrants.filter(phone=phone).first() if phone else None
+    if holder is None:
+        answer_as = [player for player in players if not player.phone]
+    else:
+        answer_as = [player for player in players if player.pk == holder.pk]
     return {
         "result_waits": True,
         "can_answer": group.confirm_refusal() is None and not reported_here,
         "reported_here": reported_here,
-        "answer_as": [mine] if mine is not None else [player for player in players if not player.phone],
+        "answer_as": answer_as,
     }
 
 
