@@ -16,6 +16,9 @@ ten minutes ago, with a turn or two each entered:
     group.png     a group's phone from its table's QR link: the scoresheet, the countdown (390×844, scale 2)
     bracket.png   the projector: the players' board (strikes, who went through, who is out) and the
                   bracket, a column a round, all 64 players on one screen (1920×1080)
+    desk.png      the director's desk: every table of round 3, the quiet ones flagged (1920×1080)
+    checkin.png   another tournament's projector while its players check in: the rotating code and
+                  the count so far (1920×1080)
 
 Also checks that the group page is not wider than a 360 px screen, and prints each file's size.
 """
@@ -60,6 +63,8 @@ class Seeded:
     code: str
     screen_token: str
     group_code: str
+    check_in_code: str
+    check_in_screen_token: str
 
 
 def main() -> int:
@@ -113,14 +118,23 @@ def seed() -> Seeded:
         if decided.status != TournamentRound.Status.DECIDED:
             raise SystemExit(f"{decided} is {decided.status}, not decided: change SEED for a round with no tie")
 
-    # Round 3, under way: a few turns at each table.
+    # Another tournament, its players checking in: round 1 in twenty minutes, 24 of 40 here.
+    spring: Tournament = actions.create_tournament(director=director, name="Spring Open", seed=SEED,
+                                                   confirm_results=True)
+    for index, name in enumerate(NAMES[:40]):
+        actions.register(spring, name, checked_in=index % 5 < 3)
+    actions.set_check_in_window(spring, starts_at=now + timedelta(minutes=20), minutes=60)
+
+    # Round 3, under way: a few turns at each table (the last two tables quiet since it began).
     third_start = now - timedelta(minutes=10)
     round_three = actions.start_round(tournament, now=third_start)
     groups = list(round_three.groups.order_by("number"))
-    for index, group in enumerate(groups):
+    for index, group in enumerate(groups[:-2]):
         play(group, rng, turns=5 + index % 4, start=third_start, vengeance_at=5 if index == 0 else None)
+    actions.set_alert_minutes(tournament, minutes=8)  # the two quiet tables, silent for ten minutes
     tournament.refresh_from_db()
-    return Seeded(code=tournament.code, screen_token=tournament.screen_token, group_code=groups[0].code)
+    return Seeded(code=tournament.code, screen_token=tournament.screen_token, group_code=groups[0].code,
+                  check_in_code=spring.code, check_in_screen_token=spring.screen_token)
 
 
 def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> None:
@@ -162,9 +176,21 @@ def take(url: str, seeded: Seeded, out: Path, review: Path | None = None) -> Non
         if height > 1080:
             print(f"warning: the projector scrolls ({height} px tall at 1080)", file=sys.stderr)
 
+        board = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce").new_page()
+        board.goto(f"{url}/accounts/login/?next=/t/{seeded.code}/director/desk/")
+        board.fill("#id_username", "director")
+        board.fill("#id_password", PASSWORD)
+        board.get_by_role("button", name="Log in").click()
+        expect(board.locator(".desk-group.is-flagged")).to_have_count(2)
+        checking_in = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce").new_page()
+        checking_in.goto(f"{url}/t/{seeded.check_in_code}/screen/{seeded.check_in_screen_token}/")
+        expect(checking_in.locator("#check-in-count")).to_have_text("24 of 40 checked in")
+
         picture(desk, out, "director.png")
         picture(phone, out, "group.png")
         picture(projector, out, "bracket.png")
+        picture(board, out, "desk.png")
+        picture(checking_in, out, "checkin.png")
         narrow = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
         narrow.goto(url + group_path(seeded.group_code))
         expect(narrow.locator("#group-state")).to_contain_text("Table")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,12 +38,15 @@ from live.models import Event
 from live.refusals import BadInput, KeyReused, NotNow, NotYours, Refusal
 from live.text import well_formed_key
 from tournaments import brackets, deciding, digital, tasks
+from tournaments import check_in as check_in_codes
 from tournaments.models import (
     ENTRANT_NAME_MAX,
     NAME_MAX,
+    CheckIn,
     Entrant,
     Group,
     GroupSeat,
+    ResultEntry,
     Tournament,
     TournamentRound,
     Turn,
@@ -94,6 +97,7 @@ def create_tournament(
     club: Any = None,
     simulated: bool = False,
     practice_minutes: int | None = None,
+    confirm_results: bool = False,
 ) -> Tournament:
     name = " ".join(name.split())
     if not name or len(name) > NAME_MAX:
@@ -109,7 +113,7 @@ def create_tournament(
         ties=ties, grouping=grouping, seed=random.SystemRandom().randrange(2**31) if seed is None else seed,
         point_goal=point_goal, vengeance_penalty=vengeance_penalty, must_bust_penalty=must_bust_penalty,
         date=date, club=club, simulated=simulated,
-        practice_minutes=practice_minutes,
+        practice_minutes=practice_minutes, confirm_results=confirm_results,
     )
     log_event(tournament.channel, "tournament_state", {"what": "created"})
     return tournament
@@ -239,6 +243,11 @@ def check_in(tournament: Tournament, entrant: Entrant, *, present: bool = True) 
         raise NotNow(refusal)
     Entrant.objects.filter(pk=entrant.pk).update(checked_in=present)
     entrant.checked_in = present
+    if present:
+        # One the director dropped as a no-show who turns up after all is back in play.
+        Entrant.objects.filter(pk=entrant.pk, status=Entrant.Status.NO_SHOW).update(status=Entrant.Status.REGISTERED)
+        CheckIn.objects.create(tournament=tournament, entrant=entrant, how=CheckIn.How.DIRECTOR,
+                               created_at=timezone.now())
     log_event(tournament.channel, "tournament_state", {"what": "checked_in"})
     return entrant
 
@@ -578,8 +587,10 @@ def record_turn(
     vengeance: bool = False,
     now: datetime | None = None,
     key: str | None = None,
+    phone: str = "",
 ) -> Turn:
-    """A turn entered on the group's phone: points banked (0 for a bust; negative only for a Must
+    """A turn entered on the group's phone (`phone`, its games.phones token: that phone reported
+    the group's result, so it does not confirm it): points banked (0 for a bust; negative only for a Must
     Bust penalty, where the tournament plays it), and whether a Vengeance was played (the
     tournament's penalty off the leaders as they stood, brackets.apply_turn).
 
@@ -618,7 +629,7 @@ def record_turn(
     if group.play_off and group.live_turns().filter(entrant=entrant).exists():
         raise BadEntry(_("%(name)s has played their play-off turn.") % {"name": entrant.name})
     turn = Turn.objects.create(tournament=tournament, group=group, entrant=entrant, points=points,
-                               vengeance=vengeance, key=key or None, created_at=now)
+                               vengeance=vengeance, key=key or None, phone=phone, created_at=now)
     _log_totals(group, players, after)
     overtime = group.ends_at is not None and now >= group.ends_at
     if overtime or (group.play_off and group.turn_refusal(now) is not None):
@@ -828,9 +839,265 @@ def decide_tie(*, round_: TournamentRound, order: Sequence[Entrant], now: dateti
         raise BadEntry(_("Put every tied player in order, each once: %(names)s.") % {"names": ", ".join(round_.tied())})
     # Close any play-off group still open: the director's decision replaces it. (Its rows were
     # locked before the round's, as record_turn locks them.)
-    round_.groups.filter(play_off__gt=0, status=Group.Status.PLAYING).update(status=Group.Status.FINAL)
+    # A play-off result still waiting for its confirmation is replaced by the decision too.
+    round_.groups.filter(play_off__gt=0).exclude(result=Group.Result.CONFIRMED).update(
+        status=Group.Status.FINAL, result=Group.Result.CONFIRMED)
     try:
         deciding.resolve(round_, {name: len(names) - index for index, name in enumerate(names)}, now)
     except ValueError as error:
         raise BadEntry(error.args[0]) from error
     return round_
+
+
+# --- A group's result: confirmed by a second phone, disputed, settled (issue 46) -------------------
+
+
+class ResultAnswer(Protocol):
+    """A player's answer to a reported result (`confirm_result`, `dispute_result`)."""
+
+    def __call__(self, *, group: Group, entrant: Entrant, phone: str, key: str | None = None,
+                 now: datetime | None = None) -> ResultEntry: ...
+
+
+def _entry_with_key(tournament: Tournament, key: str | None, group: Group, **content: object) -> ResultEntry | None:
+    """The log entry a key already stands for: the same request retried (same group, same content)
+    is answered with it; a key reused with anything else is refused (KeyReused)."""
+    if not key:
+        return None
+    entry = ResultEntry.objects.filter(tournament=tournament, key=key).first()
+    if entry is None:
+        return None
+    if entry.group_id != group.pk or any(getattr(entry, field) != value for field, value in content.items()):
+        raise KeyReused(_("That key was already used for another answer, so nothing was changed: "
+                          "look at the result again and answer once more."))
+    return entry
+
+
+def _player_answer(group: Group, entrant: Entrant, phone: str, kind: str, key: str | None) -> ResultEntry | None:
+    """What a player's phone may answer about its group's result: the entry a retried key stands
+    for, else None once every rule is met (the result is reported, not locked by a dispute; the
+    player plays in the group; the phone did not enter the group's turns; the player answers for
+    themself on their own phone). Refuses otherwise, changing nothing."""
+    _check_key(key)
+    tournament = group.round.tournament
+    existing = _entry_with_key(tournament, key, group, kind=kind, entrant_id=entrant.pk)
+    if existing is not None:
+        return existing
+    refusal = group.confirm_refusal()
+    if refusal is not None:
+        raise NotNow(refusal)
+    if not group.seats.filter(entrant_id=entrant.pk).exists():
+        raise NotYourGroup(_("%(name)s doesn't play at %(group)s: only its players confirm its result.")
+                           % {"name": entrant.name, "group": group})
+    if not phone:
+        raise NotYourGroup(_("Open your table's QR code on your own phone to answer for its result."))
+    if phone in group.reporting_phones():
+        raise NotYourGroup(_("This phone entered %(group)s's turns: another player of the table confirms the "
+                             "result on their own phone (or the director does).") % {"group": group})
+    holder = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if holder.phone and holder.phone != phone:
+        raise NotYourGroup(_("%(name)s answers from their own phone: choose your own name.") % {"name": holder.name})
+    other = tournament.entrants.filter(phone=phone).exclude(pk=entrant.pk).first()
+    if other is not None:
+        raise NotYourGroup(_("This phone is %(name)s's: answer as %(name)s.") % {"name": other.name})
+    if not holder.phone:  # the phone answers for this player from now on, and no other phone does
+        Entrant.objects.filter(pk=holder.pk).update(phone=phone)
+    return None
+
+
+@transaction.atomic
+def confirm_result(*, group: Group, entrant: Entrant, phone: str, key: str | None = None,
+                   now: datetime | None = None) -> ResultEntry:
+    """Another player of the group confirms its reported result on their own phone: it counts
+    (a play-off resolves; the round is decided once every table's result counts). The same key
+    confirms once; a key used for anything else is refused."""
+    now = now or timezone.now()
+    group = _locked_group(group)
+    existing = _player_answer(group, entrant, phone, ResultEntry.Kind.CONFIRMED, key)
+    if existing is not None:
+        return existing
+    return _count(group, ResultEntry(kind=ResultEntry.Kind.CONFIRMED, entrant=entrant, phone=phone, key=key or None),
+                  now)
+
+
+@transaction.atomic
+def dispute_result(*, group: Group, entrant: Entrant, phone: str, key: str | None = None,
+                   now: datetime | None = None) -> ResultEntry:
+    """A player of the group disputes its reported result on their own phone: it is locked (no
+    phone confirms it) until the director settles it."""
+    now = now or timezone.now()
+    group = _locked_group(group)
+    existing = _player_answer(group, entrant, phone, ResultEntry.Kind.DISPUTED, key)
+    if existing is not None:
+        return existing
+    Group.objects.filter(pk=group.pk).update(result=Group.Result.DISPUTED)
+    group.result = Group.Result.DISPUTED
+    entry = ResultEntry.objects.create(tournament_id=group.round.tournament_id, group=group,
+                                       kind=ResultEntry.Kind.DISPUTED, entrant=entrant, phone=phone, key=key or None,
+                                       created_at=now)
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "result_disputed", "round": group.round.number, "group": group.number})
+    return entry
+
+
+@transaction.atomic
+def settle_result(*, group: Group, director: Any, key: str | None = None, now: datetime | None = None) -> ResultEntry:
+    """The director confirms a group's result (reported, or disputed and corrected as need be on
+    the group's page): it counts. Logged: who, when, and each score that changed since it was
+    reported. The same key settles once."""
+    now = now or timezone.now()
+    _check_key(key)
+    group = _locked_group(group)
+    existing = _entry_with_key(group.round.tournament, key, group, kind=ResultEntry.Kind.SETTLED)
+    if existing is not None:
+        return existing
+    if not group.result_waits:
+        raise NotNow(group.confirm_refusal() or _("%(group)s's result is confirmed.") % {"group": group})
+    reported = group.result_entries.filter(kind=ResultEntry.Kind.REPORTED).order_by("-id").first()
+    before = reported.scores if reported is not None else {}
+    after = group.scores()
+    changed = {name: [before.get(name), score] for name, score in after.items() if before.get(name) != score}
+    return _count(group, ResultEntry(kind=ResultEntry.Kind.SETTLED, director=director, scores=changed,
+                                     key=key or None), now)
+
+
+def _count(group: Group, entry: ResultEntry, now: datetime) -> ResultEntry:
+    """The result is confirmed and counts: the entry logged, the pages told, then the play-off
+    resolved or the round decided (deciding.count_result)."""
+    Group.objects.filter(pk=group.pk).update(result=Group.Result.CONFIRMED)
+    group.result = Group.Result.CONFIRMED
+    entry.tournament_id = group.round.tournament_id
+    entry.group = group
+    entry.created_at = now
+    entry.save()
+    log_event(group.round.tournament.channel, "tournament_state",
+              {"what": "result_confirmed", "round": group.round.number, "group": group.number})
+    try:
+        deciding.count_result(group, now)
+    except ValueError as error:  # a play-off's scores brackets cannot settle
+        raise BadEntry(error.args[0]) from error
+    return entry
+
+
+# --- Check-in (issue 46) -------------------------------------------------------------------------
+
+CHECK_IN_MINUTES = range(5, 241)  # the window opens 5 minutes to 4 hours before the start
+
+
+@transaction.atomic
+def set_check_in_window(tournament: Tournament, *, starts_at: datetime | None, minutes: int) -> Tournament:
+    """The director sets when round 1 is due (None: no check-in on phones) and how long before it
+    players may check themselves in. Before round 1 only."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refusal = tournament.registration_refusal()
+    if refusal is not None:
+        raise NotNow(refusal)
+    if type(minutes) is not int or minutes not in CHECK_IN_MINUTES:
+        raise BadEntry(_("Check-in opens %(low)s to %(high)s minutes before the start.")
+                       % {"low": CHECK_IN_MINUTES.start, "high": CHECK_IN_MINUTES.stop - 1})
+    tournament.starts_at = starts_at
+    tournament.check_in_minutes = minutes
+    tournament.save(update_fields=["starts_at", "check_in_minutes"])
+    log_event(tournament.channel, "tournament_state", {"what": "check_in_window"})
+    return tournament
+
+
+def _check_in_with_key(tournament: Tournament, key: str | None, entrant: Entrant, how: str) -> CheckIn | None:
+    """The check-in a key already stands for: the same request retried is answered with it; the
+    key reused for another player or another way is refused (KeyReused)."""
+    _check_key(key)
+    if not key:
+        return None
+    done = CheckIn.objects.filter(tournament=tournament, key=key).first()
+    if done is None:
+        return None
+    if done.entrant_id != entrant.pk or done.how != how:
+        raise KeyReused(_("That check-in's key was already used for another check-in, so nothing was changed: "
+                          "check in again."))
+    return done
+
+
+def _self_check_in(tournament: Tournament, entrant: Entrant, *, how: str, phone: str, key: str | None,
+                   now: datetime, takes_over: bool) -> CheckIn:
+    """A player checks themself in on their own phone, in the window: the phone answers for the
+    player from now on (`takes_over`: even if another phone did, as a personal link proves who
+    holds it). Refused, nothing recorded, outside the window or for a player out of play."""
+    _check_entrant(tournament, entrant)
+    existing = _check_in_with_key(tournament, key, entrant, how)
+    if existing is not None:
+        return existing
+    refusal = tournament.check_in_refusal(now)
+    if refusal is not None:
+        raise NotNow(refusal)
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.status != Entrant.Status.REGISTERED:
+        raise NotNow(_("%(name)s was dropped as a no-show: ask the director to check you in.") % {"name": entrant.name}
+                     if entrant.status == Entrant.Status.NO_SHOW
+                     else _("%(name)s is out of the tournament.") % {"name": entrant.name})
+    if not phone:
+        raise NotYourGroup(_("Check in on your own phone."))
+    if not takes_over and entrant.phone and entrant.phone != phone:
+        raise NotYourGroup(_("%(name)s has checked in on another phone. If that is you, ask the director.")
+                           % {"name": entrant.name})
+    other = tournament.entrants.filter(phone=phone).exclude(pk=entrant.pk).first()
+    if other is not None:
+        raise NotYourGroup(_("This phone checked %(name)s in: each player checks in on their own phone.")
+                           % {"name": other.name})
+    Entrant.objects.filter(pk=entrant.pk).update(checked_in=True, phone=phone)
+    done = CheckIn.objects.create(tournament=tournament, entrant=entrant, how=how, phone=phone, key=key or None,
+                                  created_at=now)
+    log_event(tournament.channel, "tournament_state", {"what": "checked_in"})
+    return done
+
+
+@transaction.atomic
+def check_in_by_code(tournament: Tournament, entrant: Entrant, *, token: str, phone: str, key: str | None = None,
+                     now: datetime | None = None) -> CheckIn:
+    """A player scanned the projector's rotating code and chose their name: checked in, if the code
+    is this tournament's and recent (tournaments.check_in) and the window is open."""
+    now = now or timezone.now()
+    check_in_codes.read_code(token, tournament.code, now, steps=check_in_codes.MAX_STEPS_OLD_TO_CHOOSE)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return _self_check_in(tournament, entrant, how=CheckIn.How.CODE, phone=phone, key=key, now=now, takes_over=False)
+
+
+@transaction.atomic
+def check_in_by_link(tournament: Tournament, entrant: Entrant, *, phone: str, key: str | None = None,
+                     now: datetime | None = None) -> CheckIn:
+    """A player checks in from their personal link, in the window."""
+    now = now or timezone.now()
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return _self_check_in(tournament, entrant, how=CheckIn.How.LINK, phone=phone, key=key, now=now, takes_over=True)
+
+
+@transaction.atomic
+def drop_no_shows(tournament: Tournament) -> list[Entrant]:
+    """The director confirms, at the start, that the players who have not checked in are no-shows:
+    they are out before round 1 is drawn (the groups are drawn from those checked in). The
+    director may still check one in who turns up."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    refusal = tournament.registration_refusal()
+    if refusal is not None:
+        raise NotNow(refusal)
+    absent = list(tournament.entrants.filter(status=Entrant.Status.REGISTERED, checked_in=False))
+    Entrant.objects.filter(pk__in=[entrant.pk for entrant in absent]).update(status=Entrant.Status.NO_SHOW)
+    log_event(tournament.channel, "tournament_state", {"what": "no_shows_dropped"})
+    return absent
+
+
+# --- The desk (issue 46) --------------------------------------------------------------------------
+
+ALERT_MINUTES = range(1, 31)
+
+
+@transaction.atomic
+def set_alert_minutes(tournament: Tournament, *, minutes: int) -> Tournament:
+    """The director sets how many minutes of silence flag a table on the desk's board."""
+    if type(minutes) is not int or minutes not in ALERT_MINUTES:
+        raise BadEntry(_("A table is flagged after %(low)s to %(high)s minutes without a report.")
+                       % {"low": ALERT_MINUTES.start, "high": ALERT_MINUTES.stop - 1})
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament.alert_minutes = minutes
+    tournament.save(update_fields=["alert_minutes"])
+    log_event(tournament.channel, "tournament_state", {"what": "alert_minutes"})
+    return tournament

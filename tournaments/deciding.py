@@ -22,7 +22,7 @@ from django.utils import timezone
 from games.table import actions as table_actions
 from live.log import log_event
 from tournaments import brackets, digital
-from tournaments.models import Entrant, Group, GroupSeat, Tournament, TournamentRound
+from tournaments.models import Entrant, Group, GroupSeat, ResultEntry, Tournament, TournamentRound
 
 # --- Making a group final ----------------------------------------------------------------------
 
@@ -35,11 +35,46 @@ def make_final(group: Group, now: datetime) -> bool:
     group.status = Group.Status.FINAL
     log_event(group.round.tournament.channel, "tournament_state",
               {"what": "group_final", "round": group.round.number, "groups": [group.number]})
+    if not _report([group], now):
+        count_result(group, now)
+    return True
+
+
+# --- A group's result: reported, then confirmed (issue 46) -------------------------------------
+
+
+def _report(groups: list[Group], now: datetime) -> list[Group]:
+    """The result of groups just made final: those that need a confirmation (Group.needs_confirmation)
+    are "reported", their scores as they stand logged (one event for them all); the others are
+    confirmed at once. Returns those reported, which count only once confirmed."""
+    waiting = [group for group in groups if group.needs_confirmation()]
+    counted = [group.pk for group in groups if group not in waiting]
+    if counted:
+        Group.objects.filter(pk__in=counted).update(result=Group.Result.CONFIRMED)
+    for group in groups:
+        group.result = Group.Result.REPORTED if group in waiting else Group.Result.CONFIRMED
+    if not waiting:
+        return []
+    Group.objects.filter(pk__in=[group.pk for group in waiting]).update(result=Group.Result.REPORTED)
+    round_ = waiting[0].round
+    sheets = round_.sheets()
+    ResultEntry.objects.bulk_create([
+        ResultEntry(tournament_id=round_.tournament_id, group=group, kind=ResultEntry.Kind.REPORTED,
+                    scores={name: score for _, name, score in sheets.get(group.pk, [])}, created_at=now)
+        for group in waiting
+    ])
+    log_event(round_.tournament.channel, "tournament_state",
+              {"what": "result_reported", "round": round_.number, "groups": sorted(group.number for group in waiting)})
+    return waiting
+
+
+def count_result(group: Group, now: datetime) -> None:
+    """A group's result counts (confirmed, or needing no confirmation): a play-off resolves the tie
+    it was played for; a round is decided once every table's result counts."""
     if group.play_off:
         _play_off_final(group.round_id, group, now)
     else:
         _decide_round_if_final(group.round_id, now)
-    return True
 
 
 # --- The clock ------------------------------------------------------------------------------------
@@ -75,8 +110,10 @@ def close_round_if_due(now: datetime | None = None, *, tournament: Tournament | 
         with transaction.atomic():
             closed += _make_final_together(round_id, group_ids, now)
     # A round whose groups were all made final but that was not decided (a crash in between).
+    # (A round waiting for a table's confirmation is not stuck: the confirmation decides it.)
     stuck = TournamentRound.objects.filter(status=TournamentRound.Status.PLAYING).exclude(
-        groups__status=Group.Status.PLAYING)
+        groups__status=Group.Status.PLAYING).exclude(groups__result=Group.Result.REPORTED).exclude(
+        groups__result=Group.Result.DISPUTED)
     stuck = stuck.filter(tournament=tournament) if tournament is not None else stuck.filter(
         tournament__simulated=False)
     for round_id in list(stuck.values_list("pk", flat=True)):
@@ -128,6 +165,10 @@ def _make_final_together(round_id: int, group_ids: list[int], now: datetime) -> 
     round_ = TournamentRound.objects.select_related("tournament").get(pk=round_id)
     log_event(round_.tournament.channel, "tournament_state",
               {"what": "group_final", "round": round_.number, "groups": sorted(number for _, number in locked)})
+    closing = list(Group.objects.filter(pk__in=[pk for pk, _ in locked]))
+    for group in closing:
+        group.round = round_
+    _report(closing, now)
     _decide_round_if_final(round_id, now)
     return len(locked)
 
@@ -149,8 +190,8 @@ def _decide_round_if_final(round_id: int, now: datetime) -> None:
     round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
     if round_.status != TournamentRound.Status.PLAYING:
         return
-    if round_.groups.filter(play_off=0, status=Group.Status.PLAYING).exists():
-        return
+    if round_.groups.filter(play_off=0).exclude(result=Group.Result.CONFIRMED).exists():
+        return  # a table still plays, or its result waits for a confirmation: the bracket waits
     scores = round_.table_scores()
     # Ranked across groups: names in score order, ties kept in table order (brackets.rank).
     round_.scores = scores
@@ -243,6 +284,8 @@ def _play_off_final(round_id: int, group: Group, now: datetime) -> None:
     round_ = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
     if round_.status != TournamentRound.Status.PLAY_OFF:
         return
+    if round_.groups.filter(play_off__gt=group.play_off).exists():
+        return  # an earlier play-off confirmed late: the tie it was for was settled without it
     group.round = round_
     resolve(round_, group.scores(), now)
 

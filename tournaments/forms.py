@@ -13,7 +13,13 @@ from games.rules import fill_or_bust
 from live.forms import RecordChoiceField, WholeNumberField
 from live.http import ID_MAX
 from tournaments import brackets
-from tournaments.actions import MAX_EXTENSION_MINUTES, MAX_POINTS, PRACTICE_MINUTES
+from tournaments.actions import (
+    ALERT_MINUTES,
+    CHECK_IN_MINUTES,
+    MAX_EXTENSION_MINUTES,
+    MAX_POINTS,
+    PRACTICE_MINUTES,
+)
 from tournaments.models import NAME_MAX, Tournament
 
 
@@ -43,6 +49,10 @@ class NewTournamentForm(forms.Form):
     vengeance_penalty = WholeNumberField(low=0, high=10000, what=_("the Vengeance penalty"),
                                          initial=fill_or_bust.VENGEANCE_PENALTY, label=_("Vengeance penalty"))
     must_bust_penalty = forms.BooleanField(required=False, label=_("Must Bust penalty (docs/RULES.md §1.5)"))
+    confirm_results = forms.BooleanField(
+        required=False, initial=True,
+        label=_("A table's result counts once another player of the table confirms it on their own phone "
+                "(or the director does)"))
     club = RecordChoiceField(queryset=Club.objects.none(), required=False, empty_label=_("- Select an option -"),
                                   label=_("Register players from a club you host (optional)"))
 
@@ -71,6 +81,36 @@ class TurnForm(forms.Form):
             return 0
         points: int | None = self.cleaned_data["points"]
         return points
+
+
+class ResultForm(forms.Form):
+    """A player's phone answering for its group's result: who answers, and the request's key."""
+
+    entrant = WholeNumberField(low=1, high=ID_MAX, what=_("the player"))
+    key = forms.CharField(max_length=64, required=False)
+
+
+class CheckInForm(forms.Form):
+    """A player's phone checking in: the name chosen, and the request's key."""
+
+    entrant = WholeNumberField(low=1, high=ID_MAX, what=_("the player"))
+    key = forms.CharField(max_length=64, required=False)
+
+
+class CheckInWindowForm(forms.Form):
+    """When round 1 starts (empty: no check-in on phones) and how long before it check-in opens."""
+
+    starts_at = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                    label=_("Round 1 starts at"))
+    minutes = WholeNumberField(low=CHECK_IN_MINUTES.start, high=CHECK_IN_MINUTES.stop - 1,
+                               what=_("the minutes before the start"), label=_("Check-in opens (minutes before)"))
+
+
+class AlertForm(forms.Form):
+    """The desk's minutes without a report that flag a table."""
+
+    minutes = WholeNumberField(low=ALERT_MINUTES.start, high=ALERT_MINUTES.stop - 1, what=_("the minutes"),
+                               label=_("Flag a table after (minutes without a report)"))
 
 
 class KeyForm(forms.Form):

@@ -16,12 +16,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
 from games import codes
 from games.rules import fill_or_bust
-from tournaments import brackets
+from tournaments import brackets, check_in
 
 # How long the names a director types may be (issue 21): read by the columns, the form and the actions.
 NAME_MAX = 80  # a tournament's name
@@ -77,6 +78,17 @@ class Tournament(models.Model):
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Each typed table's result waits, "reported", until another player of the group confirms it
+    # on their own phone or the director does (issue 46); a result from a game table needs none.
+    confirm_results = models.BooleanField(default=False)
+    # When round 1 is due to start: players check themselves in (the projector's rotating code,
+    # their personal link) from `check_in_minutes` before it until it (issue 46). None: only the
+    # director checks players in.
+    starts_at = models.DateTimeField(null=True, blank=True)
+    check_in_minutes = models.PositiveSmallIntegerField(default=60)
+    # The desk (issue 46): a table that has reported no turn for this many minutes of its round's
+    # clock is flagged on the director's board, and the board rings.
+    alert_minutes = models.PositiveSmallIntegerField(default=5)
     # Played by `simulate_tournament` on a clock of its own: the real clock's sweep never closes
     # its groups (its simulated times are long past), only the simulation's own calls do.
     simulated = models.BooleanField(default=False)
@@ -147,6 +159,26 @@ class Tournament(models.Model):
             return _("Check in at least two players first.")
         return None
 
+    def check_in_opens_at(self) -> datetime | None:
+        return self.starts_at - timedelta(minutes=self.check_in_minutes) if self.starts_at is not None else None
+
+    def check_in_refusal(self, now: datetime) -> str | None:
+        """Why a player can't check themself in at `now` (the projector's code, their link); None
+        if they can: in the window from `check_in_minutes` before the start until the start. The
+        actions, the projector's code and the player's page all ask. (The director checks anyone
+        in until round 1.)"""
+        if self.status != Tournament.Status.REGISTRATION:
+            return _("Check-in is over: round 1 has begun. Ask the director.")
+        opens = self.check_in_opens_at()
+        if self.starts_at is None or opens is None:
+            return _("Check-in on phones is not open: the director checks players in.")
+        if now < opens:
+            return _("Check-in opens at %(time)s.") % {"time": formats.time_format(timezone.localtime(opens))}
+        if now >= self.starts_at:
+            return _("Check-in closed at the start, %(time)s: ask the director.") % {
+                "time": formats.time_format(timezone.localtime(self.starts_at))}
+        return None
+
     def strikes(self) -> dict[str, int]:
         """Double elimination: every player's strikes after the last decided round (by name)."""
         last = (self.rounds.filter(kind=TournamentRound.Kind.ROUND, status=TournamentRound.Status.DECIDED)
@@ -187,6 +219,9 @@ class Entrant(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
     out_in_round = models.PositiveSmallIntegerField(null=True, blank=True)  # eliminated or dropped
     final_place = models.PositiveIntegerField(null=True, blank=True)  # set when the tournament ends
+    # The phone that answers for this player (its games.phones token), from the first time it
+    # confirmed or disputed a result for them or checked them in: no other phone answers for them.
+    phone = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["name"]
@@ -194,6 +229,10 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def personal_path(self) -> str:
+        """The player's personal link (tournaments.check_in): their page, and their check-in."""
+        return check_in.player_path(self.tournament.code, self.pk)
 
     @property
     def is_in_play(self) -> bool:
@@ -353,6 +392,14 @@ class Group(models.Model):
         PLAYING = "playing", gettext_lazy("Playing")
         FINAL = "final", gettext_lazy("Scores final")
 
+    class Result(models.TextChoices):
+        """Where a final group's result stands (issue 46): only a confirmed one counts."""
+
+        NONE = "", gettext_lazy("Not reported yet")  # still playing
+        REPORTED = "reported", gettext_lazy("Waiting for confirmation")
+        DISPUTED = "disputed", gettext_lazy("Disputed: the director settles it")
+        CONFIRMED = "confirmed", gettext_lazy("Confirmed")
+
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="groups")
     number = models.PositiveSmallIntegerField()  # the table number; play-offs follow the tables
     play_off = models.PositiveSmallIntegerField(default=0)  # 0 = a table of the round, n = play-off n
@@ -369,6 +416,8 @@ class Group(models.Model):
     # The table's moves read so far into Turns (tournaments.digital.record_table_turns): the clock
     # reads a table again only when it has moved since.
     table_moves_read = models.PositiveIntegerField(default=0)
+    # Set when the group is final (deciding.make_final): the bracket reads confirmed results only.
+    result = models.CharField(max_length=10, choices=Result.choices, default=Result.NONE, blank=True)
 
     objects = GroupQuerySet.as_manager()
 
@@ -497,10 +546,55 @@ class Group(models.Model):
         until it is final (it is resolved from them). The actions (with the round they locked) and
         the group's page both ask."""
         round_ = round_ or self.round
-        if self.play_off and self.status == Group.Status.FINAL:
+        if self.play_off and self.status == Group.Status.FINAL and not self.result_waits:
             return _("%(group)s is resolved: its scores can no longer change.") % {"group": self}
         if not self.play_off and round_.status != TournamentRound.Status.PLAYING:
             return _("%(round)s is ranked: its scores can no longer change.") % {"round": round_}
+        return None
+
+    def last_report_at(self) -> datetime:
+        """When the group last reported: its last entry on the scoresheet, else its round's start
+        (a table on phones reports at its game table: the desk reads its moves)."""
+        last = self.turns.order_by("-id").values_list("created_at", flat=True).first()
+        return max(last, self.round.started_at) if last is not None else self.round.started_at
+
+    def quiet_for(self, now: datetime, since: datetime | None = None) -> int | None:
+        """Seconds the group has been quiet at `now` on its round's clock (since its last report,
+        or `since`), or None when silence means nothing: the group is final, the clock is paused
+        or waits for the phones to take their seats."""
+        if self.status != Group.Status.PLAYING or self.round.is_paused or self.round.seating:
+            return None
+        return max(0, int((now - (since or self.last_report_at())).total_seconds()))
+
+    @property
+    def result_counts(self) -> bool:
+        """Whether the group's result counts: final and confirmed (or needing no confirmation)."""
+        return self.result == Group.Result.CONFIRMED
+
+    @property
+    def result_waits(self) -> bool:
+        """Reported or disputed: final, but not counted until confirmed or settled."""
+        return self.result in (Group.Result.REPORTED, Group.Result.DISPUTED)
+
+    def needs_confirmation(self) -> bool:
+        """Whether this group's result, once final, waits for a confirmation: in a tournament that
+        asks for them, a typed table (a game table's result the server computed), not practice."""
+        return (self.round.tournament.confirm_results and not self.on_phones
+                and not self.round.is_practice)
+
+    def reporting_phones(self) -> set[str]:
+        """The phones that entered the group's turns: the reporters, who do not confirm."""
+        return {phone for phone in self.turns.exclude(phone="").values_list("phone", flat=True)}
+
+    def confirm_refusal(self) -> str | None:
+        """Why a player's phone can't confirm or dispute this group's result now; None if it can.
+        The actions and the group's page both ask."""
+        if self.result == Group.Result.NONE:
+            return _("%(group)s is still playing: its result is confirmed once its scores are final.") % {"group": self}
+        if self.result == Group.Result.DISPUTED:
+            return _("%(group)s's result is disputed: it is locked until the director settles it.") % {"group": self}
+        if self.result == Group.Result.CONFIRMED:
+            return _("%(group)s's result is confirmed.") % {"group": self}
         return None
 
     def seconds_left(self, now: datetime) -> int:
@@ -543,6 +637,9 @@ class Turn(models.Model):
     undoes = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE, related_name="undone_by")
     # One per request a phone may retry: the same key is the same entry.
     key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    # The phone that entered it (its games.phones token; "" for the director or a game table): a
+    # phone that reported a result never confirms it.
+    phone = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField()
 
     class Meta:
@@ -551,6 +648,62 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.entrant_id} {self.points:+d}"
+
+
+class CheckIn(models.Model):
+    """A player checked in (issue 46), append-only: how (the projector's code, their personal link,
+    the director's tap), from which phone, with the key of the request a phone may retry."""
+
+    class How(models.TextChoices):
+        CODE = "code", gettext_lazy("Scanned the projector's code")
+        LINK = "link", gettext_lazy("Personal link")
+        DIRECTOR = "director", gettext_lazy("The director")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="check_ins")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="check_ins")
+    how = models.CharField(max_length=10, choices=How.choices)
+    phone = models.CharField(max_length=64, blank=True, default="")
+    key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="checkin_unique_key")]
+
+    def __str__(self) -> str:
+        return f"{self.entrant_id} {self.how}"
+
+
+class ResultEntry(models.Model):
+    """The log of a group's result (issue 46), append-only: reported (the scores as they stood),
+    confirmed or disputed by a player's phone, confirmed or settled by the director (who, when,
+    and what changed since it was reported)."""
+
+    class Kind(models.TextChoices):
+        REPORTED = "reported", gettext_lazy("Reported")
+        CONFIRMED = "confirmed", gettext_lazy("Confirmed")
+        DISPUTED = "disputed", gettext_lazy("Disputed")
+        SETTLED = "settled", gettext_lazy("Settled by the director")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="result_entries")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="result_entries")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    entrant = models.ForeignKey(Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    director = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    phone = models.CharField(max_length=64, blank=True, default="")
+    # The scores by name when it was reported; for a settlement, {name: [reported, settled]} of
+    # those that changed.
+    scores = models.JSONField(default=dict, blank=True)
+    key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="resultentry_unique_key")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.group_id}"
 
 
 def round_length(tournament: Tournament, sizes: list[int]) -> list[timedelta]:

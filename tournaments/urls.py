@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import director, group, group_sheet, new, printouts, screen
+from tournaments.views import check_in, desk, director, group, group_sheet, new, printouts, screen
 
 app_name = "tournaments"
 
@@ -12,6 +12,10 @@ urlpatterns = [
     path("t/<str:code>/director/register/member/<int:member_id>/", director.director_register_member,
          name="register_member"),
     path("t/<str:code>/director/check-in/<int:entrant_id>/", director.director_check_in, name="check_in"),
+    path("t/<str:code>/director/desk/", desk.director_desk, name="desk"),
+    path("t/<str:code>/director/desk/alert/", desk.director_alert, name="alert"),
+    path("t/<str:code>/director/check-in-window/", check_in.director_check_in_window, name="check_in_window"),
+    path("t/<str:code>/director/no-shows/", check_in.director_no_shows, name="no_shows"),
     path("t/<str:code>/director/seed/", director.director_seed, name="seed"),
     path("t/<str:code>/director/drop/<int:entrant_id>/", director.director_drop, name="drop"),
     path("t/<str:code>/director/delete/", director.director_delete, name="delete"),
@@ -29,11 +33,17 @@ urlpatterns = [
     path("t/<str:code>/director/group/<int:group_id>/", group_sheet.director_group, name="director_group"),
     path("t/<str:code>/director/group/<int:group_id>/correct/", group_sheet.director_correct, name="correct"),
     path("t/<str:code>/director/group/<int:group_id>/on-phones/", group_sheet.director_on_phones, name="on_phones"),
+    path("t/<str:code>/director/group/<int:group_id>/settle/", group_sheet.director_settle, name="settle"),
     path("t/<str:code>/director/strike/<int:turn_id>/", group_sheet.director_strike, name="strike"),
     path("t/<str:code>/screen/<str:token>/", screen.screen, name="screen"),
     path("tg/<str:token>/", group.group_join, name="group_join"),
+    path("t/<str:code>/check-in/<str:token>/", check_in.check_in_scan, name="check_in_scan"),
+    path("t/<str:code>/me/<str:token>/", check_in.player_page, name="player"),
+    path("t/<str:code>/me/<str:token>/check-in/", check_in.player_check_in, name="player_check_in"),
     path("t/group/<str:code>/", group.group_page, name="group"),
     path("t/group/<str:code>/turn/", group.group_turn, name="group_turn"),
     path("t/group/<str:code>/undo/", group.group_undo, name="group_undo"),
+    path("t/group/<str:code>/confirm/", group.group_confirm, name="group_confirm"),
+    path("t/group/<str:code>/dispute/", group.group_dispute, name="group_dispute"),
     path("events/tournament/<str:code>/", screen.tournament_events, name="events"),
 ]

@@ -25,6 +25,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
 
@@ -38,6 +39,7 @@ from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from bunco_club import actions as club_actions
@@ -65,6 +67,8 @@ from tests.builders import (
     soon,
 )
 from tournaments import actions as tournament_actions
+from tournaments.check_in import code_token as check_in_code
+from tournaments.check_in import player_token
 from tournaments.links import group_token
 from tournaments.models import Entrant, Group, Tournament, Turn
 
@@ -266,6 +270,10 @@ def build_world() -> World:
     groups = [Group.objects.get(pk=group.pk) for group in groups]
     other_tournament = tournament_actions.create_tournament(director=other_director, name=marked(" Spring Open"))
     tournament_actions.register(other_tournament, marked("Bo"), checked_in=True)
+    tournament_actions.register(other_tournament, marked("Cy"))  # not checked in yet: the window is open
+    # Its check-in window open for the next four hours (the projector's code, a player's link).
+    tournament_actions.set_check_in_window(other_tournament, starts_at=timezone.now() + timedelta(minutes=239),
+                                           minutes=240)
 
     seat_names = [marked(name) for name in ("Ada", "Bea", "Cal")]
     tables = {
@@ -582,6 +590,11 @@ def _first_of_group(index: int) -> Callable[[World], str]:
     return entrant
 
 
+def _players_token(world: World) -> str:
+    """The personal link of the other tournament's first player (its check-in is open)."""
+    return player_token(world.other_tournament.code, world.other_tournament.entrants.order_by("pk")[0].pk)
+
+
 def _unclaimed(world: World) -> str:
     return str(world.night.players.real().filter(claimed_by="").first().pk)  # type: ignore[union-attr]
 
@@ -725,6 +738,25 @@ REGISTRY: dict[str, Entry] = {
                                     valid=valid(entrant=_first_of_group(0), points="50", key=KEY)),
     "tournaments:group_undo": Entry(one(code=lambda w: w.groups[0].code), POST, ("key",), free=("key",),
                                     valid=valid(key=KEY)),
+    "tournaments:group_confirm": Entry(one(code=lambda w: w.groups[0].code), POST, ("entrant", "key"), free=("key",),
+                                       valid=valid(entrant=_first_of_group(0), key=KEY)),
+    "tournaments:group_dispute": Entry(one(code=lambda w: w.groups[0].code), POST, ("entrant", "key"), free=("key",),
+                                       valid=valid(entrant=_first_of_group(0), key=KEY)),
+    "tournaments:settle": Entry(one(code=_tcode, group_id=lambda w: w.groups[0].pk), POST, ("key",), free=("key",),
+                                valid=valid(key=KEY)),
+    "tournaments:desk": Entry(one(code=_tcode)),
+    "tournaments:alert": Entry(one(code=_tcode), POST, ("minutes",), valid=valid(minutes="5")),
+    "tournaments:check_in_window": Entry(one(code=_tcode), POST, ("starts_at", "minutes"),
+                                         valid=valid(starts_at="2030-01-05T19:00", minutes="60")),
+    "tournaments:no_shows": Entry(one(code=_tcode), POST),
+    "tournaments:check_in_scan": Entry(one(code=lambda w: w.other_tournament.code,
+                                           token=lambda w: check_in_code(w.other_tournament.code, timezone.now())),
+                                       BOTH, ("entrant", "key"), free=("key",),
+                                       valid=valid(entrant=lambda w: str(w.other_tournament.entrants.last().pk),
+                                                   key=KEY)),
+    "tournaments:player": Entry(one(code=lambda w: w.other_tournament.code, token=_players_token)),
+    "tournaments:player_check_in": Entry(one(code=lambda w: w.other_tournament.code, token=_players_token), POST,
+                                         ("key",), free=("key",), valid=valid(key=KEY)),
     "tournaments:events": Entry(_tournament_events),
     # A club
     "clubs:club_new": Entry(one(), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=NIGHT_BOXES, valid=A_CLUB),

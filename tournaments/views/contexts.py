@@ -14,7 +14,8 @@ from django.utils.translation import ngettext, pgettext
 
 from games.table.renderers import STOPPED
 from tournaments import actions, brackets, digital
-from tournaments.models import ENTRANT_NAME_MAX, Group, Tournament, TournamentRound
+from tournaments.forms import CheckInWindowForm
+from tournaments.models import ENTRANT_NAME_MAX, Entrant, Group, Tournament, TournamentRound
 
 
 def clock_text(seconds: int) -> str:
@@ -150,9 +151,32 @@ def point_limits(tournament: Tournament) -> dict[str, int]:
     }
 
 
-def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
-    """A group's page. Its forms carry no key: the page's script gives each new entry a fresh one
-    (static/js/tournament.js), kept for a resend of the same entry whose answer was lost."""
+def result_context(group: Group, phone: str) -> dict[str, Any]:
+    """Where a final group's result stands, for its phones (issue 46): whether this phone may
+    confirm or dispute it (a player's own phone, not the one that entered the turns), and as whom."""
+    if not group.result_waits:
+        return {"result_waits": False}
+    reported_here = bool(phone) and phone in group.reporting_phones()
+    players = group.players()
+    # The player this phone answers for (its check-in, an earlier answer): one of this table's, or
+    # another table's (then it answers for nobody here).
+    holder = group.round.tournament.entrants.filter(phone=phone).first() if phone else None
+    if holder is None:
+        answer_as = [player for player in players if not player.phone]
+    else:
+        answer_as = [player for player in players if player.pk == holder.pk]
+    return {
+        "result_waits": True,
+        "can_answer": group.confirm_refusal() is None and not reported_here,
+        "reported_here": reported_here,
+        "answer_as": answer_as,
+    }
+
+
+def group_context(group: Group, now: datetime | None = None, *, phone: str = "") -> dict[str, Any]:
+    """A group's page (`phone`: the token of the phone asking, games.phones). Its forms carry no
+    key: the page's script gives each new entry a fresh one (static/js/tournament.js), kept for a
+    resend of the same entry whose answer was lost."""
     now = now or timezone.now()
     tournament = group.round.tournament
     players = group.players()
@@ -177,6 +201,7 @@ def group_context(group: Group, now: datetime | None = None) -> dict[str, Any]:
         # The director's "End round now" made this group final: the page's script says so (not "Time is up").
         "ended_now": final and group.round.ended_now and not group.play_off,
         "points": point_limits(tournament),
+        **result_context(group, phone),
     }
 
 
@@ -215,9 +240,59 @@ def dashboard_context(request: HttpRequest, tournament: Tournament) -> dict[str,
         "paused": current is not None and current.is_paused,
         "seating": current is not None and current.seating and current.clock_refusal() is None,
         "bots_take_unheld": current is not None and current.bots_take_unheld,
+        # Check-in on phones (issue 46): the window, who has not come, the form's values.
+        "check_in_refusal": tournament.check_in_refusal(now),
+        "no_shows": [e for e in entrants if e.status == Entrant.Status.REGISTERED and not e.checked_in],
+        "window_form": CheckInWindowForm(initial={
+            "starts_at": timezone.localtime(tournament.starts_at).strftime("%Y-%m-%dT%H:%M")
+            if tournament.starts_at else "", "minutes": tournament.check_in_minutes}),
+        # Results reported or disputed, which the bracket waits for (issue 46).
+        "waiting_results": list(current.groups.filter(result__in=[Group.Result.REPORTED, Group.Result.DISPUTED])
+                                .order_by("number")) if current is not None else [],
     })
     if context["seating"]:
         watched = [row["watch"] for item in context["rounds"] if item["groups"] for row in item["groups"] if row["watch"]]
         context["seats_held"] = sum(watch["held"] for watch in watched)
         context["seats_total"] = sum(watch["seats"] for watch in watched)
     return context
+
+
+def desk_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """The director's desk (issue 46): every group of the round under way, as the director
+    watches it: its players (checked in or not), its turns, whose turn, how long since it last
+    reported (its game table's last move, for a table on phones) and its clock; a table quiet for
+    the tournament's `alert_minutes` is flagged (and the page rings, static/js/chime.js, once per
+    silence); results waiting for a confirmation."""
+    current = tournament.current_round()
+    rows: list[dict[str, Any]] = []
+    alert = tournament.alert_minutes * 60
+    if current is not None:
+        current.tournament = tournament
+        sheets = current.sheets()
+        for group in current.groups.select_related("table").order_by("number"):
+            group.round = current
+            players = group.players()
+            watch = _watch_context(group, now) if group.status == Group.Status.PLAYING else None
+            watched = digital.watch(group) if group.status == Group.Status.PLAYING else None
+            since = watched.since if watched is not None else None
+            last = since or group.last_report_at()
+            quiet = group.quiet_for(now, last)
+            scores = {name: score for _, name, score in sheets.get(group.pk, [])}
+            rows.append({
+                "group": group, "clock": clock_text(group.seconds_left(now)),
+                "players": [{"entrant": player, "score": scores.get(player.name, 0)} for player in players],
+                "turns": group.live_turns().filter(kind="turn").count(),
+                "next_player": group.next_player(players) if group.status == Group.Status.PLAYING and not group.on_phones
+                else None,
+                "watch": watch,
+                "quiet": waited_text(quiet) if quiet is not None else "",
+                "flagged": quiet is not None and quiet >= alert,
+                # One ring per silence: the key changes when the group reports again.
+                "ring_key": f"quiet-{group.pk}-{int(last.timestamp())}",
+            })
+    return {
+        "tournament": tournament, "current": current, "now": now, "rows": rows,
+        "flagged": sum(1 for row in rows if row["flagged"]),
+        "waiting_results": [row["group"] for row in rows if row["group"].result_waits],
+        "alert_minutes": tournament.alert_minutes,
+    }

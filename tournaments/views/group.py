@@ -8,10 +8,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.phones import phone_token
 from live.http import HtmxHttpRequest
 from live.refusals import NotYours
 from tournaments import actions, digital
-from tournaments.forms import KeyForm, TurnForm
+from tournaments.forms import KeyForm, ResultForm, TurnForm
 from tournaments.links import read_group_token
 from tournaments.models import Group
 from tournaments.views.contexts import group_context
@@ -41,7 +42,7 @@ def group_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     onwards = _lead_on(request, group)
     if onwards is not None:
         return onwards
-    context = group_context(group)
+    context = group_context(group, phone=phone_token(request))
     if request.htmx:
         return render(request, "tournaments/group.html#group-state", context)
     return render(request, "tournaments/group.html", context)
@@ -78,13 +79,14 @@ def group_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
     points = form.banked()
     if points is None:
         raise actions.BadEntry(_("Enter the points banked, or tap Bust."))
+    phone = phone_token(request, create=True)  # the phone that entered the turns reported the result
     actions.record_turn(group=group, entrant=posted_entrant(group, form), points=points,
-                        vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None)
+                        vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None, phone=phone)
     group = Group.objects.select_related("round__tournament").get(pk=group.pk)  # its round may have moved on
     onwards = _lead_on(request, group)
     if onwards is not None:
         return onwards
-    return render(request, "tournaments/group.html#group-state", group_context(group))
+    return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone))
 
 
 @require_POST
@@ -97,4 +99,34 @@ def group_undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
         raise actions.BadEntry(_("That undo was malformed: tap Undo again."))
     actions.undo_last_turn(group=group, key=form.cleaned_data["key"] or None)
     group.refresh_from_db()
-    return render(request, "tournaments/group.html#group-state", group_context(group))
+    return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone_token(request)))
+
+
+def _answer_result(request: HtmxHttpRequest, code: str, answer: actions.ResultAnswer) -> HttpResponse:
+    """A player's phone confirms or disputes its group's reported result, as the player it chose
+    (the phone answers for that player from then on)."""
+    group = group_for_phone(request, code)
+    form = ResultForm(request.POST)
+    if not form.is_valid():
+        raise form_error(form, _("Choose your name, then answer again."))
+    phone = phone_token(request, create=True)
+    answer(group=group, entrant=posted_entrant(group, form), phone=phone, key=form.cleaned_data["key"] or None)
+    group = Group.objects.select_related("round__tournament").get(pk=group.pk)
+    onwards = _lead_on(request, group)
+    if onwards is not None:
+        return onwards
+    return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone))
+
+
+@require_POST
+@refused(Page.GROUP_PHONE)
+def group_confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Another player of the group confirms its result on their own phone: it counts."""
+    return _answer_result(request, code, actions.confirm_result)
+
+
+@require_POST
+@refused(Page.GROUP_PHONE)
+def group_dispute(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """A player of the group disputes its result: locked until the director settles it."""
+    return _answer_result(request, code, actions.dispute_result)

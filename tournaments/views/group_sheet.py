@@ -37,7 +37,8 @@ def director_group(request: HttpRequest, code: str, group_id: int) -> HttpRespon
     # same form sent twice (a double click, a resend) is applied once.
     return render(request, "tournaments/director_group.html", {
         **group_context(group), "entries": entries, "group_url": request.build_absolute_uri(group_path(group.code)),
-        "correction_key": new_token(), "strike_key": new_token(),
+        "correction_key": new_token(), "strike_key": new_token(), "settle_key": new_token(),
+        "result_log": group.result_entries.select_related("entrant", "director").order_by("id"),
         "can_correct": group.correction_refusal() is None,
         "can_go_on_phones": group.phones_refusal(timezone.now()) is None,
         "table_url": digital.table_path(group.table) if group.table is not None else "",
@@ -79,4 +80,18 @@ def director_correct(request: HtmxHttpRequest, code: str, group_id: int) -> Http
         raise form_error(form, _("A correction needs a player and points."))
     actions.add_correction(group=group, entrant=posted_entrant(group, form), points=form.cleaned_data["points"],
                            key=form.cleaned_data["key"] or None)
+    return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)
+
+
+@login_required
+@require_POST
+@refused(Page.GROUP_SHEET)
+def director_settle(request: HtmxHttpRequest, code: str, group_id: int) -> HttpResponse:
+    """The director confirms a group's reported or disputed result as its entries now stand."""
+    tournament = tournament_for_director(request, code)
+    group = group_of(tournament, group_id)
+    form = KeyForm(request.POST)
+    if not form.is_valid():
+        raise actions.BadEntry(_("That confirmation was malformed: confirm the result again."))
+    actions.settle_result(group=group, director=request.user, key=form.cleaned_data["key"] or None)
     return redirect("tournaments:director_group", code=tournament.code, group_id=group.pk)

@@ -36,7 +36,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             face_off_minutes=data["face_off_minutes"], grace_seconds=data["grace_seconds"],
             ties=data["ties"], grouping=data["grouping"], point_goal=data["point_goal"],
             vengeance_penalty=data["vengeance_penalty"], must_bust_penalty=data["must_bust_penalty"],
-            club=data["club"], practice_minutes=data["practice_minutes"],
+            club=data["club"], practice_minutes=data["practice_minutes"], confirm_results=data["confirm_results"],
         )
         return redirect("tournaments:dashboard", code=tournament.code)
     return render(request, "tournaments/new.html", {"form": form}, status=form_status(form))

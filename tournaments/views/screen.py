@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from live.http import HtmxHttpRequest
+from live.qr import qr_svg
 from live.streams import event_stream_response, read_for_a_stream
+from tournaments import check_in
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 from tournaments.views.contexts import clock_text, place_text, shared_places
 from tournaments.views.shared import tournament_or_404
@@ -103,6 +105,17 @@ def bracket_columns(tournament: Tournament, now: datetime) -> list[dict[str, Any
     return columns
 
 
+def _check_in_context(request: HttpRequest, tournament: Tournament, now: datetime) -> dict[str, Any] | None:
+    """While players check themselves in: the rotating code (tournaments.check_in; this page is
+    fetched again every few seconds, so it shows the code of the moment) and the count so far."""
+    if tournament.check_in_refusal(now) is not None:
+        return None
+    url = request.build_absolute_uri(check_in.code_path(tournament.code, now))
+    registered = tournament.entrants.filter(status=Entrant.Status.REGISTERED)
+    return {"qr": qr_svg(url, scale=8), "url": url, "checked_in": registered.filter(checked_in=True).count(),
+            "registered": registered.count()}
+
+
 @require_GET
 def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """The live bracket and standings for the projector: read-only, by unguessable link."""
@@ -119,6 +132,7 @@ def screen(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
         "current_clock": clock_text(max(0, int((current.ends_at - now).total_seconds()))) if current else "",
         "board": board, "bracket": bracket_columns(tournament, now), "fill": screen_fill(len(board)),
         "paused": current is not None and current.is_paused,
+        "check_in": _check_in_context(request, tournament, now),
     }
     if request.htmx:
         return render(request, "tournaments/screen.html#screen-state", context)

@@ -16,11 +16,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.phones import phone_token
 from live.http import HtmxHttpRequest
 from live.limits import too_many
 from live.refusals import Refusal, TooMany, answers_refusals, form_status
 from tournaments import actions
-from tournaments.forms import CorrectionForm, NewTournamentForm, TurnForm
+from tournaments.check_in import BadCheckInCode
+from tournaments.forms import CorrectionForm, NewTournamentForm, ResultForm, TurnForm
 from tournaments.links import BadGroupLink
 from tournaments.models import Entrant, Group, Tournament, Turn
 from tournaments.views.contexts import dashboard_context, group_context
@@ -55,7 +57,7 @@ def group_of(tournament: Tournament, group_id: int) -> Group:
                              round__tournament=tournament)
 
 
-def posted_entrant(group: Group, form: TurnForm | CorrectionForm) -> Entrant:
+def posted_entrant(group: Group, form: TurnForm | CorrectionForm | ResultForm) -> Entrant:
     """The player a phone posts for: 400 for no such player, 403 for a player of another group."""
     entrant = group.round.tournament.entrants.filter(pk=form.cleaned_data["entrant"]).first()
     if entrant is None:
@@ -82,26 +84,31 @@ class Page(enum.Enum):
     GROUP_SHEET = "group sheet"  # the director's page of one group's entries: back to it with the message
     NEW = "new"  # the new-tournament form: the form again with the message on it
     GROUP_LINK = "group link"  # a table's QR link: the refused page (a bad link is counted, per address)
+    DESK = "desk"  # the director's desk: back to it with the message
+    CHECK_IN = "check-in"  # the projector's check-in code or a player's link: the refused page (bad ones counted)
 
 
 def _answer(request: HtmxHttpRequest, error: Refusal, *, page: Page, code: str = "", **kwargs: Any) -> HttpResponse:
     """The one way a refusal (an action's, or a form's read by the view) reaches a page: its
     message, with its status, in the way of the page it came from (`page`; `code` and the other
     view arguments say which tournament or group). Nothing has changed: the state is read afresh."""
-    if page is Page.GROUP_LINK:
+    if page in (Page.GROUP_LINK, Page.CHECK_IN):
         # Only bad links count (per address, with the night's join links): a hall shares one address.
-        if isinstance(error, BadGroupLink) and too_many(request, "bad-join"):
+        if isinstance(error, BadGroupLink | BadCheckInCode) and too_many(request, "bad-join"):
             error = TooMany(_(TOO_MANY_BAD_LINKS))  # past the limit, not the link's reason
         return render(request, "tournaments/refused.html", {"message": error.message}, status=error.status)
     if page is Page.GROUP_PHONE:
         group = get_object_or_404(Group.objects.select_related("round__tournament"), code=code)
-        context = {**group_context(group), "message": error.message}
+        context = {**group_context(group, phone=phone_token(request)), "message": error.message}
         return render(request, "tournaments/group.html#group-state", context, status=error.status)
     if page is Page.GROUP_SHEET:
         group_id = kwargs.get("group_id") or get_object_or_404(Turn, pk=kwargs.get("turn_id"),
                                                                tournament__code=code).group_id
         messages.error(request, error.message)
         return redirect("tournaments:director_group", code=code, group_id=group_id)
+    if page is Page.DESK:
+        messages.error(request, error.message)
+        return redirect("tournaments:desk", code=code)
     if page is Page.NEW:
         form = NewTournamentForm(request.POST, user=request.user)
         form.is_valid()
