@@ -25,7 +25,7 @@ from django.utils.translation import ngettext, pgettext
 
 from bunco_club.headcount import Headcount, headcount
 from bunco_club.links import absolute, member_token
-from bunco_club.models import RSVP, Member, Party, SentReminder, SubInvitation, SwapRequest
+from bunco_club.models import RSVP, DishOffer, Member, Party, SentReminder, SubInvitation, SwapRequest
 
 
 def send_once(key: str, *, kind: str, to: Sequence[str], subject: str, body: str, party: Party | None = None,
@@ -170,6 +170,41 @@ def send_swap_request(swap_id: int) -> bool:
                      subject=subject, body=body)
 
 
+def _dish_offer_words(offer: DishOffer) -> tuple[str, str]:
+    """A dish offer's subject and what it asks, in the language the mail is written in (the dishes'
+    names are the host's, as typed)."""
+    party = offer.party
+    values = {"club": party.club.name, "when": _when(party), "dish": offer.slot.name,
+              "by": offer.by.name if offer.by else "", "yours": offer.take.slot.name if offer.take else ""}
+    if offer.kind == DishOffer.Kind.GIVE:
+        return (_("%(club)s on %(when)s: %(by)s asks you to bring %(dish)s") % values,
+                _("%(by)s can't bring %(dish)s to %(club)s on %(when)s after all and asks you to bring it "
+                  "instead.") % values)
+    if offer.kind == DishOffer.Kind.TRADE:
+        return (_("%(club)s on %(when)s: %(by)s offers a trade of dishes") % values,
+                _("For %(club)s on %(when)s, %(by)s would bring %(yours)s (yours now) if you bring %(dish)s "
+                  "(theirs now).") % values)
+    return (_("%(club)s on %(when)s: could you bring %(dish)s?") % values,
+            _("Nobody brings %(dish)s to %(club)s on %(when)s yet, and it's your turn: could you bring "
+              "it?") % values)
+
+
+def send_dish_offer(offer_id: int) -> bool:
+    """A dish offered to a member (the host's suggestion, a dish handed over or a trade), in their
+    language, with their link to accept or decline it."""
+    offer = (DishOffer.objects.select_related("party__club", "slot", "to", "to__club", "by", "take__slot")
+             .filter(pk=offer_id, status=DishOffer.Status.PENDING).first())
+    if offer is None:
+        return False
+    member = offer.to
+    with _reading(member):
+        subject, asked = _dish_offer_words(offer)
+        body = _("Hi %(name)s,\n\n%(asked)s\n\nAccept or decline here: %(link)s\n") % {
+            "name": member.name, "asked": asked, "link": _link(member)}
+    return send_once(f"dish:{offer.pk}", kind="dish", to=[member.email], party=offer.party, member=member,
+                     subject=subject, body=body)
+
+
 def _nudge(party: Party, member: Member) -> tuple[str, str]:
     """An RSVP nudge's subject and what it asks, in the language the mail is written in."""
     values = {"club": party.club.name, "when": _when(party), "place": party.location,
@@ -190,12 +225,28 @@ def _nudge(party: Party, member: Member) -> tuple[str, str]:
     return subject, said
 
 
+def _default_nudge(party: Party, member: Member) -> tuple[str, str]:
+    """The nudge where members count as coming by default (issue 45): the subject and what it says,
+    with the cutoff, in the language the mail is written in."""
+    values = {"club": party.club.name, "when": _when(party), "cutoff": _at(party.club.local(party.cutoff))}
+    if party.is_hosted_by_member(member):
+        subject = _("%(club)s on %(when)s: you're counted as playing") % values
+        said = _("You host %(club)s on %(when)s and you're counted as playing too. If you won't play, say so before "
+                 "%(cutoff)s.") % values
+        return subject, said
+    subject = _("%(club)s on %(when)s: you're counted as coming") % values
+    said = _("%(club)s plays Bunco on %(when)s and you're counted as coming. If you can't come, say no before "
+             "%(cutoff)s: your seat then goes to the sub list.") % values
+    return subject, said
+
+
 def _send_rsvp_nudges(party: Party) -> int:
     answered = set(party.rsvps.values_list("member_id", flat=True))
+    by_default = party.club.attending_by_default
     sent = 0
     for member in party.club.members.regulars().exclude(pk__in=answered).exclude(email=""):
         with _reading(member):
-            subject, said = _nudge(party, member)
+            subject, said = _default_nudge(party, member) if by_default else _nudge(party, member)
             body = _("Hi %(name)s,\n\n%(said)s\n\nAnswer yes, no or maybe here: %(link)s\n") % {
                 "name": member.name, "said": said, "link": _link(member)}
         sent += send_once(f"nudge:{party.pk}:{member.pk}", kind="nudge", to=[member.email], party=party,
@@ -242,19 +293,25 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
     """Send every reminder that is due and has not gone out yet; returns how many were sent.
 
     RSVP nudges and the host's reminder go from the club's `rsvp_nudge_days` before a party until
-    it starts; substitute invitations and swap requests that are still open go at once (normally
-    their own task sent them already, and then they are not sent again)."""
+    it starts (the nudges until the party's cutoff, `Party.nudges_between`, where members count as
+    coming by default); substitute invitations, swap requests and dish offers that are still open
+    go at once (normally their own task sent them already, and then they are not sent again)."""
     now = now or timezone.now()
     sent = 0
     horizon = now + datetime.timedelta(days=60)
     # A night played before its date is over (issue 29, C10): nobody is asked to come to it.
     for party in (Party.objects.unplayed().filter(starts_at__gt=now, starts_at__lte=horizon, cancelled_at__isnull=True)
                   .select_related("club", "host", "cohost")):
-        if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) > now:
-            continue
-        sent += _send_rsvp_nudges(party)
-        sent += _send_host_reminders(party)
-    already = set(SentReminder.objects.filter(kind__in=("sub", "swap")).values_list("key", flat=True))
+        nudge_from, nudge_until = party.nudges_between()
+        if nudge_from <= now < nudge_until:
+            sent += _send_rsvp_nudges(party)
+        if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) <= now:
+            sent += _send_host_reminders(party)
+    already = set(SentReminder.objects.filter(kind__in=("sub", "swap", "dish")).values_list("key", flat=True))
+    for offer_id in DishOffer.objects.filter(status=DishOffer.Status.PENDING,
+                                             party__starts_at__gt=now).values_list("pk", flat=True):
+        if f"dish:{offer_id}" not in already:
+            sent += send_dish_offer(offer_id)
     for invitation_id in SubInvitation.objects.filter(status=SubInvitation.Status.INVITED,
                                                       party__starts_at__gt=now).values_list("pk", flat=True):
         if f"sub:{invitation_id}" not in already:
