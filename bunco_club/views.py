@@ -560,8 +560,10 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     headcount alone for the page's 10-second refresh (htmx)."""
     club, member, is_host = _club_for_viewer(request, slug)
     party = _party_of(club, pk)
-    mine = party.rsvps.filter(member=member).first() if member else None
     count = headcount(party)
+    if request.htmx:
+        return render(request, "bunco_club/party.html#headcount", {"club": club, "party": party, "count": count})
+    mine = party.rsvps.filter(member=member).first() if member else None
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": count,
         # The late cancellations are the hosts' alone (issue 45).
@@ -576,8 +578,6 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         "records": party.records.select_related("member").order_by("-wins", "name"),
         "my_token": member_token(member.code) if member else None,
     }
-    if request.htmx:
-        return render(request, "bunco_club/party.html#headcount", context)
     return render(request, "bunco_club/party.html", context)
 
 

@@ -202,3 +202,10 @@ def test_a_cutoff_that_is_not_0_to_336_hours_is_refused(club, host_client, hours
 def test_the_yes_answers_are_still_answers(upcoming):
     rsvp = actions.answer_rsvp(upcoming, member(upcoming.club, "Bea"), "yes")
     assert rsvp.answer == RSVP.Answer.YES and len(headcount(upcoming).coming) == 12
+
+
+def test_a_members_calendar_carries_the_parties_they_count_as_coming_to(upcoming, club):
+    bea, cal = member(club, "Bea"), member(club, "Cal")
+    actions.answer_rsvp(upcoming, cal, "no")
+    assert b"BEGIN:VEVENT" in member_phone(bea).get(bea.my_club_path + "calendar.ics").content
+    assert b"BEGIN:VEVENT" not in member_phone(cal).get(cal.my_club_path + "calendar.ics").content
