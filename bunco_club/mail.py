@@ -126,10 +126,24 @@ def _changed(party: Party, before: datetime.datetime | None, was_location: str |
     return subject, when, where
 
 
+def _told_of_changes(party: Party) -> list[tuple[Member, str | None]]:
+    """Whom a party's change is told, with their answer: those who said yes or maybe and, where the
+    club counts its members as coming by default, the regulars who have not answered (None)."""
+    told: list[tuple[Member, str | None]] = [
+        (rsvp.member, rsvp.answer) for rsvp in
+        party.rsvps.filter(answer__in=[RSVP.Answer.YES, RSVP.Answer.MAYBE], member__is_active=True)
+        .select_related("member", "member__club")]
+    answered = set(party.rsvps.values_list("member_id", flat=True))
+    told += [(member, None) for member in party.club.members.regulars().exclude(pk__in=answered).select_related("club")
+             if party.counts_as_coming(member, None)]
+    return told
+
+
 def send_party_changed(party_id: int, was_starts_at: str | None = None, was_location: str | None = None) -> int:
-    """Tell the members who said yes or maybe a party's new time or place, and what it was (issue 29,
-    C7); once per member and change (the party's sequence: two edits before the task runs send
-    one mail, from the first time and place to the last), each in their own language. `was_starts_at`
+    """Tell the members who said yes or maybe (or count as coming by default) a party's new time or
+    place, and what it was (issue 29, C7); once per member and change (the party's sequence: two
+    edits before the task runs send one mail, from the first time and place to the last), each in
+    their own language. `was_starts_at`
     (ISO) and `was_location` are what the party was before the edit that enqueued this."""
     party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=True).first()
     if party is None or party.is_past:
@@ -141,15 +155,17 @@ def send_party_changed(party_id: int, was_starts_at: str | None = None, was_loca
     if (was_starts_at is not None or was_location is not None) and not moved and not placed:
         return 0  # moved and moved back before this ran: nothing to tell
     sent = 0
-    for rsvp in (party.rsvps.filter(answer__in=[RSVP.Answer.YES, RSVP.Answer.MAYBE], member__is_active=True)
-                 .select_related("member", "member__club")):
-        member = rsvp.member
+    for member, answer in _told_of_changes(party):
         with _reading(member):
             subject, when, where = _changed(party, before if moved else None, was_location if placed else None)
-            body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
-                     "You said %(answer)s: if that has changed too, answer again on your club page: %(link)s\n") % {
-                "name": member.name, "club": club.name, "when": when, "where": where, "answer": _said(rsvp.answer),
-                "link": _link(member)}
+            values = {"name": member.name, "club": club.name, "when": when, "where": where, "link": _link(member)}
+            if answer is None:  # counted as coming by default (issue 45)
+                body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
+                         "You count as coming: if you can't come now, say no on your club page: %(link)s\n") % values
+            else:
+                body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
+                         "You said %(answer)s: if that has changed too, answer again on your club page: %(link)s\n") % {
+                    **values, "answer": _said(answer)}
         sent += send_once(f"changed:{party.pk}:{party.sequence}:{member.pk}", kind="changed", to=[member.email],
                           party=party, member=member, subject=subject, body=body)
     return sent

@@ -209,3 +209,15 @@ def test_a_members_calendar_carries_the_parties_they_count_as_coming_to(upcoming
     actions.answer_rsvp(upcoming, cal, "no")
     assert b"BEGIN:VEVENT" in member_phone(bea).get(bea.my_club_path + "calendar.ics").content
     assert b"BEGIN:VEVENT" not in member_phone(cal).get(cal.my_club_path + "calendar.ics").content
+
+
+def test_a_new_time_is_told_to_those_counted_as_coming_too(upcoming, club, django_capture_on_commit_callbacks):
+    actions.answer_rsvp(upcoming, member(club, "Bea"), "no")
+    actions.answer_rsvp(upcoming, member(club, "Cal"), "yes")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.edit_party(upcoming, starts_at=upcoming.starts_at + HOURS, location="12 Elm Row", host=upcoming.host)
+    told = {m.to[0]: m.body for m in mail.outbox}
+    assert len(told) == 11 and "bea@example.com" not in told
+    assert "You said yes" in told["cal@example.com"]
+    assert "You count as coming: if you can't come now, say no" in told["dot@example.com"]
