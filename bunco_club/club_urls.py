@@ -21,6 +21,12 @@ urlpatterns = [
     path("me/<str:token>/language/", views.my_language, name="my_language"),
     path("me/<str:token>/box/<int:party_pk>/received/", box_views.my_box_received, name="my_box_received"),
     path("me/<str:token>/calendar.ics", views.member_feed, name="member_feed"),
+    path("me/<str:token>/dishes/<int:slot_pk>/sign-up/", views.my_dish_signup, name="my_dish_signup"),
+    path("me/<str:token>/dish/<int:pk>/withdraw/", views.my_dish_withdraw, name="my_dish_withdraw"),
+    path("me/<str:token>/dish/<int:pk>/give/", views.my_dish_give, name="my_dish_give"),
+    path("me/<str:token>/dish/<int:pk>/trade/", views.my_dish_trade, name="my_dish_trade"),
+    path("me/<str:token>/dish-offer/<int:pk>/accept/", views.my_dish_accept, name="my_dish_accept"),
+    path("me/<str:token>/dish-offer/<int:pk>/decline/", views.my_dish_decline, name="my_dish_decline"),
     path("calendar/<str:feed_code>.ics", views.club_feed, name="club_feed"),
     # A club's pages.
     path("<slug:slug>/", views.club, name="club"),
@@ -54,6 +60,13 @@ urlpatterns = [
     path("<slug:slug>/parties/<int:pk>/cancel/", views.party_cancel, name="party_cancel"),
     path("<slug:slug>/parties/<int:pk>/paid/<int:member_pk>/", views.party_paid, name="party_paid"),
     path("<slug:slug>/parties/<int:pk>/box/received/", box_views.party_box_received, name="party_box_received"),
+    path("<slug:slug>/parties/<int:pk>/dishes/add/", views.party_dish_add, name="party_dish_add"),
+    path("<slug:slug>/parties/<int:pk>/dishes/<int:slot_pk>/wanted/", views.party_dish_wanted,
+         name="party_dish_wanted"),
+    path("<slug:slug>/parties/<int:pk>/dishes/<int:slot_pk>/remove/", views.party_dish_remove,
+         name="party_dish_remove"),
+    path("<slug:slug>/parties/<int:pk>/dishes/<int:slot_pk>/suggest/", views.party_dish_suggest,
+         name="party_dish_suggest"),
 ]
 
 # Every club page shows its times in the club's zone, dropped again once the page is made. (Every

@@ -20,12 +20,16 @@ from django.utils.translation import gettext_lazy as _
 
 from bunco_club.models import (
     CLUB_NAME_MAX,
+    CUTOFF_HOURS_MAX,
+    DISH_NAME_MAX,
+    DISH_WANTED_MAX,
     EMAIL_MAX,
     NAME_MAX,
     NOTES_MAX,
     PHONE_MAX,
     PLACE_MAX,
     Club,
+    DishSignup,
     Member,
     Party,
     Season,
@@ -99,7 +103,8 @@ class ClubForm(HouseRulesForm):
     """A club's name, usual place and time, buy-in, reminders and the house rules of its nights."""
 
     # Its own fields first, then the house rules (HouseRulesForm's), as the page has always shown them.
-    field_order = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", "language")
+    field_order = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", "attending_by_default",
+                   "answer_cutoff_hours", "language")
 
     name = forms.CharField(max_length=CLUB_NAME_MAX, label=_("Club name"))
     place = forms.CharField(max_length=PLACE_MAX, required=False, label=_("Usual place"),
@@ -117,6 +122,15 @@ class ClubForm(HouseRulesForm):
         error_messages={"invalid_choice": _("Pick the club's time zone from the list, like America/Chicago.")})
     rsvp_nudge_days = WholeNumberField(low=0, high=30, what=gettext_noop("the days before a party"), initial=3,
                                        label=_("Remind members who haven't answered this many days before"))
+    attending_by_default = forms.BooleanField(
+        required=False, label=_("Members are coming unless they say no"),
+        help_text=_("Every regular counts as coming to each party unless they say no before the cutoff; the "
+                    "reminder then goes before the cutoff."))
+    answer_cutoff_hours = WholeNumberField(low=0, high=CUTOFF_HOURS_MAX, what=gettext_noop("the hours before a party"),
+                                           initial=48, required=False,
+                                           label=_("Answers are due this many hours before a party"),
+                                           help_text=_("A no after it is a late cancellation, which only the hosts "
+                                                       "see."))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -130,6 +144,8 @@ class ClubForm(HouseRulesForm):
         data["prize_amounts"] = data.get("prize_amounts") or prizes.CLUB_PRIZE_RULES.amounts.value
         if not data.get("time_zone"):
             data.pop("time_zone", None)  # not sent: the club keeps its zone (UTC for a new one)
+        if data.get("answer_cutoff_hours") is None:
+            data.pop("answer_cutoff_hours", None)  # not sent: the club keeps its cutoff (48 hours for a new one)
         self._clean_language_field(data)
         return data
 
@@ -334,3 +350,53 @@ class SwapForm(forms.Form):
 
 def _party_label(party: Party) -> str:
     return f"{date_format(party.local_start, 'D d M Y')} ({party.hosts_label()})"
+
+
+# --- Dishes (issue 45) ------------------------------------------------------------------------------
+
+
+class DishSlotForm(forms.Form):
+    """A dish the host asks for, and how many of it."""
+
+    name = forms.CharField(max_length=DISH_NAME_MAX, label=_("Dish"),
+                           widget=forms.TextInput(attrs={"placeholder": _("Dessert")}))
+    wanted = WholeNumberField(low=1, high=DISH_WANTED_MAX, what=gettext_noop("how many"), initial=1,
+                              label=_("How many"))
+
+
+class DishWantedForm(forms.Form):
+    wanted = WholeNumberField(low=1, high=DISH_WANTED_MAX, what=gettext_noop("how many"), label=_("How many"))
+
+
+class DishMemberForm(forms.Form):
+    """A member of the party's club: whom the host suggests a dish to, or whom a member gives theirs."""
+
+    member = RecordChoiceField(queryset=Member.objects.none(), label=_("Member"),
+                               error_messages={"invalid_choice": _("Pick a member of the club.")})
+
+    def __init__(self, *args: Any, club: Club, exclude: Member | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["member"]
+        assert isinstance(field, forms.ModelChoiceField)
+        members = club.members.filter(is_active=True)
+        field.queryset = members.exclude(pk=exclude.pk) if exclude is not None else members
+
+
+class DishTradeForm(forms.Form):
+    """Another member's dish at the same party, to trade for one's own."""
+
+    take = RecordChoiceField(queryset=DishSignup.objects.none(), label=_("Their dish"),
+                             error_messages={"invalid_choice": _("Pick another member's dish at this party.")})
+
+    def __init__(self, *args: Any, signup: DishSignup, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["take"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = (DishSignup.objects.filter(slot__party_id=signup.slot.party_id)
+                          .exclude(member_id=signup.member_id).exclude(slot_id=signup.slot_id)
+                          .select_related("slot", "member"))
+        field.label_from_instance = _dish_label  # type: ignore[method-assign,assignment]
+
+
+def _dish_label(signup: DishSignup) -> str:
+    return f"{signup.slot.name} ({signup.member.name})"

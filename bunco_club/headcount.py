@@ -4,7 +4,7 @@ the actions that the mail tasks must not import (docs/DESIGN.md §2: no import c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext, ngettext
 
@@ -16,12 +16,16 @@ from games.rules import bunco
 class Headcount:
     """Who is coming to a party and what the night would need: seats come in fours."""
 
-    coming: list[Member]
+    coming: list[Member]  # the yes answers and those coming by default
     maybe: list[Member]
     declined: list[Member]
-    waiting: list[Member]  # regulars who haven't answered
+    waiting: list[Member]  # regulars who haven't answered (and are not counted as coming)
     subs_invited: list[Member]
     open_seats: int
+    # Of `coming`, the regulars counted by default, without an answer (Club.attending_by_default).
+    by_default: list[Member] = field(default_factory=list)
+    # The "no"s after the cutoff from members counted as coming: for the hosts' eyes alone.
+    late: list[Member] = field(default_factory=list)
 
     @property
     def tables(self) -> int:
@@ -51,17 +55,26 @@ class Headcount:
 
 
 def headcount(party: Party) -> Headcount:
-    answers = {rsvp.member_id: rsvp.answer for rsvp in party.rsvps.all()}
+    """Who is coming (`Party.counts_as_coming`: a yes, or no answer where the club counts its
+    members by default), who may, who can't, who hasn't answered, and the subs invited."""
+    rsvps = list(party.rsvps.all())
+    answers = {rsvp.member_id: rsvp.answer for rsvp in rsvps}
+    late_ids = {rsvp.member_id for rsvp in rsvps if rsvp.cancelled_late}
     members = list(party.club.members.filter(is_active=True))
     by_answer: dict[str, list[Member]] = {"yes": [], "maybe": [], "no": []}
-    waiting = []
+    waiting, by_default = [], []
     for member in members:
         answer = answers.get(member.pk)
         if answer in by_answer:
             by_answer[answer].append(member)
+        elif party.counts_as_coming(member, None):
+            by_default.append(member)
         elif not member.is_alternate:
             waiting.append(member)
     invited = [invitation.member for invitation in
                party.sub_invitations.filter(status=SubInvitation.Status.INVITED).select_related("member")]
-    return Headcount(coming=by_answer["yes"], maybe=by_answer["maybe"], declined=by_answer["no"], waiting=waiting,
-                     subs_invited=invited, open_seats=party.open_seats)
+    counted = {member.pk for member in [*by_answer["yes"], *by_default]}
+    coming = [member for member in members if member.pk in counted]  # the roster's order
+    return Headcount(coming=coming, maybe=by_answer["maybe"], declined=by_answer["no"], waiting=waiting,
+                     subs_invited=invited, open_seats=party.open_seats, by_default=by_default,
+                     late=[member for member in members if member.pk in late_ids])

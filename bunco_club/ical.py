@@ -109,11 +109,14 @@ def club_feed(club: Club) -> bytes:
 
 
 def member_feed(member: Member) -> bytes:
-    """The member's hosting dates and the parties they said yes to, in the member's language (the
-    club's until they choose): each subscriber's feed is made for them."""
+    """The member's hosting dates and the parties they said yes to (or count as coming to without an
+    answer, where the club counts its members by default: `Party.counts_as_coming`), in the
+    member's language (the club's until they choose): each subscriber's feed is made for them."""
+    coming = Q(host=member) | Q(cohost=member) | Q(rsvps__member=member, rsvps__answer=RSVP.Answer.YES)
+    if Party(club=member.club).counts_as_coming(member, None):
+        coming |= ~Q(pk__in=RSVP.objects.filter(member=member).values("party_id"))
     parties = (
-        Party.objects.filter(club_id=member.club_id)
-        .filter(Q(host=member) | Q(cohost=member) | Q(rsvps__member=member, rsvps__answer=RSVP.Answer.YES))
+        Party.objects.filter(club_id=member.club_id).filter(coming)
         .distinct().select_related("club", "host", "cohost").order_by("starts_at")
     )
     with translation.override(member.reads):

@@ -27,7 +27,16 @@ from django.utils.translation import ngettext, pgettext
 from bunco_club import custody
 from bunco_club.headcount import Headcount, headcount
 from bunco_club.links import absolute, member_token
-from bunco_club.models import RSVP, BoxHandOver, Member, Party, SentReminder, SubInvitation, SwapRequest
+from bunco_club.models import (
+    RSVP,
+    BoxHandOver,
+    DishOffer,
+    Member,
+    Party,
+    SentReminder,
+    SubInvitation,
+    SwapRequest,
+)
 
 
 def send_once(key: str, *, kind: str, to: Sequence[str], subject: str, body: str, party: Party | None = None,
@@ -128,10 +137,24 @@ def _changed(party: Party, before: datetime.datetime | None, was_location: str |
     return subject, when, where
 
 
+def _told_of_changes(party: Party) -> list[tuple[Member, str | None]]:
+    """Whom a party's change is told, with their answer: those who said yes or maybe and, where the
+    club counts its members as coming by default, the regulars who have not answered (None)."""
+    told: list[tuple[Member, str | None]] = [
+        (rsvp.member, rsvp.answer) for rsvp in
+        party.rsvps.filter(answer__in=[RSVP.Answer.YES, RSVP.Answer.MAYBE], member__is_active=True)
+        .select_related("member", "member__club")]
+    answered = set(party.rsvps.values_list("member_id", flat=True))
+    told += [(member, None) for member in party.club.members.regulars().exclude(pk__in=answered).select_related("club")
+             if party.counts_as_coming(member, None)]
+    return told
+
+
 def send_party_changed(party_id: int, was_starts_at: str | None = None, was_location: str | None = None) -> int:
-    """Tell the members who said yes or maybe a party's new time or place, and what it was (issue 29,
-    C7); once per member and change (the party's sequence: two edits before the task runs send
-    one mail, from the first time and place to the last), each in their own language. `was_starts_at`
+    """Tell the members who said yes or maybe (or count as coming by default) a party's new time or
+    place, and what it was (issue 29, C7); once per member and change (the party's sequence: two
+    edits before the task runs send one mail, from the first time and place to the last), each in
+    their own language. `was_starts_at`
     (ISO) and `was_location` are what the party was before the edit that enqueued this."""
     party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=True).first()
     if party is None or party.is_past:
@@ -143,15 +166,17 @@ def send_party_changed(party_id: int, was_starts_at: str | None = None, was_loca
     if (was_starts_at is not None or was_location is not None) and not moved and not placed:
         return 0  # moved and moved back before this ran: nothing to tell
     sent = 0
-    for rsvp in (party.rsvps.filter(answer__in=[RSVP.Answer.YES, RSVP.Answer.MAYBE], member__is_active=True)
-                 .select_related("member", "member__club")):
-        member = rsvp.member
+    for member, answer in _told_of_changes(party):
         with _reading(member):
             subject, when, where = _changed(party, before if moved else None, was_location if placed else None)
-            body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
-                     "You said %(answer)s: if that has changed too, answer again on your club page: %(link)s\n") % {
-                "name": member.name, "club": club.name, "when": when, "where": where, "answer": _said(rsvp.answer),
-                "link": _link(member)}
+            values = {"name": member.name, "club": club.name, "when": when, "where": where, "link": _link(member)}
+            if answer is None:  # counted as coming by default (issue 45)
+                body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
+                         "You count as coming: if you can't come now, say no on your club page: %(link)s\n") % values
+            else:
+                body = _("Hi %(name)s,\n\n%(club)s's Bunco night has changed.\n\nWhen: %(when)s\nWhere: %(where)s\n\n"
+                         "You said %(answer)s: if that has changed too, answer again on your club page: %(link)s\n") % {
+                    **values, "answer": _said(answer)}
         sent += send_once(f"changed:{party.pk}:{party.sequence}:{member.pk}", kind="changed", to=[member.email],
                           party=party, member=member, subject=subject, body=body)
     return sent
@@ -169,6 +194,41 @@ def send_swap_request(swap_id: int) -> bool:
                  "you on %(give)s.\n\nAccept or decline here: %(link)s\n") % values
         subject = _("%(club)s: %(asking)s asks to swap hosting dates") % values
     return send_once(f"swap:{swap.pk}", kind="swap", to=[swap.asked.email], party=swap.take, member=swap.asked,
+                     subject=subject, body=body)
+
+
+def _dish_offer_words(offer: DishOffer) -> tuple[str, str]:
+    """A dish offer's subject and what it asks, in the language the mail is written in (the dishes'
+    names are the host's, as typed)."""
+    party = offer.party
+    values = {"club": party.club.name, "when": _when(party), "dish": offer.slot.name,
+              "by": offer.by.name if offer.by else "", "yours": offer.take.slot.name if offer.take else ""}
+    if offer.kind == DishOffer.Kind.GIVE:
+        return (_("%(club)s on %(when)s: %(by)s asks you to bring %(dish)s") % values,
+                _("%(by)s can't bring %(dish)s to %(club)s on %(when)s after all and asks you to bring it "
+                  "instead.") % values)
+    if offer.kind == DishOffer.Kind.TRADE:
+        return (_("%(club)s on %(when)s: %(by)s offers a trade of dishes") % values,
+                _("For %(club)s on %(when)s, %(by)s would bring %(yours)s (yours now) if you bring %(dish)s "
+                  "(theirs now).") % values)
+    return (_("%(club)s on %(when)s: could you bring %(dish)s?") % values,
+            _("Nobody brings %(dish)s to %(club)s on %(when)s yet, and it's your turn: could you bring "
+              "it?") % values)
+
+
+def send_dish_offer(offer_id: int) -> bool:
+    """A dish offered to a member (the host's suggestion, a dish handed over or a trade), in their
+    language, with their link to accept or decline it."""
+    offer = (DishOffer.objects.select_related("party__club", "slot", "to", "to__club", "by", "take__slot")
+             .filter(pk=offer_id, status=DishOffer.Status.PENDING).first())
+    if offer is None:
+        return False
+    member = offer.to
+    with _reading(member):
+        subject, asked = _dish_offer_words(offer)
+        body = _("Hi %(name)s,\n\n%(asked)s\n\nAccept or decline here: %(link)s\n") % {
+            "name": member.name, "asked": asked, "link": _link(member)}
+    return send_once(f"dish:{offer.pk}", kind="dish", to=[member.email], party=offer.party, member=member,
                      subject=subject, body=body)
 
 
@@ -192,12 +252,28 @@ def _nudge(party: Party, member: Member) -> tuple[str, str]:
     return subject, said
 
 
+def _default_nudge(party: Party, member: Member) -> tuple[str, str]:
+    """The nudge where members count as coming by default (issue 45): the subject and what it says,
+    with the cutoff, in the language the mail is written in."""
+    values = {"club": party.club.name, "when": _when(party), "cutoff": _at(party.club.local(party.cutoff))}
+    if party.is_hosted_by_member(member):
+        subject = _("%(club)s on %(when)s: you're counted as playing") % values
+        said = _("You host %(club)s on %(when)s and you're counted as playing too. If you won't play, say so before "
+                 "%(cutoff)s.") % values
+        return subject, said
+    subject = _("%(club)s on %(when)s: you're counted as coming") % values
+    said = _("%(club)s plays Bunco on %(when)s and you're counted as coming. If you can't come, say no before "
+             "%(cutoff)s: your seat then goes to the sub list.") % values
+    return subject, said
+
+
 def _send_rsvp_nudges(party: Party) -> int:
     answered = set(party.rsvps.values_list("member_id", flat=True))
+    by_default = party.club.attending_by_default
     sent = 0
     for member in party.club.members.regulars().exclude(pk__in=answered).exclude(email=""):
         with _reading(member):
-            subject, said = _nudge(party, member)
+            subject, said = _default_nudge(party, member) if by_default else _nudge(party, member)
             body = _("Hi %(name)s,\n\n%(said)s\n\nAnswer yes, no or maybe here: %(link)s\n") % {
                 "name": member.name, "said": said, "link": _link(member)}
         sent += send_once(f"nudge:{party.pk}:{member.pk}", kind="nudge", to=[member.email], party=party,
@@ -244,20 +320,26 @@ def send_due_reminders(now: datetime.datetime | None = None) -> int:
     """Send every reminder that is due and has not gone out yet; returns how many were sent.
 
     RSVP nudges and the host's reminder go from the club's `rsvp_nudge_days` before a party until
-    it starts; substitute invitations and swap requests that are still open, and what the Bunco
-    box's last count found missing, go at once (normally their own task sent them already, and then
-    they are not sent again)."""
+    it starts (the nudges until the party's cutoff, `Party.nudges_between`, where members count as
+    coming by default); substitute invitations, swap requests and dish offers that are still open,
+    and what the Bunco box's last count found missing, go at once (normally their own task sent them
+    already, and then they are not sent again)."""
     now = now or timezone.now()
     sent = 0
     horizon = now + datetime.timedelta(days=60)
     # A night played before its date is over (issue 29, C10): nobody is asked to come to it.
     for party in (Party.objects.unplayed().filter(starts_at__gt=now, starts_at__lte=horizon, cancelled_at__isnull=True)
                   .select_related("club", "host", "cohost")):
-        if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) > now:
-            continue
-        sent += _send_rsvp_nudges(party)
-        sent += _send_host_reminders(party)
-    already = set(SentReminder.objects.filter(kind__in=("sub", "swap")).values_list("key", flat=True))
+        nudge_from, nudge_until = party.nudges_between()
+        if nudge_from <= now < nudge_until:
+            sent += _send_rsvp_nudges(party)
+        if party.starts_at - datetime.timedelta(days=party.club.rsvp_nudge_days) <= now:
+            sent += _send_host_reminders(party)
+    already = set(SentReminder.objects.filter(kind__in=("sub", "swap", "dish")).values_list("key", flat=True))
+    for offer_id in DishOffer.objects.filter(status=DishOffer.Status.PENDING,
+                                             party__starts_at__gt=now).values_list("pk", flat=True):
+        if f"dish:{offer_id}" not in already:
+            sent += send_dish_offer(offer_id)
     for invitation_id in SubInvitation.objects.filter(status=SubInvitation.Status.INVITED,
                                                       party__starts_at__gt=now).values_list("pk", flat=True):
         if f"sub:{invitation_id}" not in already:

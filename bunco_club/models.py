@@ -38,6 +38,9 @@ PHONE_MAX = 30
 EMAIL_MAX = 254  # the longest address SMTP carries (RFC 5321), Django's EmailField's column
 NOTES_MAX = 2000  # a party's notes: its column (a TextField) holds any length, this is the cap
 RSVP_NOTE_MAX = 200  # a member's note with their answer ("bringing dessert")
+CUTOFF_HOURS_MAX = 336  # a club's answers' cutoff: two weeks before a party at most
+DISH_NAME_MAX = 60  # a dish slot's name ("appetizer")
+DISH_WANTED_MAX = 20  # how many of one dish a host may ask for
 
 
 def new_code() -> str:
@@ -53,8 +56,14 @@ class Club(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     place = models.CharField(_("usual place"), max_length=PLACE_MAX, blank=True)
     usual_time = models.TimeField(default=datetime.time(19, 0))
-    # Days before a party that members who haven't answered get a nudge.
+    # Days before a party that members who haven't answered get a nudge (before the answers'
+    # cutoff when the club counts its members as coming by default).
     rsvp_nudge_days = models.PositiveSmallIntegerField(default=3)
+    # Attending by default (issue 45): the regulars are counted as coming to every party unless
+    # they say no before the cutoff, this many hours before the party (`Party.cutoff`); a "no"
+    # after it is a late cancellation, which the hosts alone see.
+    attending_by_default = models.BooleanField(default=False)
+    answer_cutoff_hours = models.PositiveSmallIntegerField(default=48)
     # The club's calendar feed (an unguessable URL a phone's calendar subscribes to).
     feed_code = models.CharField(max_length=40, unique=True, default=new_code)
     # The house rules every night of the club starts with: the fields of games.rules.bunco.Rules and
@@ -207,6 +216,8 @@ class Blackout(models.Model):
 
 # A party stays "coming up" until twelve hours after it starts (a night runs late).
 PAST_AFTER = datetime.timedelta(hours=12)
+# A dish slot still empty this close to a party gets a suggestion of who brings it (the rotation's).
+DISH_SUGGESTION_DAYS = datetime.timedelta(days=5)
 
 
 def _night_played() -> models.Q:
@@ -312,11 +323,53 @@ class Party(models.Model):
     def is_hosted_by_member(self, member: Member) -> bool:
         return member.pk is not None and member.pk in (self.host_id, self.cohost_id)
 
+    # --- Attending by default: the one rule of the cutoff and of who counts as coming -----------
+
+    @property
+    def cutoff(self) -> datetime.datetime:
+        """The moment answers are due: the club's `answer_cutoff_hours` before the party. A "no"
+        after it from someone counted as coming is a late cancellation."""
+        return self.starts_at - datetime.timedelta(hours=self.club.answer_cutoff_hours)
+
+    def is_past_cutoff(self, now: datetime.datetime | None = None) -> bool:
+        return (now or timezone.now()) >= self.cutoff
+
+    def counts_as_coming(self, member: Member, answer: str | None) -> bool:
+        """Whether `member`, whose answer is `answer` (None: no answer), counts as coming: a yes, or,
+        where the club counts its members by default, a regular who has not answered."""
+        if answer is not None:
+            return answer == RSVP.Answer.YES
+        return self.club.attending_by_default and member.is_active and not member.is_alternate
+
+    def is_late_cancellation(self, member: Member, before: str | None, answer: str,
+                             now: datetime.datetime | None = None) -> bool:
+        """Where the club counts its members as coming by default: a "no" after the cutoff from
+        someone who counted as coming (`before`: their answer until now)."""
+        return (self.club.attending_by_default and answer == RSVP.Answer.NO and self.is_past_cutoff(now)
+                and self.counts_as_coming(member, before))
+
+    def nudges_between(self) -> tuple[datetime.datetime, datetime.datetime]:
+        """When members who haven't answered are nudged: from the club's `rsvp_nudge_days` before
+        the party until it starts; before the cutoff instead when members count as coming by default
+        (their nudge is their last chance to say no in time)."""
+        until = self.cutoff if self.club.attending_by_default else self.starts_at
+        return until - datetime.timedelta(days=self.club.rsvp_nudge_days), until
+
+    def coming_members(self) -> list[Member]:
+        """Who is coming, by name: the yes answers and, by default, the regulars who haven't answered."""
+        answers = dict(self.rsvps.values_list("member_id", "answer"))
+        members = self.club.members.filter(is_active=True).order_by("name")
+        return [member for member in members if self.counts_as_coming(member, answers.get(member.pk))]
+
     def coming_names(self) -> list[str]:
-        """The members who said they are coming, by name: whom a night or a game table opened for
-        this party seats first."""
-        coming = self.rsvps.filter(answer=RSVP.Answer.YES).order_by("member__name")
-        return list(coming.values_list("member__name", flat=True))
+        """The members who are coming (`coming_members`), by name: whom a night or a game table
+        opened for this party seats first."""
+        return [member.name for member in self.coming_members()]
+
+    def dishes_suggested(self, now: datetime.datetime | None = None) -> bool:
+        """Whether the fair rotation suggests who brings the dishes still missing: from
+        DISH_SUGGESTION_DAYS before the party, while it takes answers."""
+        return self.takes_answers and (now or timezone.now()) >= self.starts_at - DISH_SUGGESTION_DAYS
 
 
 class RSVP(models.Model):
@@ -333,6 +386,9 @@ class RSVP(models.Model):
     paid = models.BooleanField(default=False)  # the host has the member's buy-in
     # A regular's "no" (or a "maybe" after a "yes") gives their seat to the sub list, once.
     gave_up_seat = models.BooleanField(default=False)
+    # A "no" after the party's cutoff from someone counted as coming (`Party.is_late_cancellation`):
+    # counted for the hosts alone; a later "yes" clears it.
+    cancelled_late = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["party", "member"], name="rsvp_one_per_member")]
@@ -547,3 +603,126 @@ class BoxHandOver(models.Model):
     def missing(self) -> list[custody.Line]:
         """The items counted fewer than the kit said."""
         return custody.missing(self.lines())
+
+
+# --- Dishes (issue 45): what each party's table needs and who brings it -------------------------------
+
+
+class DishSlot(models.Model):
+    """A dish a party's host asks for ("dessert") and how many of it."""
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="dish_slots")
+    name = models.CharField(max_length=DISH_NAME_MAX)
+    wanted = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["party", "name"], name="dish_slot_unique_name_a_party")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ×{self.wanted}"
+
+    def taken(self) -> int:
+        return self.signups.count()
+
+    def places_left(self) -> int:
+        """How many more the host wants (never below 0)."""
+        return max(0, self.wanted - self.taken())
+
+
+class DishSignupQuerySet(models.QuerySet["DishSignup"]):
+    def brought(self) -> DishSignupQuerySet:
+        """The dishes brought: to the parties over (played, or their date gone by), not cancelled."""
+        over = (models.Q(slot__party__played_at__isnull=False)
+                | models.Q(slot__party__starts_at__lt=timezone.now() - PAST_AFTER))
+        return self.filter(over, slot__party__cancelled_at__isnull=True)
+
+    def turns(self) -> dict[str, int]:
+        """How many dishes each member brought, by name: the rotation's "turns"."""
+        counts: dict[str, int] = {}
+        for name in self.values_list("member__name", flat=True):
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+
+class DishSignup(models.Model):
+    """A member brings one of a slot's dishes."""
+
+    slot = models.ForeignKey(DishSlot, on_delete=models.CASCADE, related_name="signups")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="dish_signups")
+    signed_at = models.DateTimeField(auto_now_add=True)
+
+    objects = DishSignupQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["signed_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["slot", "member"], name="dish_signup_once_a_slot")]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.slot.name}"
+
+
+class DishOffer(models.Model):
+    """A dish offered to a member, who accepts or declines from their link: the host's suggestion
+    (from the rotation: bring one of `slot`), a member giving their dish away (`give`), or a trade
+    (`give` for the asked member's `take`). An offer whose dishes changed hands since is stale: an
+    answer to it changes nothing."""
+
+    class Kind(models.TextChoices):
+        SUGGESTED = "suggested", _("Suggested by the host")
+        GIVE = "give", _("Handed over")
+        TRADE = "trade", _("Trade")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", pgettext_lazy("dish offer", "Accepted")
+        DECLINED = "declined", pgettext_lazy("dish offer", "Declined")
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="dish_offers")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    slot = models.ForeignKey(DishSlot, on_delete=models.CASCADE, related_name="offers")
+    to = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="dish_offers")
+    by = models.ForeignKey(Member, null=True, blank=True, on_delete=models.CASCADE, related_name="dish_offers_made")
+    # The dishes it moves (a withdrawn one leaves the offer stale, never gone).
+    give = models.ForeignKey(DishSignup, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    take = models.ForeignKey(DishSignup, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.slot.name} → {self.to}: {self.get_status_display()}"
+
+    def stands(self) -> bool:
+        """Whether the offer can still be taken: pending; each dish it moves still where it was;
+        the member asked not bringing that dish already (nor, in a trade, the one who offers it
+        theirs); for the host's suggestion, a place left."""
+        if self.status != self.Status.PENDING or self.slot.signups.filter(member_id=self.to_id).exists():
+            return False
+        if self.kind == self.Kind.SUGGESTED:
+            return self.slot.places_left() > 0
+        if self.give_id is None or not DishSignup.objects.filter(pk=self.give_id, member_id=self.by_id or 0).exists():
+            return False
+        if self.kind == self.Kind.GIVE:
+            return True
+        take = DishSignup.objects.filter(pk=self.take_id or 0, member_id=self.to_id).first()
+        return take is not None and not take.slot.signups.filter(member_id=self.by_id or 0).exists()
+
+
+class DishRequest(models.Model):
+    """A dish request as a phone sent it, by its idempotency key (as RSVPRequest): the same key for
+    the same thing is a retry (nothing changes), the same key for anything else is refused."""
+
+    key = models.CharField(max_length=64)
+    sender = models.CharField(max_length=20)  # "member:<pk>" or "host:<user pk>"
+    what = models.CharField(max_length=60)  # the verb and what it was about: "signup:12"
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["sender", "key"], name="dish_request_key_once_a_sender")]
+
+    def __str__(self) -> str:
+        return f"{self.sender}: {self.key}"

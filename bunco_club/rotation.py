@@ -14,6 +14,9 @@ date and who has hosted least so far among the available members, counting earli
 
 A co-host pair is one name here: the club's actions pass a pair as a single "member" and give the
 date to both.
+
+`suggest_dishes` is the same kind of fair rotation for a party's food (issue 45): who brings the
+dishes still missing.
 """
 
 from __future__ import annotations
@@ -61,6 +64,42 @@ def plan_rotation(
         hostings[host] += 1
         for name in available:
             left[name] -= 1
+    return plan
+
+
+def suggest_dishes(
+    places: Sequence[str],
+    members: Sequence[str],
+    *,
+    turns: Mapping[str, int] | None = None,
+    not_coming: Collection[str] = (),
+    busy: Collection[str] = (),
+) -> list[str | None]:
+    """Who is asked to bring each dish still missing: `places` is one entry per dish wanted and not
+    yet signed up for (a slot wanting two desserts is there twice), in the party's order; the
+    answer is a member's name for each, in the same order, or None when nobody is left to ask.
+
+    Fairness (BenchApp's rotation of a duty): at every place the member asked has brought the
+    fewest dishes before (`turns`: past dishes brought) among those who can be asked; ties go in roster order (the order of `members`). Nobody who is
+    not coming (`not_coming`) or brings something already (`busy`) is asked, and nobody is asked
+    for two dishes. Pure and deterministic. `members` must hold unique names (RotationError)."""
+    roster = _checked_members(members) if members else []
+    counts: dict[str, int] = {name: (turns.get(name, 0) if turns else 0) for name in roster}
+    for name, count in counts.items():
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise RotationError(Said(gettext_noop("The number of dishes %(name)s brought before must be a whole "
+                                                  "number, not %(count)s."), name=name, count=repr(count)))
+    skipped = set(not_coming) | set(busy)
+    order = {name: index for index, name in enumerate(roster)}
+    free = [name for name in roster if name not in skipped]
+    plan: list[str | None] = []
+    for _place in places:
+        if not free:
+            plan.append(None)
+            continue
+        chosen = min(free, key=lambda name: (counts[name], order[name]))
+        plan.append(chosen)
+        free.remove(chosen)
     return plan
 
 

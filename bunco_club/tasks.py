@@ -33,6 +33,11 @@ def send_swap_request(swap_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def send_dish_offer(offer_id: int) -> bool:
+    return mail.send_dish_offer(offer_id)
+
+
+@shared_task(ignore_result=True)
 def send_party_cancelled(party_id: int) -> int:
     return mail.send_party_cancelled(party_id)
 

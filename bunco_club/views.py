@@ -22,7 +22,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -38,6 +38,10 @@ from bunco_club.forms import (
     BlackoutsForm,
     ClubForm,
     CohostForm,
+    DishMemberForm,
+    DishSlotForm,
+    DishTradeForm,
+    DishWantedForm,
     MemberForm,
     NewMemberForm,
     NewPartyForm,
@@ -49,7 +53,19 @@ from bunco_club.forms import (
 )
 from bunco_club.headcount import headcount
 from bunco_club.links import BadMemberLink, member_token, read_member_token
-from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
+from bunco_club.models import (
+    RSVP,
+    Club,
+    DishOffer,
+    DishSignup,
+    DishSlot,
+    Member,
+    NightRecord,
+    Party,
+    Season,
+    SubInvitation,
+    SwapRequest,
+)
 from bunco_club.standings import Standing
 from live.http import HtmxHttpRequest, remember_language
 from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
@@ -312,7 +328,9 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
             added = _("%(name)s is on the sub list.") if member.is_alternate else _("%(name)s is on the roster.")
             messages.success(request, added % {"name": member.name})
             return redirect("clubs:roster", slug=club.slug)
-    members = club.members.select_related("cohost")
+    # Each member's late cancellations (a "no" after a party's cutoff): the hosts' alone (issue 45).
+    members = club.members.select_related("cohost").annotate(
+        late_cancellations=Count("rsvps", filter=Q(rsvps__cancelled_late=True)))
     context = {
         "club": club, "form": form,
         "regulars": members.regulars(), "alternates": members.alternates(), "retired": members.retired(),
@@ -547,10 +565,18 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     headcount alone for the page's 10-second refresh (htmx)."""
     club, member, is_host = _club_for_viewer(request, slug)
     party = _party_of(club, pk)
+    count = headcount(party)
+    if request.htmx:
+        return render(request, "bunco_club/party.html#headcount", {"club": club, "party": party, "count": count})
     mine = party.rsvps.filter(member=member).first() if member else None
     at_party = box.box_at(party)
     context = {
-        "club": club, "party": party, "member": member, "is_host": is_host, "count": headcount(party),
+        "club": club, "party": party, "member": member, "is_host": is_host, "count": count,
+        # The late cancellations are the hosts' alone (issue 45).
+        "late": count.late if is_host else [], "dishes": dish_rows(party, member),
+        "my_dish_offers": dish_offers_to(member, party) if member else [],
+        "others": club.members.filter(is_active=True).exclude(pk=member.pk) if member else [],
+        "suggestions": actions.suggested_dishes(party) if is_host else [], "dish_form": DishSlotForm(),
         "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
         "rsvp_key": secrets.token_hex(16),
         "rsvps": party.rsvps.select_related("member").order_by("member__name") if is_host else [],
@@ -560,8 +586,6 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         "box": at_party, "box_key": secrets.token_hex(16),
         "box_action": _box_action(club, party, member, is_host) if at_party.receives else "",
     }
-    if request.htmx:
-        return render(request, "bunco_club/party.html#headcount", context)
     return render(request, "bunco_club/party.html", context)
 
 
@@ -663,11 +687,14 @@ def my_club(request: HttpRequest, token: str) -> HttpResponse:
     answers = {rsvp.party_id: rsvp for rsvp in RSVP.objects.filter(member=member, party__in=upcoming)}
     rows = [{"party": party, "answer": getattr(answers.get(party.pk), "answer", None),
              "note": getattr(answers.get(party.pk), "note", ""), "hosting": party.is_hosted_by_member(member),
-             "key": secrets.token_hex(16)} for party in upcoming]
+             "key": secrets.token_hex(16), "by_default": party.counts_as_coming(member, None),
+             "dishes": dish_rows(party, member), "dish_offers": dish_offers_to(member, party)}
+            for party in upcoming]
     context = {
         # The next party and its answer first; the rest of the season folded behind "Later" (issue 29, C8).
         "club": club, "member": member, "token": token, "next_row": rows[0] if rows else None,
         "later_rows": rows[1:], "answers": RSVP.Answer.choices,
+        "others": club.members.filter(is_active=True).exclude(pk=member.pk),  # whom a dish may go to
         "invitations": member.sub_invitations.filter(status=SubInvitation.Status.INVITED,
                                                       party__starts_at__gte=timezone.now()).select_related("party"),
         "swaps_to_answer": member.swaps_received.filter(status=SwapRequest.Status.PENDING).select_related(
@@ -848,3 +875,198 @@ def member_feed(request: HttpRequest, token: str) -> HttpResponse:
     if member is None:
         raise BadMemberLink(str(LINK_RETIRED))
     return HttpResponse(ical.member_feed(member), content_type=ICS)
+
+
+# --- Dishes (issue 45) --------------------------------------------------------------------------------
+
+
+def dish_rows(party: Party, member: Member | None) -> list[dict[str, Any]]:
+    """The party's dishes as its pages show them: each slot, who brings it, the places left, and
+    the viewer's own sign-up (`mine`) with the dishes they could trade it for."""
+    slots = party.dish_slots.prefetch_related(
+        Prefetch("signups", queryset=DishSignup.objects.select_related("member").order_by("signed_at", "pk")))
+    rows: list[dict[str, Any]] = []
+    everyone: list[DishSignup] = []
+    for slot in slots:
+        signups = list(slot.signups.all())
+        everyone += signups
+        mine = next((signup for signup in signups if member is not None and signup.member_id == member.pk), None)
+        rows.append({"slot": slot, "signups": signups, "left": max(0, slot.wanted - len(signups)), "mine": mine})
+    if member is not None:
+        others = [signup for signup in everyone if signup.member_id != member.pk]
+        for row in rows:
+            row["trades"] = [signup for signup in others if signup.slot_id != row["slot"].pk] if row["mine"] else []
+    return rows
+
+
+def dish_offers_to(member: Member, party: Party) -> list[DishOffer]:
+    """The dish offers waiting for `member`'s answer at `party`."""
+    return list(member.dish_offers.filter(party=party, status=DishOffer.Status.PENDING)
+                .select_related("slot", "by", "take__slot"))
+
+
+def _key(request: HttpRequest) -> str:
+    return str(request.POST.get("key", ""))
+
+
+def _slot_of(party: Party, pk: int) -> DishSlot:
+    return get_object_or_404(DishSlot, party=party, pk=pk)
+
+
+@require_POST
+@refused(Back.PARTY)
+def party_dish_add(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The host asks for a dish and how many of it."""
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    form = DishSlotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect(back)
+    slot = actions.add_dish_slot(party, form.cleaned_data["name"], form.cleaned_data["wanted"])
+    messages.success(request, _("%(dish)s: asked for.") % {"dish": slot.name})
+    return redirect(back)
+
+
+@require_POST
+@refused(Back.PARTY)
+def party_dish_wanted(request: HttpRequest, slug: str, pk: int, slot_pk: int) -> HttpResponse:
+    """The host changes how many of a dish the party wants."""
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    slot = _slot_of(party, slot_pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    form = DishWantedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect(back)
+    actions.set_dish_wanted(slot, form.cleaned_data["wanted"])
+    messages.success(request, _("Saved."))
+    return redirect(back)
+
+
+@require_POST
+@refused(Back.PARTY)
+def party_dish_remove(request: HttpRequest, slug: str, pk: int, slot_pk: int) -> HttpResponse:
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    slot = _slot_of(party, slot_pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    actions.remove_dish_slot(slot)
+    messages.success(request, _("%(dish)s: no longer asked for.") % {"dish": slot.name})
+    return redirect(back)
+
+
+@require_POST
+@refused(Back.PARTY)
+def party_dish_suggest(request: HttpRequest, slug: str, pk: int, slot_pk: int) -> HttpResponse:
+    """The host sends the rotation's suggestion: the member is asked by email and accepts from their link."""
+    club = _club_for_host(request, slug)
+    party = _party_of(club, pk)
+    slot = _slot_of(party, slot_pk)
+    back = reverse("clubs:party", args=[club.slug, party.pk])
+    form = DishMemberForm(request.POST, club=club)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect(back)
+    member = form.cleaned_data["member"]
+    actions.send_dish_suggestion(slot, member, key=_key(request), host_id=request.user.pk or 0)
+    messages.success(request, _("%(name)s is asked to bring %(dish)s.") % {"name": member.name, "dish": slot.name})
+    return redirect(back)
+
+
+def _form_errors(form: Any) -> str:
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
+def _back_from_dish(request: HttpRequest, token: str, party: Party) -> str:
+    """Where a member's dish post goes back to: the party's page if sent from it, else their own page."""
+    if request.POST.get("back") == "party":
+        return reverse("clubs:party", args=[party.club.slug, party.pk])
+    return _back_to_me(token)
+
+
+def _my_signup(member: Member, pk: int) -> DishSignup:
+    return get_object_or_404(DishSignup.objects.select_related("slot__party__club"), member=member, pk=pk)
+
+
+@require_POST
+@refused(Back.ME)
+def my_dish_signup(request: HttpRequest, token: str, slot_pk: int) -> HttpResponse:
+    """A member brings one of a slot's dishes (the key makes a resent tap a retry)."""
+    member = _member_from_link(request, token)
+    slot = get_object_or_404(DishSlot.objects.select_related("party__club"), party__club_id=member.club_id, pk=slot_pk)
+    actions.sign_up_for_dish(slot, member, key=_key(request))
+    messages.success(request, _("Thanks! You bring %(dish)s.") % {"dish": slot.name})
+    return redirect(_back_from_dish(request, token, slot.party))
+
+
+@require_POST
+@refused(Back.ME)
+def my_dish_withdraw(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """A member no longer brings a dish; a resent tap (the dish gone by then) changes nothing."""
+    member = _member_from_link(request, token)
+    signup = DishSignup.objects.select_related("slot__party__club").filter(member=member, pk=pk).first()
+    actions.withdraw_from_dish(member, pk, key=_key(request))
+    if signup is not None:
+        messages.success(request, _("You no longer bring %(dish)s.") % {"dish": signup.slot.name})
+        return redirect(_back_from_dish(request, token, signup.slot.party))
+    return redirect(_back_to_me(token))
+
+
+@require_POST
+@refused(Back.ME)
+def my_dish_give(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """A member asks another to take over the dish they bring."""
+    member = _member_from_link(request, token)
+    signup = _my_signup(member, pk)
+    back = _back_from_dish(request, token, signup.slot.party)
+    form = DishMemberForm(request.POST, club=member.club, exclude=member)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect(back)
+    to = form.cleaned_data["member"]
+    actions.offer_dish(signup, member, to, key=_key(request))
+    messages.success(request, _("Asked %(name)s; the dish stays yours until they accept.") % {"name": to.name})
+    return redirect(back)
+
+
+@require_POST
+@refused(Back.ME)
+def my_dish_trade(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    """A member offers to trade the dish they bring for another member's."""
+    member = _member_from_link(request, token)
+    signup = _my_signup(member, pk)
+    back = _back_from_dish(request, token, signup.slot.party)
+    form = DishTradeForm(request.POST, signup=signup)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+        return redirect(back)
+    take = form.cleaned_data["take"]
+    actions.offer_dish(signup, member, take.member, key=_key(request), take=take)
+    messages.success(request, _("Asked %(name)s; the dish stays yours until they accept.") % {"name": take.member.name})
+    return redirect(back)
+
+
+def _answer_dish(request: HttpRequest, token: str, pk: int, *, accept: bool) -> HttpResponse:
+    member = _member_from_link(request, token)
+    offer = get_object_or_404(DishOffer.objects.select_related("party__club", "slot"), to=member, pk=pk)
+    answered = actions.answer_dish_offer(offer, member, accept=accept, key=_key(request))
+    if answered.status == DishOffer.Status.ACCEPTED:
+        messages.success(request, _("Thanks! You bring %(dish)s.") % {"dish": offer.slot.name})
+    else:
+        messages.success(request, _("Thanks for letting us know."))
+    return redirect(_back_from_dish(request, token, offer.party))
+
+
+@require_POST
+@refused(Back.ME)
+def my_dish_accept(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    return _answer_dish(request, token, pk, accept=True)
+
+
+@require_POST
+@refused(Back.ME)
+def my_dish_decline(request: HttpRequest, token: str, pk: int) -> HttpResponse:
+    return _answer_dish(request, token, pk, accept=False)

@@ -3,8 +3,9 @@ when it refuses (docs/DESIGN.md §3).
 
 One module per part of a club's life: clubs (a club, its settings and hosts), roster (members, the
 sub list, co-host pairs), schedule (seasons and parties), hosting (dates away, the rotation, swaps),
-rsvps (answers, buy-ins, substitutes), results (a night's sheets and whether it counts), box (the
-Bunco box's checklist and its hand-overs from host to host); what they
+rsvps (answers, buy-ins, substitutes), dishes (what each party's table needs and who brings it), results
+(a night's sheets and whether it counts), box (the Bunco box's checklist and its hand-overs from
+host to host); what they
 share is in common.py. Errors are `ClubError`s (refusals.py), or the refusals every app shares
 (live.refusals: NotNow, KeyReused), carrying the HTTP status a view should answer with and a message
 for people. Emails (substitute invitations, swap requests, a party's change or cancellation) are
@@ -27,6 +28,20 @@ from bunco_club.actions.clubs import (
     note_site_address,
     remove_cohost,
     update_club,
+)
+from bunco_club.actions.dishes import (
+    DISH_KEY_REUSED,
+    OFFER_STALE,
+    Suggestion,
+    add_dish_slot,
+    answer_dish_offer,
+    offer_dish,
+    remove_dish_slot,
+    send_dish_suggestion,
+    set_dish_wanted,
+    sign_up_for_dish,
+    suggested_dishes,
+    withdraw_from_dish,
 )
 from bunco_club.actions.hosting import answer_swap, assign_hosts, request_swap, set_blackouts
 from bunco_club.actions.languages import (
@@ -72,4 +87,7 @@ __all__ = [
     "remove_cohost", "request_swap", "reset_member_link", "retire", "season_by_rule", "set_blackouts",
     "set_night_counts", "split_cohosts", "update_club",
     "account_language", "check_language", "guess_member_language", "set_account_language", "set_member_language",
+    "DISH_KEY_REUSED", "OFFER_STALE", "Suggestion", "add_dish_slot", "answer_dish_offer", "offer_dish",
+    "remove_dish_slot", "send_dish_suggestion", "set_dish_wanted", "sign_up_for_dish", "suggested_dishes",
+    "withdraw_from_dish",
 ]

@@ -14,12 +14,13 @@ from django.utils.translation import gettext as _
 from bunco_club.actions.common import clean_name, clean_text, log_change
 from bunco_club.actions.languages import check_language
 from bunco_club.actions.refusals import ClubError
-from bunco_club.models import CLUB_NAME_MAX, PLACE_MAX, Club
+from bunco_club.models import CLUB_NAME_MAX, CUTOFF_HOURS_MAX, PLACE_MAX, Club
 from games.rules import bunco
 
 # A club's house rules: the night's (named by the engine) and how the pot is cut.
 RULE_FIELDS = (*bunco.RULE_FIELDS, "one_prize_each", "split_ties", "prize_amounts")
-CLUB_FIELDS = ("name", "place", "usual_time", "time_zone", "buy_in_cents", "rsvp_nudge_days", *RULE_FIELDS, "language")
+CLUB_FIELDS = ("name", "place", "usual_time", "time_zone", "buy_in_cents", "rsvp_nudge_days", "attending_by_default",
+               "answer_cutoff_hours", *RULE_FIELDS, "language")
 
 
 def _clean_club_fields(fields: dict[str, Any]) -> dict[str, Any]:
@@ -27,6 +28,9 @@ def _clean_club_fields(fields: dict[str, Any]) -> dict[str, Any]:
         fields["name"] = clean_name(fields["name"], "club name", CLUB_NAME_MAX)
     if "place" in fields:
         fields["place"] = clean_text(fields["place"], "usual place", PLACE_MAX)
+    hours = fields.get("answer_cutoff_hours", 0)
+    if isinstance(hours, bool) or not isinstance(hours, int) or not 0 <= hours <= CUTOFF_HOURS_MAX:
+        raise ClubError(_("The answers' cutoff is 0 to %(most)s hours before a party.") % {"most": CUTOFF_HOURS_MAX})
     if "time_zone" in fields and fields["time_zone"] not in zoneinfo.available_timezones():
         raise ClubError(_("Pick the club's time zone from the list, like America/Chicago."))
     return fields
@@ -82,7 +86,8 @@ def create_club(*, user: Any, name: str, **fields: Any) -> Club:
 
 @transaction.atomic
 def update_club(club: Club, **fields: Any) -> Club:
-    """Change the club's name, place, time, buy-in, nudge days or house rules."""
+    """Change the club's name, place, time, buy-in, nudge days, attending by default and its
+    cutoff, or house rules."""
     unknown = set(fields) - set(CLUB_FIELDS)
     if unknown:
         raise TypeError(f"update_club got unknown fields {sorted(unknown)}")

@@ -24,7 +24,10 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
 
     Every "no" from a regular gives their seat to the sub list, as does a "maybe" after a "yes"
     (once: `RSVP.gave_up_seat`): the first alternate in sub-list order is invited to it. A "yes"
-    takes a given-up seat back while no alternate has taken it.
+    takes a given-up seat back while no alternate has taken it. Where the club counts its members
+    as coming by default, no answer counts as a yes; a "no" after the party's cutoff from someone
+    counted as coming is a late cancellation (`RSVP.cancelled_late`, for the hosts), a later "yes"
+    clears it.
 
     `key` is the request's idempotency key: the same key with the same answer and note is a
     retry (nothing changes); the same key with anything else is refused (KeyReused, 409)."""
@@ -44,12 +47,20 @@ def answer_rsvp(party: Party, member: Member, answer: str, *, note: str | None =
     if member.is_alternate and before != RSVP.Answer.YES:
         raise ClubError(_("You're on the sub list: when a seat opens you'll be invited by email, "
                           "and you answer from the invitation."))
+    late = party.is_late_cancellation(member, before, answer)
+    # Counted as coming without an answer (attending by default) is as good as a yes: a "maybe"
+    # gives the seat up as a "maybe" after a "yes" does.
+    counted = RSVP.Answer.YES if party.counts_as_coming(member, before) else before
     if rsvp is None:
         rsvp = RSVP(party=party, member=member)
     rsvp.answer = answer
     if clean_note is not None:
         rsvp.note = clean_note
-    gives_up, takes_back = _give_up_or_take_back_seat(rsvp, party, before)
+    if late:
+        rsvp.cancelled_late = True
+    elif answer == RSVP.Answer.YES:
+        rsvp.cancelled_late = False
+    gives_up, takes_back = _give_up_or_take_back_seat(rsvp, party, counted)
     rsvp.save()
     if key is not None:
         RSVPRequest.objects.create(member=member, party=party, key=key, answer=answer, note=clean_note or "")

@@ -22,8 +22,8 @@ NIGHT = {"names": "Ada\nBea\nCal\nDot", "buy_in": "5"}
 
 def test_both_forms_take_the_house_rules_from_the_mixin_in_their_old_order():
     assert issubclass(ClubForm, HouseRulesForm) and issubclass(NewNightForm, HouseRulesForm)
-    assert list(ClubForm().fields) == ["name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", "language",
-                                       *HOUSE_RULES]
+    assert list(ClubForm().fields) == ["name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days",
+                                       "attending_by_default", "answer_cutoff_hours", "language", *HOUSE_RULES]
     assert list(NewNightForm().fields) == ["names", "buy_in", "title", *HOUSE_RULES]
     assert list(HouseRulesForm.base_fields) == HOUSE_RULES
     assert list(bunco.RULE_FIELDS) == HOUSE_RULES[:4]

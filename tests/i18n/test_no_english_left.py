@@ -33,6 +33,7 @@ from django.utils import translation
 
 from bunco_club.mail import (
     send_box_missing,
+    send_dish_offer,
     send_due_reminders,
     send_party_cancelled,
     send_party_changed,
@@ -214,8 +215,10 @@ def test_the_pseudo_language_replaces_every_letter_it_translates() -> None:
 
 def test_every_mail_a_member_or_host_gets_is_translated(world: World) -> None:
     """Each kind of club mail, written for a recipient whose language is the pseudo-language: the
-    reminder and the host's, the change of time or place, the sub offer, the swap request, what the
-    Bunco box's count found missing, the cancellation (bunco_club/mail.py: each in its recipient's language). The mails are written by
+    reminder and the host's, the change of time or place, the sub offer, the swap request, a dish
+    offered, the reminder before the cutoff where members count as coming by default, what the
+    Bunco box's count found missing, the cancellation (bunco_club/mail.py: each in its recipient's
+    language). The mails are written by
     their own functions, as the tasks call them, so on every layout (Celery eager or not)."""
     content = content_words()
     everyone_reads_the_pseudo_language(world)
@@ -227,6 +230,11 @@ def test_every_mail_a_member_or_host_gets_is_translated(world: World) -> None:
         send_swap_request(swap.pk)
         send_box_missing(world.handover.pk)
         with time_machine.travel(swap.give.starts_at - datetime.timedelta(days=2), tick=False):
+            send_due_reminders()
+        send_dish_offer(world.dish_offer.pk)
+        # Where members count as coming by default, their reminder says so, with the cutoff (issue 45).
+        Club.objects.filter(pk=world.club.pk).update(attending_by_default=True)
+        with time_machine.travel(swap.take.starts_at - datetime.timedelta(days=3), tick=False):
             send_due_reminders()
         Party.objects.filter(pk=party.pk).update(cancelled_at=party.starts_at)
         send_party_cancelled(party.pk)

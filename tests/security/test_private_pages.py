@@ -66,7 +66,8 @@ def fill_in(pattern: URLPattern, club: Club) -> str:
     bea = club.members.get(name="Bea")
     party = club.parties.get(starts_at__gt=soon(0))
     values = {"slug": club.slug, "token": member_token(bea.code), "feed_code": club.feed_code,
-              "pk": bea.pk, "party_pk": party.pk, "member_pk": bea.pk, "user_pk": club.hosts.get().pk}
+              "pk": bea.pk, "party_pk": party.pk, "member_pk": bea.pk, "user_pk": club.hosts.get().pk,
+              "slot_pk": party.pk}  # a dish slot's id (pointing at nothing)
     names = pattern.pattern.converters.keys()
     return reverse(f"clubs:{pattern.name}", kwargs={name: values[name] for name in names})
 

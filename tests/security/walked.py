@@ -44,7 +44,18 @@ from django.utils.html import escape
 
 from bunco_club import actions as club_actions
 from bunco_club.links import member_token
-from bunco_club.models import BoxHandOver, Club, Member, Party, Season, SubInvitation, SwapRequest
+from bunco_club.models import (
+    BoxHandOver,
+    Club,
+    DishOffer,
+    DishSignup,
+    DishSlot,
+    Member,
+    Party,
+    Season,
+    SubInvitation,
+    SwapRequest,
+)
 from games.links import join_token
 from games.night import actions as night_actions
 from games.night.models import Night, Player, Tally
@@ -153,6 +164,11 @@ class World:
     past_party: Party  # the party whose night is `finished`
     invitation: SubInvitation
     swap: SwapRequest
+    dish_slot: DishSlot  # the party's desserts: `member` brings one
+    dish_signup: DishSignup  # `member`'s dessert
+    dish_other: DishSignup  # another member's drinks, which `member` may trade for
+    dish_empty: DishSlot  # a dish nobody brings yet (which the host may remove)
+    dish_offer: DishOffer  # the host's suggestion to `member`: bring the salad
     night: Night  # in play, round 1 started: a club party's night
     head_player: Player  # at table 1 (the phone visitor)
     table2_player: Player  # at table 2 (the phone at another table)
@@ -239,6 +255,13 @@ def build_world() -> World:
     swap = club_actions.request_swap(give.host, give=give, take=take)
     asked = take.host
 
+    dish_slot = club_actions.add_dish_slot(party, marked(" Dessert"), 3)
+    drinks = club_actions.add_dish_slot(party, marked(" Drinks"), 2)
+    dish_empty = club_actions.add_dish_slot(party, marked(" Salad"), 1)
+    dish_signup = club_actions.sign_up_for_dish(dish_slot, member, key="1" * 32)
+    dish_other = club_actions.sign_up_for_dish(drinks, club.members.get(name=marked("Bea")), key="2" * 32)
+    dish_offer = club_actions.send_dish_suggestion(dish_empty, member, key="3" * 32, host_id=host.pk)
+
     other_club = Club.objects.create(name=marked("Oak Lane"), slug="oak", site_address=site)
     other_club.hosts.add(other_host)
     club_actions.add_member(other_club, name=marked("Zed"))
@@ -292,7 +315,8 @@ def build_world() -> World:
     world = World(
         host=host, other_host=other_host, director=director, other_director=other_director, outsider=outsider,
         club=club, other_club=other_club, member=member, alternate=alternate, asked=asked, season=season,
-        party=party, past_party=past_party, invitation=invitation, swap=swap, night=night,
+        party=party, past_party=past_party, invitation=invitation, swap=swap, dish_slot=dish_slot,
+        dish_signup=dish_signup, dish_other=dish_other, dish_empty=dish_empty, dish_offer=dish_offer, night=night,
         head_player=head_player, table2_player=table2_player, tally=tally, other_night=other_night,
         finished=finished, tournament=tournament, groups=groups, turn=turn, unregistered=unregistered,
         entrant=first, other_tournament=other_tournament, tables=tables, over_table=over_table, room=room,
@@ -507,8 +531,10 @@ def _pk(attribute: str) -> Callable[[World], str]:
 
 
 NIGHT_BOXES = ("baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "one_prize_each", "split_ties")
+CLUB_BOXES = (*NIGHT_BOXES, "attending_by_default")
 NIGHT_RULES = (*NIGHT_BOXES, "tie_break", "prize_amounts")
-CLUB_FIELDS = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", *NIGHT_RULES, "language")
+CLUB_FIELDS = ("name", "place", "usual_time", "buy_in", "time_zone", "rsvp_nudge_days", "attending_by_default",
+               "answer_cutoff_hours", *NIGHT_RULES, "language")
 A_CLUB = valid(name="Elm Court", place="12 Elm Row", usual_time="19:00", buy_in="5", time_zone="UTC",
                rsvp_nudge_days="3", tie_break="roll_off")
 PARTY_FIELDS = ("date", "time", "location", "notes", "host", "cohost", "season")
@@ -759,7 +785,7 @@ REGISTRY: dict[str, Entry] = {
                                          ("key",), free=("key",), valid=valid(key=KEY)),
     "tournaments:events": Entry(_tournament_events),
     # A club
-    "clubs:club_new": Entry(one(), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=NIGHT_BOXES, valid=A_CLUB),
+    "clubs:club_new": Entry(one(), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=CLUB_BOXES, valid=A_CLUB),
     "clubs:my_club": Entry(one(token=lambda w: token_of(w.member))),
     "clubs:my_rsvp": Entry(one(token=lambda w: token_of(w.member), party_pk=lambda w: w.party.pk), POST,
                            ("answer", "note", "key", "back"), free=("note", "key"),
@@ -782,9 +808,23 @@ REGISTRY: dict[str, Entry] = {
                                    ticks=("back",),  # "party": back to the party's page, anything else to the member's
                                    valid=_box_count),
     "clubs:member_feed": Entry(one(token=lambda w: token_of(w.member))),
+    "clubs:my_dish_signup": Entry(one(token=lambda w: token_of(w.member), slot_pk=lambda w: w.dish_other.slot_id), POST,
+                                  ("key", "back"), free=("key",), ticks=("back",), valid=valid(key=KEY)),
+    "clubs:my_dish_withdraw": Entry(one(token=lambda w: token_of(w.member), pk=lambda w: w.dish_signup.pk), POST,
+                                    ("key", "back"), free=("key",), ticks=("back",), valid=valid(key=KEY)),
+    "clubs:my_dish_give": Entry(one(token=lambda w: token_of(w.member), pk=lambda w: w.dish_signup.pk), POST,
+                                ("member", "key", "back"), free=("key",), ticks=("back",),
+                                valid=valid(member=lambda w: str(w.dish_other.member_id), key=KEY)),
+    "clubs:my_dish_trade": Entry(one(token=lambda w: token_of(w.member), pk=lambda w: w.dish_signup.pk), POST,
+                                 ("take", "key", "back"), free=("key",), ticks=("back",),
+                                 valid=valid(take=lambda w: str(w.dish_other.pk), key=KEY)),
+    "clubs:my_dish_accept": Entry(one(token=lambda w: token_of(w.member), pk=lambda w: w.dish_offer.pk), POST,
+                                  ("key", "back"), free=("key",), ticks=("back",), valid=valid(key=KEY)),
+    "clubs:my_dish_decline": Entry(one(token=lambda w: token_of(w.member), pk=lambda w: w.dish_offer.pk), POST,
+                                   ("key", "back"), free=("key",), ticks=("back",), valid=valid(key=KEY)),
     "clubs:club_feed": Entry(one(feed_code=lambda w: w.club.feed_code)),
     "clubs:club": Entry(one(slug=_slug)),
-    "clubs:club_edit": Entry(one(slug=_slug), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=NIGHT_BOXES,
+    "clubs:club_edit": Entry(one(slug=_slug), BOTH, CLUB_FIELDS, free=("name", "place"), ticks=CLUB_BOXES,
                              valid=A_CLUB),
     "clubs:club_export": Entry(one(slug=_slug)),
     "clubs:box": Entry(one(slug=_slug)),
@@ -825,6 +865,14 @@ REGISTRY: dict[str, Entry] = {
     "clubs:party_counts": Entry(one(slug=_slug, pk=lambda w: w.past_party.pk), POST, ("counts",),
                                 valid=valid(counts="0")),
     "clubs:party_cancel": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST),
+    "clubs:party_dish_add": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST, ("name", "wanted"), free=("name",),
+                                  valid=valid(name="Fruit", wanted="2")),
+    "clubs:party_dish_wanted": Entry(one(slug=_slug, pk=lambda w: w.party.pk, slot_pk=lambda w: w.dish_slot.pk), POST,
+                                     ("wanted",), valid=valid(wanted="4")),
+    "clubs:party_dish_remove": Entry(one(slug=_slug, pk=lambda w: w.party.pk, slot_pk=lambda w: w.dish_empty.pk), POST),
+    "clubs:party_dish_suggest": Entry(one(slug=_slug, pk=lambda w: w.party.pk, slot_pk=lambda w: w.dish_slot.pk), POST,
+                                      ("member", "key"), free=("key",),
+                                      valid=valid(member=lambda w: str(w.dish_other.member_id), key=KEY)),
     "clubs:party_paid": Entry(one(slug=_slug, pk=lambda w: w.party.pk, member_pk=lambda w: w.member.pk), POST,
                               ("paid",), valid=valid(paid="1")),
     "clubs:party_box_received": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST, ("item", "count", "key"),
