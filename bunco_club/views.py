@@ -51,6 +51,7 @@ from bunco_club.headcount import headcount
 from bunco_club.links import BadMemberLink, member_token, read_member_token
 from bunco_club.models import RSVP, Club, Member, NightRecord, Party, Season, SubInvitation, SwapRequest
 from bunco_club.standings import Standing
+from bunco_club.treasury_figures import party_money
 from live.http import HtmxHttpRequest, remember_language
 from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
 
@@ -543,11 +544,13 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     club, member, is_host = _club_for_viewer(request, slug)
     party = _party_of(club, pk)
     mine = party.rsvps.filter(member=member).first() if member else None
+    keeps_money = is_host or (member is not None and member.is_treasurer)
+    rsvps = list(party.rsvps.select_related("member").order_by("member__name")) if keeps_money else []
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": headcount(party),
         "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
         "rsvp_key": secrets.token_hex(16),
-        "rsvps": party.rsvps.select_related("member").order_by("member__name") if is_host else [],
+        "rsvps": rsvps, "keeps_money": keeps_money, "money": party_money(party, rsvps) if keeps_money else None,
         "invitations": party.sub_invitations.select_related("member"),
         "records": party.records.select_related("member").order_by("-wins", "name"),
         "my_token": member_token(member.code) if member else None,
@@ -593,24 +596,6 @@ def party_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     back = reverse("clubs:party", args=[club.slug, party.pk])
     actions.cancel_party(party)
     messages.success(request, _("The party is cancelled: the members are told, and calendars show it as cancelled."))
-    return redirect(back)
-
-
-@require_POST
-@refused(Back.PARTY)
-def party_paid(request: HttpRequest, slug: str, pk: int, member_pk: int) -> HttpResponse:
-    """The host has a member's buy-in (`paid` = 1), or not (0)."""
-    club = _club_for_host(request, slug)
-    party = _party_of(club, pk)
-    member = _member_of(club, member_pk)
-    back = reverse("clubs:party", args=[club.slug, party.pk])
-    paid = request.POST.get("paid")
-    if paid not in ("0", "1"):
-        messages.error(request, _("Say whether the buy-in is paid (1) or not (0)."))
-        return redirect(back)
-    actions.mark_paid(party, member, paid=paid == "1")
-    said = _("%(name)s: paid.") if paid == "1" else _("%(name)s: not paid yet.")
-    messages.success(request, said % {"name": member.name})
     return redirect(back)
 
 

@@ -47,7 +47,7 @@ def two_seasons(club: Club) -> None:
     coming.save()
     for name, answer in zip(REGULARS, ["yes", "yes", "no", "maybe"] * 3, strict=True):
         actions.answer_rsvp(coming, club.members.get(name=name), answer, note=f"{name} brings {answer}")
-    actions.mark_paid(coming, club.members.get(name="Ada"), paid=True)
+    actions.record_buy_in(coming, club.members.get(name="Ada"), "cash")
     later = actions.add_party(club, starts_at=soon(50), season=this, host=club.members.get(name="Eve"))
     actions.request_swap(club.members.get(name="Eve"), give=later, take=coming)
 
@@ -154,7 +154,7 @@ def nothing_stored() -> tuple[int, int, int]:
 @pytest.mark.parametrize(("file", "message"), [
     (lambda text: tampered(text, one_more_win), "altered since it was exported"),
     (lambda text: text[:-40], "not JSON"),
-    (lambda text: text.replace('"version": 2', '"version": 3'), "version 3"),
+    (lambda text: text.replace('"version": 3', '"version": 4'), "version 4"),
     (lambda text: json.dumps({"format": "something else"}), "not a club export"),
     (lambda text: resealed(text, lambda p: p["rsvps"][0].update(member=999999)), "not in the file"),
     (lambda text: resealed(text, lambda p: p["night_records"][0].update(wins=-3)), "wins"),
