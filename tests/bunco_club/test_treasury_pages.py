@@ -299,3 +299,12 @@ def test_the_host_offers_the_unpaid_seats_to_subs(host_client, club):
     assert "Seats offered to the sub list: Bea." in text(response)
     assert RSVP.objects.get(party=coming, member=bea).answer == "no"
     assert LedgerEntry.objects.count() == 0
+
+
+def test_only_the_receipts_form_takes_a_body_the_size_of_a_photo(settings):
+    from bunco_club.site.asgi import body_limit
+
+    settings.REQUEST_BODY_MAX_BYTES, settings.RECEIPT_MAX_BYTES = 1024 * 1024, 5 * 1024 * 1024
+    assert body_limit("/clubs/maple/treasury/entries/") > settings.RECEIPT_MAX_BYTES
+    for path in ("/clubs/maple/treasury/entries/1/reverse/", "/clubs/maple/roster/", "/n/ABCD/tally/"):
+        assert body_limit(path) == settings.REQUEST_BODY_MAX_BYTES
