@@ -528,6 +528,13 @@ class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
         """The sum of these entries in cents (the float, over a club's whole ledger)."""
         return int(self.aggregate(total=models.Sum("amount_cents"))["total"] or 0)
 
+    def brought_to(self, party: Party) -> int:
+        """The float as carried to `party`: the entries of the parties before it, and those of no
+        party written before it started (a buy-in of last month paid late counts for last month)."""
+        earlier = models.Q(party__starts_at__lt=party.starts_at) | models.Q(party__isnull=True,
+                                                                            written_at__lt=party.starts_at)
+        return self.filter(earlier).balance()
+
     def live(self) -> LedgerEntryQuerySet:
         """The entries that stand: neither reversed nor a reversal."""
         return self.filter(reverses__isnull=True, reversal__isnull=True)

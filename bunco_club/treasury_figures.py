@@ -17,11 +17,11 @@ from bunco_club.models import RSVP, Club, LedgerEntry, Member, Party, money_labe
 
 def float_by_party(club: Club) -> list[dict[str, Any]]:
     """The float carried from party to party: for each party (the latest first), the balance it was
-    brought to (every entry written before it started) and what its own entries added."""
+    brought to (`LedgerEntryQuerySet.brought_to`) and what its own entries added."""
     parties = list(club.parties.filter(cancelled_at__isnull=True).order_by("-starts_at")[:24])
     rows = []
     for party in parties:
-        brought = club.ledger.filter(written_at__lt=party.starts_at).balance()
+        brought = club.ledger.all().brought_to(party)
         own = party.ledger_entries.all().balance()
         rows.append({"party": party, "brought": money_label(brought), "own": money_label(own)})
     return rows
@@ -48,7 +48,7 @@ def party_money(party: Party, rsvps: list[RSVP]) -> dict[str, Any]:
         rsvp.buttons = _buttons(rsvp.member.name, rsvp.buy_in)  # type: ignore[attr-defined]
     ledger = party.club.ledger
     return {"balance": money_label(ledger.balance()),
-            "brought": money_label(ledger.filter(written_at__lt=party.starts_at).balance()),
+            "brought": money_label(ledger.all().brought_to(party)),
             "unpaid_seats": unpaid_members(party) if party.club.paid_keeps_seat else [],
             "cutoff_passed": payment_cutoff(party) <= timezone.now()}
 

@@ -118,6 +118,23 @@ def test_a_club_deleted_whole_takes_its_ledger_with_it(club):
     assert not LedgerEntry.objects.exists()
 
 
+def test_the_float_is_carried_from_party_to_party(club):
+    first, second, third = (actions.add_party(club, starts_at=soon(days)) for days in (-60, -30, -1))
+    ada, bea = club.members.get(name="Ada"), club.members.get(name="Bea")
+    for party in (first, second):
+        for member in (ada, bea):
+            RSVP.objects.create(party=party, member=member, answer="yes")
+    actions.record_buy_in(first, ada, "cash")
+    actions.record_buy_in(first, bea, "owes")
+    actions.record_night_payouts(first, [actions.Payout(name="Ada", prize="most_wins", amount_cents=300)])
+    written(club, "supply", 150, what="pencils", party=second)
+    actions.record_buy_in(second, ada, "cash")
+    actions.record_buy_in(first, bea, "cash")  # last month's, paid late: last month's float
+    ledger = club.ledger.all()
+    assert [ledger.brought_to(party) for party in (first, second, third)] == [0, 700, 1050]
+    assert ledger.balance() == 1050
+
+
 # --- Amounts as people type them ----------------------------------------------------------------
 
 
