@@ -545,12 +545,14 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     party = _party_of(club, pk)
     mine = party.rsvps.filter(member=member).first() if member else None
     keeps_money = is_host or (member is not None and member.is_treasurer)
-    rsvps = list(party.rsvps.select_related("member").order_by("member__name")) if keeps_money else []
+    # The answers and the money are the whole page's: the headcount's refresh (htmx) reads neither.
+    whole_page = keeps_money and not request.htmx
+    rsvps = list(party.rsvps.select_related("member").order_by("member__name")) if whole_page else []
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": headcount(party),
         "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
         "rsvp_key": secrets.token_hex(16),
-        "rsvps": rsvps, "keeps_money": keeps_money, "money": party_money(party, rsvps) if keeps_money else None,
+        "rsvps": rsvps, "keeps_money": keeps_money, "money": party_money(party, rsvps) if whole_page else None,
         "invitations": party.sub_invitations.select_related("member"),
         "records": party.records.select_related("member").order_by("-wins", "name"),
         "my_token": member_token(member.code) if member else None,

@@ -295,6 +295,34 @@ def test_a_party_night_played_through_reports_its_prizes_to_the_ledger(club):
     assert party.ledger_entries.balance() == -fresh(night).pot_cents()
 
 
+def test_a_party_night_reopened_and_decided_again_reports_its_new_payouts_in_place_of_the_old(club):
+    from games.night import actions as night_actions
+    from games.night.models import TableRound
+    from tests.builders import fresh, played_night, tally
+
+    party = actions.add_party(club, starts_at=soon(-1))
+    members = {member.name: member for member in club.members.all()}
+    night = played_night(8, seed=11, names=list(members)[:8], club=club, party=party, members=members)
+    first = night_actions.award_prizes(night, rng=random.Random(1))
+    night_actions.reopen_last_round(night)
+    night = fresh(night)
+    for number in range(2, night.round_obj().tables.count() + 1):
+        tally(night, number, "B", 5)
+        decided = night_actions.finish_turn(night=night, table_number=number)
+        while decided.status == TableRound.Status.ROLL_OFF:
+            tally(night, number, "A", 1)
+            decided = night_actions.finish_roll_off(night=night, table_number=number)
+    again = night_actions.award_prizes(fresh(night), rng=random.Random(2))
+    standing = sorted(party.ledger_entries.live().values_list("member__name", "prize", "amount_cents", "tie_rule"))
+    assert standing == sorted((award.player.name, award.prize, -award.amount_cents, tie)
+                              for award, tie in zip(again, [p.tie_rule for p in payouts(again)], strict=True))
+    assert party.ledger_entries.balance() == -fresh(night).pot_cents()  # the old payouts cancelled by their reversals
+    changed = sorted((a.player.name, a.prize, a.amount_cents) for a in first) != sorted(
+        (a.player.name, a.prize, a.amount_cents) for a in again)
+    assert changed  # the night decided otherwise: its prizes moved
+    assert party.ledger_entries.filter(reverses__isnull=False).count() == len(first)
+
+
 # --- Who sees the money, and the seat rule ----------------------------------------------------
 
 

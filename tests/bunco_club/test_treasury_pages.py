@@ -280,9 +280,15 @@ def test_a_club_that_keeps_its_money_to_its_hosts_shows_a_member_none_of_it(club
     assert "$5.00" not in text(response)
 
 
-def test_a_forged_personal_link_reads_no_money(club, member):
+def test_a_forged_or_stale_personal_link_reads_no_money(club, party, member):
+    actions.record_buy_in(party, member, "cash")
     forged = member_token(member.code)[:-3] + "abc"
     assert Client().get(reverse("clubs:my_money", args=[forged])).status_code == 404
+    stale = member_token(member.code)
+    actions.reset_member_link(member)
+    response = Client().get(reverse("clubs:my_money", args=[stale]))
+    assert response.status_code == 404
+    assert "$5.00" not in text(response)
 
 
 def test_the_host_offers_the_unpaid_seats_to_subs(host_client, club):
