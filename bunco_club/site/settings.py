@@ -542,8 +542,8 @@ RATE_LIMITS.update({
 
 # --- The treasury's receipts (issue 45) -----------------------------------------------------------
 # A supply's receipt photo: at most this many bytes as sent (its form alone takes a body this large:
-# bunco_club/site/asgi.py; in the scaled layouts nginx and Caddy keep REQUEST_BODY_MAX_BYTES) and this
-# many pixels; stored re-encoded without its metadata (bunco_club/receipts.py) under MEDIA_ROOT, which
+# bunco_club/site/asgi.py, and nginx and Caddy in the scaled layouts, scripts/run_scaled.py and
+# scripts/server_files.py, for this default) and this many pixels; stored re-encoded without its metadata (bunco_club/receipts.py) under MEDIA_ROOT, which
 # no URL serves: a view does, to those who may see the money. MEDIA_ROOT is beside the SQLite
 # database by default (the project's folder with PostgreSQL), never in git; backups carry it.
 RECEIPT_MAX_BYTES = env_int("RECEIPT_MAX_BYTES", 5 * 1024 * 1024)
