@@ -21,6 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -115,6 +116,9 @@ def _treasury_page(request: HttpRequest, club: Club, writer: Writer, *, refusal:
         "owed": owed_buy_ins(club), "key": secrets.token_hex(16),
         "members": club.members.filter(is_active=True).order_by("name"),
         "parties": club.parties.filter(cancelled_at__isnull=True).order_by("-starts_at")[:24],
+        # An entry is of the party last begun unless said otherwise: it is in that season's statement.
+        "current_party": club.parties.filter(cancelled_at__isnull=True, starts_at__lte=timezone.now())
+        .order_by("-starts_at").values_list("pk", flat=True).first(),
         "seasons": club.seasons.all(), "visible_choices": MoneyVisibleTo.choices,
         "treasurer": club.members.filter(is_treasurer=True).first(),
         "receipt_most": f"{settings.RECEIPT_MAX_BYTES / 1024 / 1024:g}",
