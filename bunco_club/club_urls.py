@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from bunco_club import box_views, views
+from bunco_club import box_views, treasury_views, views
 
 app_name = "clubs"
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path("me/<str:token>/dish/<int:pk>/trade/", views.my_dish_trade, name="my_dish_trade"),
     path("me/<str:token>/dish-offer/<int:pk>/accept/", views.my_dish_accept, name="my_dish_accept"),
     path("me/<str:token>/dish-offer/<int:pk>/decline/", views.my_dish_decline, name="my_dish_decline"),
+    path("me/<str:token>/money/", treasury_views.my_money, name="my_money"),
     path("calendar/<str:feed_code>.ics", views.club_feed, name="club_feed"),
     # A club's pages.
     path("<slug:slug>/", views.club, name="club"),
@@ -58,7 +59,6 @@ urlpatterns = [
     path("<slug:slug>/parties/<int:pk>/invite-sub/", views.party_invite_sub, name="party_invite_sub"),
     path("<slug:slug>/parties/<int:pk>/counts/", views.party_counts, name="party_counts"),
     path("<slug:slug>/parties/<int:pk>/cancel/", views.party_cancel, name="party_cancel"),
-    path("<slug:slug>/parties/<int:pk>/paid/<int:member_pk>/", views.party_paid, name="party_paid"),
     path("<slug:slug>/parties/<int:pk>/box/received/", box_views.party_box_received, name="party_box_received"),
     path("<slug:slug>/parties/<int:pk>/dishes/add/", views.party_dish_add, name="party_dish_add"),
     path("<slug:slug>/parties/<int:pk>/dishes/<int:slot_pk>/wanted/", views.party_dish_wanted,
@@ -67,6 +67,16 @@ urlpatterns = [
          name="party_dish_remove"),
     path("<slug:slug>/parties/<int:pk>/dishes/<int:slot_pk>/suggest/", views.party_dish_suggest,
          name="party_dish_suggest"),
+    path("<slug:slug>/parties/<int:pk>/paid/<int:member_pk>/", treasury_views.party_paid, name="party_paid"),
+    path("<slug:slug>/parties/<int:pk>/release-seats/", treasury_views.party_release_seats, name="party_release_seats"),
+    # The treasury (issue 45): its hosts' and treasurer's; a member's own money is under me/<token>/money/.
+    path("<slug:slug>/treasury/", treasury_views.treasury, name="treasury"),
+    path("<slug:slug>/treasury/entries/", treasury_views.treasury_entry, name="treasury_entry"),
+    path("<slug:slug>/treasury/entries/<int:pk>/reverse/", treasury_views.treasury_reverse, name="treasury_reverse"),
+    path("<slug:slug>/treasury/settings/", treasury_views.treasury_settings, name="treasury_settings"),
+    path("<slug:slug>/treasury/statement/", treasury_views.treasury_statement, name="treasury_statement"),
+    path("<slug:slug>/treasury/statement.csv", treasury_views.treasury_csv, name="treasury_csv"),
+    path("<slug:slug>/treasury/receipts/<int:pk>/", treasury_views.receipt, name="treasury_receipt"),
 ]
 
 # Every club page shows its times in the club's zone, dropped again once the page is made. (Every

@@ -35,6 +35,7 @@ from bunco_club.models import (
     BoxHandOver,
     BoxItem,
     Club,
+    LedgerEntry,
     Member,
     NightRecord,
     Party,
@@ -44,16 +45,22 @@ from bunco_club.models import (
 )
 
 FORMAT = "bunco-club-export"
-VERSION = 3  # 2: the nights tap by tap; 3: the Bunco box. A file of an older version has none of them and is read still
+# 2: the nights tap by tap; 3: the Bunco box and the treasury's ledger (issue 45), the buy-ins in it
+# rather than an RSVP's "paid". Files of versions 1 and 2 are read still: they have no box and no
+# ledger, and a version 2 RSVP "paid" becomes its buy-in paid.
+VERSION = 3
 
 # The club's own columns the file carries (its feed's code, the site's address and its hosts'
 # accounts belong to the installation, not to the club's history).
 CLUB_FIELDS = ("name", "slug", "buy_in_cents", "created_at", "place", "usual_time", "rsvp_nudge_days", "time_zone",
                "baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each",
-               "split_ties", "prize_amounts", "language")
+               "split_ties", "prize_amounts", "language", "money_visible_to", "paid_keeps_seat")
 # Columns a newer version added, with what a file of an older version stands for: a version 1 file
 # has no languages (its club reads English, its members have not chosen).
-ADDED_COLUMNS = {2: {"club": {"language": "en"}, "members": {"language": ""}}}
+ADDED_COLUMNS: dict[int, dict[str, dict[str, object]]] = {
+                 2: {"club": {"language": "en"}, "members": {"language": ""}},
+                 3: {"club": {"money_visible_to": "members", "paid_keeps_seat": False},
+                     "members": {"is_treasurer": False}}}
 
 
 @dataclass(frozen=True)
@@ -75,12 +82,16 @@ class Section:
     # What else a row must be, said by its app: why the row is not right, None when it is.
     refusal: Callable[[Any], str | None] | None = None
     since: int = 1
+    # A row may name an earlier row of its own list in `refs` (a reversal, the entry it reverses):
+    # the rows are stored one at a time, in the file's order.
+    in_order: bool = False
 
 
 # The file's lists, in the order they are stored: the club's own here; another app adds its own
 # after them (`register`), as the night does its nights tap by tap (games/night/export.py).
 TABLES: dict[str, Section] = {
-    "members": Section(Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order", "language"), {},
+    "members": Section(Member, ("name", "email", "phone", "is_alternate", "is_active", "sub_order", "language",
+                                "is_treasurer"), {},
                        lambda club: club.members.order_by("pk"), later={"cohost": "members"}, of_club=True),
     "seasons": Section(Season, ("name", "created_at"), {}, lambda club: club.seasons.order_by("pk"), of_club=True),
     "blackouts": Section(Blackout, ("date",), {"member": "members"},
@@ -89,7 +100,7 @@ TABLES: dict[str, Section] = {
                                "played_at"),
                        {"season": "seasons", "host": "members", "cohost": "members"},
                        lambda club: club.parties.order_by("pk"), of_club=True),
-    "rsvps": Section(RSVP, ("answer", "answered_at", "note", "paid", "gave_up_seat"),
+    "rsvps": Section(RSVP, ("answer", "answered_at", "note", "gave_up_seat"),
                      {"party": "parties", "member": "members"},
                      lambda club: RSVP.objects.filter(party__club=club).order_by("pk")),
     "sub_invitations": Section(SubInvitation, ("status", "invited_at", "answered_at"),
@@ -109,7 +120,28 @@ TABLES: dict[str, Section] = {
                              {"party": "parties", "received_by": "members"},
                              lambda club: club.box_handovers.order_by("pk"), of_club=True,
                              refusal=lambda row: custody.record_problem(row.counts), since=3),
+    # The treasury's ledger, every entry as written (reversals name what they reverse), with each
+    # receipt's metadata: its name in the storage, its SHA-256 and size (the photo itself is an
+    # uploaded file: the backups carry it, not this file). Who wrote an entry: their name (an
+    # account belongs to an installation), or the member, a treasurer.
+    "ledger": Section(LedgerEntry, ("name", "kind", "amount_cents", "prize", "tie_rule", "what", "receipt",
+                                    "receipt_sha256", "receipt_bytes", "written_by_name", "written_at"),
+                      {"party": "parties", "member": "members", "written_by_member": "members", "reverses": "ledger"},
+                      lambda club: club.ledger.order_by("pk"), of_club=True, since=3, in_order=True,
+                      refusal=lambda entry: _ledger_refusal(entry)),
 }
+
+
+def _ledger_refusal(entry: LedgerEntry) -> str | None:
+    """A reversal carries its entry's kind and the opposite amount, and never reverses a reversal."""
+    reversed_entry = entry.reverses
+    if reversed_entry is None:
+        return None
+    if reversed_entry.reverses_id is not None or reversed_entry.kind != entry.kind \
+            or reversed_entry.amount_cents != -entry.amount_cents:
+        return _("a reversal must carry the kind of the entry it reverses and the opposite amount, and never "
+                 "reverse a reversal.")
+    return None
 
 
 # The club's own lists as a person reads them in a refusal (another app's list: its name, as it
@@ -119,7 +151,7 @@ TITLES = {
     "parties": gettext_lazy("Parties"), "rsvps": gettext_lazy("Rsvps"),
     "sub_invitations": gettext_lazy("Sub invitations"), "swap_requests": gettext_lazy("Swap requests"),
     "night_records": gettext_lazy("Night records"), "box_items": gettext_lazy("Box items"),
-    "box_handovers": gettext_lazy("Box hand-overs"),
+    "box_handovers": gettext_lazy("Box hand-overs"), "ledger": gettext_lazy("Ledger entries"),
 }
 
 
@@ -214,7 +246,20 @@ def read_document(text: str) -> dict[str, Any]:
         if not isinstance(payload.get(name), list) or not all(isinstance(row, dict) for row in payload[name]):
             raise ClubError(_("The file's %(list)s are not a list of records.") % {"list": _title(name).lower()})
     _fill_added_columns(payload, version)
+    if version < 3:
+        payload["ledger"] = _buy_ins_of_version_2(payload)
     return payload
+
+
+def _buy_ins_of_version_2(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """A file of before the ledger marked a buy-in paid on its RSVP ("paid": true): each becomes
+    the entry of a buy-in paid in cash, of the club's buy-in, written when the answer was."""
+    amount = payload["club"].get("buy_in_cents")
+    return [{"id": number, "kind": "buy_in_cash", "amount_cents": amount, "party": rsvp.get("party"),
+             "member": rsvp.get("member"), "name": "", "prize": "", "tie_rule": "", "what": "", "receipt": "",
+             "receipt_sha256": "", "receipt_bytes": 0, "written_by_name": "", "written_by_member": None,
+             "reverses": None, "written_at": rsvp.get("answered_at")}
+            for number, rsvp in enumerate(payload["rsvps"], start=1) if rsvp.get("paid") is True]
 
 
 def _fill_added_columns(payload: dict[str, Any], version: int) -> None:
@@ -326,15 +371,19 @@ def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) ->
     its own list once the list is stored), every row checked."""
     section = TABLES[name]
     title = _title(name)
-    rows = [_made_row(club, section, item, ids, f"{title} #{number}") for number, item in enumerate(items, start=1)]
-    stored = section.model._default_manager.bulk_create(rows)
+    if section.in_order:
+        stored = []
+        for number, item in enumerate(items, start=1):
+            row = _made_row(club, section, item, ids, f"{title} #{number}")
+            stored.extend(section.model._default_manager.bulk_create([row]))
+            _remember(ids, name, item, stored[-1], f"{title} #{number}")
+    else:
+        rows = [_made_row(club, section, item, ids, f"{title} #{number}") for number, item in enumerate(items, start=1)]
+        stored = section.model._default_manager.bulk_create(rows)
     _keep_moments(section.model, stored, items, section.columns)
-    for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1):
-        if item.get("id") in ids.made[name]:
-            raise ClubError(_("%(where)s: the id %(id)s is used twice.")
-                            % {"where": f"{title} #{number}", "id": repr(item.get("id"))})
-        if item.get("id") is not None:
-            ids.made[name][item["id"]] = row
+    if not section.in_order:
+        for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1):
+            _remember(ids, name, item, row, f"{title} #{number}")
     referring = [(number, item, row) for number, (item, row) in enumerate(zip(items, stored, strict=True), start=1)
                  if any(item.get(ref) is not None for ref in section.later)]
     for number, item, row in referring:
@@ -343,6 +392,14 @@ def _make_rows(club: Club, name: str, items: list[dict[str, Any]], ids: _Ids) ->
         section.model._default_manager.bulk_update([row for _, _, row in referring], list(section.later))
     for number, row in enumerate(stored, start=1):
         _check_agreement(section, row, f"{title} #{number}")
+
+
+def _remember(ids: _Ids, name: str, item: dict[str, Any], row: models.Model, where: str) -> None:
+    """The file's id of a row stored, for the rows after it that name it (refused if used twice)."""
+    if item.get("id") in ids.made[name]:
+        raise ClubError(_("%(where)s: the id %(id)s is used twice.") % {"where": where, "id": repr(item.get("id"))})
+    if item.get("id") is not None:
+        ids.made[name][item["id"]] = row
 
 
 def _made_row(club: Club, section: Section, item: dict[str, Any], ids: _Ids, where: str) -> models.Model:

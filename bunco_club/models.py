@@ -14,15 +14,17 @@ import datetime
 import secrets
 import zoneinfo
 from dataclasses import asdict
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from bunco_club import custody
+from bunco_club import custody, money
 from bunco_club.links import my_club_path
 from bunco_club.standings import Line, Standing, season_standings
 from games.rules import bunco, prizes
@@ -46,6 +48,14 @@ DISH_WANTED_MAX = 20  # how many of one dish a host may ask for
 def new_code() -> str:
     """An unguessable code: what a member's personal link and a club's feed carry (never an id)."""
     return secrets.token_urlsafe(18)
+
+
+class MoneyVisibleTo(models.TextChoices):
+    """Who sees a club's money besides its hosts and treasurers: its members (each their own
+    entries, and the balance), or nobody else. Nobody outside the club, ever."""
+
+    MEMBERS = "members", _("Members see their own entries and the balance")
+    HOSTS = "hosts", _("Only the hosts and the treasurer")
 
 
 class Club(models.Model):
@@ -85,12 +95,21 @@ class Club(models.Model):
     # The club's language (settings.LANGUAGES): its members' until they choose their own, and the
     # club-wide pages' and feed's (docs/I18N.md, "Who sees which language").
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    # The treasury (issue 45): who sees its money, and whether a buy-in unpaid keeps a seat.
+    money_visible_to = models.CharField(_("who sees the money"), max_length=8, choices=MoneyVisibleTo.choices,
+                                        default=MoneyVisibleTo.MEMBERS)
+    paid_keeps_seat = models.BooleanField(_("paid tonight keeps your seat next month"), default=False)
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def members_see_money(self) -> bool:
+        """Members see their own entries and the balance (else only the hosts and a treasurer)."""
+        return self.money_visible_to == MoneyVisibleTo.MEMBERS
 
     def is_hosted_by(self, user: object) -> bool:
         user_id = getattr(user, "pk", None)
@@ -157,6 +176,8 @@ class Member(models.Model):
     # The member's language (settings.LANGUAGES) for their page, mails and calendar; blank until
     # their link is first opened (their phone's) or they choose: the club's meanwhile.
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, blank=True)
+    # A treasurer sees the club's whole ledger and writes in it, as its hosts do (issue 45).
+    is_treasurer = models.BooleanField(default=False)
 
     objects = MemberQuerySet.as_manager()
 
@@ -383,7 +404,7 @@ class RSVP(models.Model):
     answer = models.CharField(max_length=5, choices=Answer.choices)
     answered_at = models.DateTimeField(auto_now=True)
     note = models.CharField(max_length=RSVP_NOTE_MAX, blank=True)  # "bringing dessert", for the host
-    paid = models.BooleanField(default=False)  # the host has the member's buy-in
+    # Whether the buy-in is paid is the ledger's (LedgerEntry, `LedgerEntryQuerySet.buy_ins`), not a column here.
     # A regular's "no" (or a "maybe" after a "yes") gives their seat to the sub list, once.
     gave_up_seat = models.BooleanField(default=False)
     # A "no" after the party's cutoff from someone counted as coming (`Party.is_late_cancellation`):
@@ -726,3 +747,171 @@ class DishRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sender}: {self.key}"
+
+
+# --- The treasury (issue 45) --------------------------------------------------------------------
+# An append-only ledger: every movement of the club's money is an entry, a correction is an entry
+# that reverses another, and the balance (the float) and every statement are sums of entries,
+# never stored (docs/DESIGN.md §9; the pure rules: bunco_club/money.py).
+
+RECEIPTS_FOLDER = "receipts"
+WHAT_MAX = 200  # what a supply was, why an adjustment
+
+
+class LedgerRefused(Exception):
+    """An entry asked to change or go: the ledger only grows (a correction is a reversing entry)."""
+
+
+class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+    """Entries are never updated or deleted through a query either (a club deleted whole takes its
+    ledger with it: Django's cascade goes through the plain base manager, not this one)."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise LedgerRefused("Ledger entries are never changed: write a reversing entry.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise LedgerRefused("Ledger entries are never deleted: write a reversing entry.")
+
+    def balance(self) -> int:
+        """The sum of these entries in cents (the float, over a club's whole ledger)."""
+        return int(self.aggregate(total=models.Sum("amount_cents"))["total"] or 0)
+
+    def brought_to(self, party: Party) -> int:
+        """The float as carried to `party`: the entries of the parties before it, and those of no
+        party written before it started (a buy-in of last month paid late counts for last month)."""
+        earlier = models.Q(party__starts_at__lt=party.starts_at) | models.Q(party__isnull=True,
+                                                                            written_at__lt=party.starts_at)
+        return self.filter(earlier).balance()
+
+    def live(self) -> LedgerEntryQuerySet:
+        """The entries that stand: neither reversed nor a reversal."""
+        return self.filter(reverses__isnull=True, reversal__isnull=True)
+
+    def buy_ins(self) -> LedgerEntryQuerySet:
+        return self.filter(kind__in=money.BUY_IN_KINDS)
+
+    def buy_in_states(self) -> dict[tuple[int, int], money.BuyInState]:
+        """How each (party id, member id)'s buy-in stands, read from these entries (the caller
+        says which stand: `live()`, or as of a moment), oldest first."""
+        kinds: dict[tuple[int, int], list[str]] = {}
+        rows = self.buy_ins().filter(party__isnull=False, member__isnull=False).order_by("written_at", "pk")
+        for party_id, member_id, kind in rows.values_list("party_id", "member_id", "kind"):
+            kinds.setdefault((party_id, member_id), []).append(kind)
+        return {pair: money.buy_in_state(listed) for pair, listed in kinds.items()}
+
+    def buy_in_state(self) -> money.BuyInState:
+        """One member's buy-in for one party (these entries are theirs), from the entries that stand."""
+        return money.buy_in_state(self.live().buy_ins().order_by("written_at", "pk").values_list("kind", flat=True))
+
+    def statement(self) -> money.Statement:
+        """The figures of these entries (every one: a reversal cancels what it reverses), for the
+        club and for each person, with the buy-ins each still owes."""
+        lines = [money.Line(kind=kind, amount=amount, member=member_name or name)
+                 for kind, amount, member_name, name in self.values_list("kind", "amount_cents", "member__name", "name")]
+        figures = money.statement(lines)
+        names = dict(Member.objects.filter(pk__in=self.values("member_id")).values_list("pk", "name"))
+        for (_party, member_id), state in self.live().buy_in_states().items():
+            if state.kind == money.BUY_IN_OWED and member_id in names:
+                figures.people.setdefault(names[member_id], money.PersonFigures(names[member_id])).owes += 1
+        return figures
+
+
+class LedgerEntry(models.Model):
+    """One movement of a club's money (or a buy-in's state: waived, owed), in whole cents signed as
+    the float sees it: money in positive, money out negative. Written once, never changed or
+    deleted (`save` on a stored entry and `delete` raise LedgerRefused); a correction reverses it."""
+
+    class Kind(models.TextChoices):
+        BUY_IN_CASH = money.BUY_IN_CASH, _("Buy-in paid in cash")
+        BUY_IN_OTHER = money.BUY_IN_OTHER, _("Buy-in paid otherwise")
+        BUY_IN_WAIVED = money.BUY_IN_WAIVED, _("Buy-in waived")
+        BUY_IN_OWED = money.BUY_IN_OWED, _("Buy-in owed")
+        PAYOUT = money.PAYOUT, _("Prize paid out")
+        SUPPLY = money.SUPPLY, _("Supplies bought")
+        DUES = money.DUES, _("Dues")
+        ADJUSTMENT = money.ADJUSTMENT, _("Adjustment")
+
+    class TieRule(models.TextChoices):
+        NONE = money.TIE_NONE, _("outright")
+        SPLIT = money.TIE_SPLIT, _("tie split")
+        ROLL_OFF = money.TIE_ROLL_OFF, _("tie rolled off")
+        DRAWN = money.TIE_DRAWN, _("drawn at random")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ledger")
+    party = models.ForeignKey(Party, null=True, blank=True, on_delete=models.RESTRICT, related_name="ledger_entries")
+    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.RESTRICT,
+                               related_name="ledger_entries")
+    name = models.CharField(max_length=NAME_MAX, blank=True)  # who, as the entry names them (a guest's name)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    amount_cents = models.IntegerField()
+    prize = models.CharField(max_length=20, blank=True)  # a payout's prize (games.rules.prizes.PRIZES)
+    tie_rule = models.CharField(max_length=10, choices=TieRule.choices, blank=True)
+    what = models.CharField(max_length=WHAT_MAX, blank=True)  # what a supply was, why an adjustment
+    # A supply's receipt photo, re-encoded without its metadata, in Django's default storage (never
+    # a public URL: served by a view that asks who may see it).
+    receipt = models.CharField(max_length=200, blank=True)
+    receipt_sha256 = models.CharField(max_length=64, blank=True)
+    receipt_bytes = models.PositiveIntegerField(default=0)
+    written_by_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                        related_name="+")
+    written_by_member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
+    written_by_name = models.CharField(max_length=150, blank=True)  # kept if the account goes
+    written_at = models.DateTimeField(default=timezone.now, db_index=True)
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="reversal")
+
+    objects = LedgerEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["written_at", "pk"]
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self) -> str:
+        return f"{self.club_id} {self.kind} {self.amount_cents:+d}"
+
+    def save(self, **kwargs: Any) -> None:
+        if self.pk is not None or not self._state.adding:
+            raise LedgerRefused("A ledger entry is written once: write a reversing entry to correct it.")
+        super().save(**kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise LedgerRefused("Ledger entries are never deleted: write a reversing entry.")
+
+    @property
+    def is_reversal(self) -> bool:
+        return self.reverses_id is not None
+
+    @property
+    def amount_label(self) -> str:
+        return money_label(self.amount_cents)
+
+    @property
+    def who(self) -> str:
+        """Whose entry it is, as a person reads it: the member's name, else the name it carries."""
+        return self.member.name if self.member_id is not None and self.member is not None else self.name
+
+    @property
+    def prize_label(self) -> str:
+        """A payout's prize in the reader's language (the engine's English title, translated)."""
+        return gettext(prizes.PRIZE_TITLES[self.prize]) if self.prize in prizes.PRIZE_TITLES else self.prize
+
+
+def money_label(cents: int) -> str:
+    """An amount as a person reads it, in the reader's language: "$12.50", "-$4.00"."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${number_format(abs(cents) / 100, decimal_pos=2, force_grouping=True)}"
+
+
+class LedgerRequest(models.Model):
+    """A treasury POST as a phone sent it, by its idempotency key: the same key with the same
+    content is a retry (nothing written again), with other content it is refused."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64)  # SHA-256 of what was asked
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "key"], name="ledger_request_key_once_a_club")]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.key}"

@@ -67,6 +67,7 @@ from bunco_club.models import (
     SwapRequest,
 )
 from bunco_club.standings import Standing
+from bunco_club.treasury_figures import party_money
 from live.http import HtmxHttpRequest, remember_language
 from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
 
@@ -570,6 +571,10 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         return render(request, "bunco_club/party.html#headcount", {"club": club, "party": party, "count": count})
     mine = party.rsvps.filter(member=member).first() if member else None
     at_party = box.box_at(party)
+    keeps_money = is_host or (member is not None and member.is_treasurer)
+    # The answers and the money are the whole page's: the headcount's refresh (htmx) reads neither.
+    whole_page = keeps_money and not request.htmx
+    rsvps = list(party.rsvps.select_related("member").order_by("member__name")) if whole_page else []
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": count,
         # The late cancellations are the hosts' alone (issue 45).
@@ -579,7 +584,7 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         "suggestions": actions.suggested_dishes(party) if is_host else [], "dish_form": DishSlotForm(),
         "my_answer": mine.answer if mine else None, "my_note": mine.note if mine else "", "answers": RSVP.Answer.choices,
         "rsvp_key": secrets.token_hex(16),
-        "rsvps": party.rsvps.select_related("member").order_by("member__name") if is_host else [],
+        "rsvps": rsvps, "keeps_money": keeps_money, "money": party_money(party, rsvps) if whole_page else None,
         "invitations": party.sub_invitations.select_related("member"),
         "records": party.records.select_related("member").order_by("-wins", "name"),
         "my_token": member_token(member.code) if member else None,
@@ -633,24 +638,6 @@ def party_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     back = reverse("clubs:party", args=[club.slug, party.pk])
     actions.cancel_party(party)
     messages.success(request, _("The party is cancelled: the members are told, and calendars show it as cancelled."))
-    return redirect(back)
-
-
-@require_POST
-@refused(Back.PARTY)
-def party_paid(request: HttpRequest, slug: str, pk: int, member_pk: int) -> HttpResponse:
-    """The host has a member's buy-in (`paid` = 1), or not (0)."""
-    club = _club_for_host(request, slug)
-    party = _party_of(club, pk)
-    member = _member_of(club, member_pk)
-    back = reverse("clubs:party", args=[club.slug, party.pk])
-    paid = request.POST.get("paid")
-    if paid not in ("0", "1"):
-        messages.error(request, _("Say whether the buy-in is paid (1) or not (0)."))
-        return redirect(back)
-    actions.mark_paid(party, member, paid=paid == "1")
-    said = _("%(name)s: paid.") if paid == "1" else _("%(name)s: not paid yet.")
-    messages.success(request, said % {"name": member.name})
     return redirect(back)
 
 

@@ -38,6 +38,10 @@ VENV_BIN = Path(sys.executable).parent
 # settings.REQUEST_BODY_MAX_BYTES's default (the settings say why): nginx refuses a larger body
 # with 413 before it reaches a backend, and the backends are given the same figure.
 REQUEST_BODY_MAX_BYTES = 1024 * 1024
+# The one form that carries a photo (a supply's receipt, issue 45) takes settings.RECEIPT_MAX_BYTES's
+# default and its few fields, as the site's own limit does (bunco_club/site/asgi.py `body_limit`).
+RECEIPT_FORM = r"^/clubs/[^/]+/treasury/entries/$"
+RECEIPT_BODY_MAX_BYTES = 5 * 1024 * 1024 + 64 * 1024
 # nginx keeps idle connections to the backends open for reuse. A backend that closes one first
 # (gunicorn's default keep-alive is 2 s, uvicorn's 5 s) races nginx's next request on it, and a
 # POST that loses is answered 502 (nginx does not send a POST again: it may have been taken). The
@@ -79,7 +83,8 @@ def free_ports(count: int = 1) -> int:
 
 
 def nginx_config(workdir: Path, port: int, web_port: int, stream_ports: list[int],
-                 body_max_bytes: int = REQUEST_BODY_MAX_BYTES) -> str:
+                 body_max_bytes: int = REQUEST_BODY_MAX_BYTES,
+                 receipt_body_max_bytes: int = RECEIPT_BODY_MAX_BYTES) -> str:
     # max_fails=0: nginx never takes a backend for dead. Its default (one failure, then none for
     # 10 s) turned a stream process's restart into "no live upstreams" for every phone: 400 phones
     # reconnecting at once through the one left marked it failed too (SOAK_KILLS, bench/soak.py).
@@ -127,6 +132,10 @@ http {{
       proxy_buffering off;
       proxy_cache off;
       proxy_read_timeout 1h;
+    }}
+    location ~ {RECEIPT_FORM} {{
+      client_max_body_size {max(body_max_bytes, receipt_body_max_bytes)};
+      proxy_pass http://web;
     }}
     location / {{
       proxy_pass http://web;

@@ -30,6 +30,10 @@ PAGES_PORT = 8001
 STREAMS_PORT = 8002
 # A request body over this is refused by Caddy as by the site (settings.REQUEST_BODY_MAX_BYTES).
 BODY_MAX_BYTES = 1024 * 1024
+# Save the one form that carries a photo (a supply's receipt, issue 45): settings.RECEIPT_MAX_BYTES's
+# default and its few fields, as the site's own limit (bunco_club/site/asgi.py `body_limit`).
+RECEIPT_FORM = r"^/clubs/[^/]+/treasury/entries/$"
+RECEIPT_BODY_MAX_BYTES = 5 * 1024 * 1024 + 64 * 1024
 # The backends keep an idle connection from the proxy longer than it does (scripts/run_scaled.py).
 BACKEND_KEEP_ALIVE_SECONDS = 75
 UNITS = ("bunco-pages", "bunco-streams", "bunco-worker", "bunco-beat")
@@ -175,8 +179,13 @@ def caddyfile(layout: Layout, *, site: str = "", tls_internal: bool = False,
     proxy_headers = "\t\theader_up X-Real-IP {remote_host}\n"
     return f"""# Bunco Club (scripts/install_server.sh): HTTPS for {layout.domain}, the streams unbuffered.
 {globals_block}{site or layout.domain} {{
-{"	tls internal" + chr(10) if tls_internal else ""}	request_body {{
+{"	tls internal" + chr(10) if tls_internal else ""}	@receipt path_regexp {RECEIPT_FORM}
+	@other not path_regexp {RECEIPT_FORM}
+	request_body @other {{
 		max_size {BODY_MAX_BYTES}
+	}}
+	request_body @receipt {{
+		max_size {RECEIPT_BODY_MAX_BYTES}
 	}}
 	handle /events/* {{
 		reverse_proxy 127.0.0.1:{layout.streams_port} {{

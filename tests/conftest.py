@@ -108,6 +108,15 @@ def django_db_modify_db_settings(
         settings.DATABASES["default"]["TEST"]["NAME"] = str(path)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def uploads_in_the_tests_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Uploaded files (a receipt's photo) go to the run's temporary folder, never the project's."""
+    from django.test import override_settings
+
+    with override_settings(MEDIA_ROOT=tmp_path_factory.getbasetemp() / "media"):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(settings: Any) -> Iterator[None]:
     """Each test starts with no knocks counted (the rate limits live in the cache), and every limit

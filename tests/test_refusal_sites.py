@@ -115,6 +115,12 @@ NOT_REFUSALS = {
     # A pure rule's error (bunco_club/custody.py, the Bunco box's counts): the box's actions
     # translate it into a ClubError.
     "bunco_club.custody.BoxError",
+    # A pure rule's error (bunco_club/money.py, the standard library only): an amount typed that is no
+    # money; actions.read_amount translates it into a ClubError that says what to write.
+    "bunco_club.money.BadAmount",
+    # The ledger's guard against code that would change or delete an entry in place (issue 45): a
+    # bug, never a person's request; no action does either (a correction is a reversing entry).
+    "bunco_club.models.LedgerRefused",
 }
 
 

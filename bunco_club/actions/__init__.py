@@ -3,9 +3,10 @@ when it refuses (docs/DESIGN.md §3).
 
 One module per part of a club's life: clubs (a club, its settings and hosts), roster (members, the
 sub list, co-host pairs), schedule (seasons and parties), hosting (dates away, the rotation, swaps),
-rsvps (answers, buy-ins, substitutes), dishes (what each party's table needs and who brings it), results
-(a night's sheets and whether it counts), box (the Bunco box's checklist and its hand-overs from
-host to host); what they
+rsvps (answers, substitutes), treasury (the ledger: buy-ins, payouts, supplies, dues, corrections,
+who sees the money), dishes (what each party's table needs and who brings it), results (a night's
+sheets and whether it counts), box (the Bunco box's checklist and its hand-overs from host to
+host); what they
 share is in common.py. Errors are `ClubError`s (refusals.py), or the refusals every app shares
 (live.refusals: NotNow, KeyReused), carrying the HTTP status a view should answer with and a message
 for people. Emails (substitute invitations, swap requests, a party's change or cancellation) are
@@ -72,9 +73,19 @@ from bunco_club.actions.rsvps import (
     answer_rsvp,
     answer_sub_invitation,
     invite_another_sub,
-    mark_paid,
 )
 from bunco_club.actions.schedule import add_party, cancel_party, create_season, edit_party, season_by_rule
+from bunco_club.actions.treasury import (
+    Payout,
+    Writer,
+    read_amount,
+    record_buy_in,
+    record_entry,
+    record_night_payouts,
+    release_unpaid_seats,
+    reverse_entry,
+    set_money_rules,
+)
 from live.refusals import KeyReused, NotNow, Refusal
 
 __all__ = [
@@ -82,7 +93,7 @@ __all__ = [
     "CLUB_FIELDS", "RESERVED_SLUGS", "RSVP_KEY_REUSED", "RULE_FIELDS", "SEAT_TAKEN", "ClubError", "KeyReused",
     "NightSheet", "NotNow", "Refusal", "add_cohost", "add_member", "add_party", "answer_rsvp",
     "answer_sub_invitation", "answer_swap", "assign_hosts", "cancel_party", "claim_member", "create_club",
-    "create_season", "edit_member", "edit_party", "invite_another_sub", "make_alternate", "mark_paid", "move_sub",
+    "create_season", "edit_member", "edit_party", "invite_another_sub", "make_alternate", "move_sub",
     "note_site_address", "pair_cohosts", "promote", "record_night_played", "record_night_results", "reinstate",
     "remove_cohost", "request_swap", "reset_member_link", "retire", "season_by_rule", "set_blackouts",
     "set_night_counts", "split_cohosts", "update_club",
@@ -90,4 +101,6 @@ __all__ = [
     "DISH_KEY_REUSED", "OFFER_STALE", "Suggestion", "add_dish_slot", "answer_dish_offer", "offer_dish",
     "remove_dish_slot", "send_dish_suggestion", "set_dish_wanted", "sign_up_for_dish", "suggested_dishes",
     "withdraw_from_dish",
+    "Payout", "Writer", "read_amount", "record_buy_in", "record_entry", "record_night_payouts", "release_unpaid_seats",
+    "reverse_entry", "set_money_rules",
 ]

@@ -1,5 +1,5 @@
-"""A party's answers: RSVPs (with their idempotency keys), buy-ins paid, and substitutes invited to
-the seats regulars give up."""
+"""A party's answers: RSVPs (with their idempotency keys) and substitutes invited to the seats regulars
+give up. (Buy-ins are the treasury's: actions/treasury.py.)"""
 
 from __future__ import annotations
 
@@ -115,22 +115,6 @@ def _give_up_or_take_back_seat(rsvp: RSVP, party: Party, before: str | None) -> 
         # A member who gave their seat up takes it back while nobody has taken it yet.
         party.open_seats = max(0, party.open_seats - 1)
     return gives_up, takes_back
-
-
-@transaction.atomic
-def mark_paid(party: Party, member: Member, *, paid: bool) -> RSVP:
-    """The host has (or hasn't) a member's buy-in for this party."""
-    if member.club_id != party.club_id:
-        raise ClubError(_("Only the club's members pay its buy-in."))
-    rsvp = RSVP.objects.select_for_update().filter(party=party, member=member).first()
-    if rsvp is None or rsvp.answer != RSVP.Answer.YES:
-        raise NotNow(_("%(name)s hasn't said they are coming: only those coming pay the buy-in.")
-                     % {"name": member.name})
-    if rsvp.paid != paid:
-        rsvp.paid = paid
-        rsvp.save(update_fields=["paid"])
-        log_change(party.club_id, "rsvp", party=party.pk)
-    return rsvp
 
 
 def _next_alternate(party: Party) -> Member | None:

@@ -9,7 +9,7 @@ The lifespan handler does what one long-lived process must do around Django:
   close streaming responses itself), and stops the Redis relay.
 
 And every HTTP request passes `limit_the_body` first: a body over settings.REQUEST_BODY_MAX_BYTES
-is refused with 413 before it is read (Django's ASGI handler reads a whole body into a file before
+(or, on the receipt's form, its photo's RECEIPT_MAX_BYTES) is refused with 413 before it is read (Django's ASGI handler reads a whole body into a file before
 any view or limit of its own sees it: 50 MB took 2 s, and slowed every other request meanwhile).
 """
 
@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 from typing import Any
 
 from django.conf import settings
@@ -73,9 +74,23 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await lifespan(receive, send)
         return
     if scope["type"] == "http":
-        await limit_the_body(http_application, scope, receive, send, settings.REQUEST_BODY_MAX_BYTES)
+        await limit_the_body(http_application, scope, receive, send, body_limit(scope.get("path", "")))
         return
     await http_application(scope, receive, send)
+
+
+# The one form that carries a photo (a supply's receipt, bunco_club/treasury_views.py): its body may
+# hold settings.RECEIPT_MAX_BYTES and the form's few fields.
+RECEIPT_FORM = re.compile(r"/clubs/[-a-zA-Z0-9_]+/treasury/entries/")
+FORM_FIELDS_ROOM = 64 * 1024
+
+
+def body_limit(path: str) -> int:
+    """The largest body a request to `path` may carry (settings.REQUEST_BODY_MAX_BYTES, or room for
+    a receipt photo on the receipt's form)."""
+    if RECEIPT_FORM.fullmatch(path):
+        return max(settings.REQUEST_BODY_MAX_BYTES, settings.RECEIPT_MAX_BYTES + FORM_FIELDS_ROOM)
+    return int(settings.REQUEST_BODY_MAX_BYTES)
 
 
 TOO_LARGE = "This request is too large: the site takes at most {size} in one request. Send less."

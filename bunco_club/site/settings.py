@@ -541,6 +541,17 @@ RATE_LIMITS.update({
     "table-new-host": os.environ.get("RATE_LIMIT_TABLE_NEW_HOST", "30/h"),
 })
 
+# --- The treasury's receipts (issue 45) -----------------------------------------------------------
+# A supply's receipt photo: at most this many bytes as sent (its form alone takes a body this large:
+# bunco_club/site/asgi.py, and nginx and Caddy in the scaled layouts, scripts/run_scaled.py and
+# scripts/server_files.py, for this default) and this many pixels; stored re-encoded without its metadata (bunco_club/receipts.py) under MEDIA_ROOT, which
+# no URL serves: a view does, to those who may see the money. MEDIA_ROOT is beside the SQLite
+# database by default (the project's folder with PostgreSQL), never in git; backups carry it.
+RECEIPT_MAX_BYTES = env_int("RECEIPT_MAX_BYTES", 5 * 1024 * 1024)
+RECEIPT_MAX_PIXELS = env_int("RECEIPT_MAX_PIXELS", 40_000_000)
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or (
+    Path(DATABASES["default"]["NAME"]).parent / "media" if not DATABASE_URL else BASE_DIR / "media"))
+
 # --- Backups (issue 48) -------------------------------------------------------------------------
 # `python manage.py backup` writes one dated file (the database and any uploaded files) into
 # BACKUP_DIR: by default a `backups` folder beside the SQLite database, or in the project's folder

@@ -11,7 +11,17 @@ from django.core import mail
 
 from bunco_club import actions
 from bunco_club.headcount import headcount
-from bunco_club.models import RSVP, Blackout, Club, Member, NightRecord, Party, SubInvitation, SwapRequest
+from bunco_club.models import (
+    RSVP,
+    Blackout,
+    Club,
+    LedgerEntry,
+    Member,
+    NightRecord,
+    Party,
+    SubInvitation,
+    SwapRequest,
+)
 from tests.builders import REGULARS, make_user, soon
 
 pytestmark = pytest.mark.django_db
@@ -349,11 +359,12 @@ def test_an_rsvp_key_reused_with_another_answer_is_refused_and_changes_nothing(p
 
 
 def test_the_host_marks_who_has_paid_the_buy_in(party, member):
-    actions.mark_paid(party, member, paid=True)
-    assert RSVP.objects.get(party=party, member=member).paid
-    actions.answer_rsvp(party, member, "no")
+    actions.record_buy_in(party, member, "cash")
+    assert LedgerEntry.objects.filter(party=party, member=member).buy_in_state().is_paid
+    other = party.club.members.get(name="Cal")
+    actions.answer_rsvp(party, other, "no")
     with pytest.raises(actions.NotNow, match="only those coming pay"):
-        actions.mark_paid(party, member, paid=True)
+        actions.record_buy_in(party, other, "cash")
 
 
 def test_the_first_alternate_to_accept_takes_the_seat_and_a_later_one_is_told_it_is_taken(party, member):

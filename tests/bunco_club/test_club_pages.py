@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from bunco_club import actions
 from bunco_club.links import member_token, my_club_path
-from bunco_club.models import RSVP, Club, Member, Party, Season, SubInvitation
+from bunco_club.models import RSVP, Club, LedgerEntry, Member, Party, Season, SubInvitation
 from tests.builders import REGULARS, element_text, make_user, member_phone, soon, text
 
 pytestmark = pytest.mark.django_db
@@ -516,12 +516,12 @@ def test_the_host_sees_the_members_note_and_marks_the_buy_in_paid(host_client, m
                        {"answer": "yes", "note": "Bringing dessert", "key": "k-note"})
     page = text(host_client.get(reverse("clubs:party", args=[club.slug, party.pk])))
     assert "Bringing dessert" in page
-    response = host_client.post(reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk]), {"paid": "1"},
+    response = host_client.post(reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk]), {"how": "cash"},
                                 follow=True)
-    assert "Bea: paid." in text(response)
-    assert RSVP.objects.get(party=party, member=member).paid
+    assert "Bea: paid in cash." in text(response)
+    assert LedgerEntry.objects.filter(party=party, member=member).buy_in_state().is_paid
     assert member_client.post(reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk]),
-                              {"paid": "1"}).status_code == 403
+                              {"how": "cash"}).status_code == 403
 
 
 def test_the_host_cancels_a_party_from_its_page(host_client, club, party):

@@ -48,7 +48,7 @@ def two_seasons(club: Club) -> None:
     coming.save()
     for name, answer in zip(REGULARS, ["yes", "yes", "no", "maybe"] * 3, strict=True):
         actions.answer_rsvp(coming, club.members.get(name=name), answer, note=f"{name} brings {answer}")
-    actions.mark_paid(coming, club.members.get(name="Ada"), paid=True)
+    actions.record_buy_in(coming, club.members.get(name="Ada"), "cash")
     later = actions.add_party(club, starts_at=soon(50), season=this, host=club.members.get(name="Eve"))
     actions.request_swap(club.members.get(name="Eve"), give=later, take=coming)
 

@@ -62,9 +62,9 @@ def test_a_party_page_with_its_headcount_and_sheets_in_spanish(host_client, club
     page = spanish_page(host_client, reverse("clubs:party", args=[club.slug, party.pk]))
     for spanish in ("vienen 5, 3 fantasmas", "2 mesas de cuatro: 3 asientos fantasma.", "Vienen (5)",
                     "Sin responder", "Para el anfitrión", "Invitar al siguiente suplente", "Respuestas, notas y cuotas",
-                    "Marcar como pagado", "Cancelar esta fiesta (se les avisa a los miembros)", "todavía sin anfitrión"):
+                    "Efectivo", "Cancelar esta fiesta (se les avisa a los miembros)", "todavía sin anfitrión"):
         assert spanish in page
-    for english in ("5 coming", "tables of four", "Not answered", "For the host", "Mark paid", "no host yet"):
+    for english in ("5 coming", "tables of four", "Not answered", "For the host", "Waived", "no host yet"):
         assert english not in page
     sheets = spanish_page(host_client, reverse("clubs:party", args=[club.slug, played.pk]))
     assert "Las hojas de la noche" in sheets and "Victorias" in sheets and "Derrotas" in sheets
@@ -123,7 +123,7 @@ def test_a_refusal_after_a_redirect_is_said_in_spanish(host_client, club, season
     party = season.parties.order_by("starts_at")[1]
     bea = club.members.get(name="Bea")
     url = reverse("clubs:party_paid", args=[club.slug, party.pk, bea.pk])
-    response = host_client.post(url, {"paid": "1"}, follow=True, HTTP_ACCEPT_LANGUAGE=SPANISH)
+    response = host_client.post(url, {"how": "cash"}, follow=True, HTTP_ACCEPT_LANGUAGE=SPANISH)
     message = element_text(response.content.decode(), class_="message message-error")
     assert message == "Bea no ha dicho que viene: solo pagan la cuota los que vienen."
     assert "hasn't said" not in text(response)

@@ -275,9 +275,9 @@ def test_a_member_ticks_dates_away_and_leaves_a_note_from_their_phone_that_the_h
     host.goto(f"{url}/clubs/{club.slug}/parties/{parties[0].pk}/")
     row = host.get_by_role("row", name="Bea")
     expect(row).to_contain_text("Bringing dessert")
-    row.get_by_role("button", name="Bea: mark paid").click()
-    expect(host.get_by_text("Bea: paid.")).to_be_visible()
-    expect(host.get_by_role("row", name="Bea").get_by_role("button", name="Bea: paid (undo)")).to_be_visible()
+    row.get_by_role("button", name="Bea: paid in cash").click()
+    expect(host.get_by_text("Bea: paid in cash.")).to_be_visible()
+    expect(host.get_by_role("row", name="Bea").get_by_role("button", name="Bea: undo the buy-in")).to_be_visible()
 
 
 OLD_PHONE_PAGE_PX = 2_761  # the member's page of the screenshot's club before issue 29's C8 (2,562 px in the issue's run)

@@ -72,6 +72,25 @@ def test_a_body_declared_over_the_limit_is_refused_before_a_byte_of_it_is_read()
     assert body.decode() == "This request is too large: the site takes at most 1 MB in one request. Send less."
 
 
+def test_the_receipts_form_alone_takes_a_body_the_size_of_a_phone_photo():
+    """A supply's receipt photo (issue 45) is read up to settings.RECEIPT_MAX_BYTES on its one form,
+    and refused beyond; every other URL keeps the site's limit."""
+    photo = 3 * 1024 * 1024
+    headers = {"host": "testserver", "content-length": str(photo), "content-type": "multipart/form-data; boundary=x"}
+
+    def three_mb() -> Iterator[dict[str, Any]]:
+        for number in range(1, 49):
+            yield {"type": "http.request", "body": b"x" * 65536, "more_body": number < 48}
+
+    status, _, taken = call(http_scope("POST", "/clubs/maple/treasury/entries/", headers), three_mb())
+    assert status != 413 and taken == 48  # read whole, then answered by the site (no such club here)
+    status, _, taken = call(http_scope("POST", "/clubs/maple/roster/", headers), three_mb())
+    assert status == 413 and taken == 0
+    over = {**headers, "content-length": str(settings.RECEIPT_MAX_BYTES + 128 * 1024)}
+    status, _, taken = call(http_scope("POST", "/clubs/maple/treasury/entries/", over), three_mb())
+    assert status == 413 and taken == 0
+
+
 def test_a_chunked_body_is_cut_off_once_it_passes_the_limit():
     scope = http_scope("POST", "/nights/shape/", {"host": "testserver", "transfer-encoding": "chunked"})
     chunk = b"x" * 65536

@@ -88,6 +88,7 @@ NAMELESS = {
     "tables:screen GET": "the screen's names come in its JSON payload (json_script), drawn by its script",
     "tables:check[over] GET": "the check of the dice: its verdict, the seed and the commitment",
     "clubs:club_new GET": "the blank form of a club",
+    "clubs:treasury_receipt GET": "a receipt's photo: a JPEG, no text (its entry's words are on the treasury's page)",
 }
 
 # Who is looked at for the names on a page more than one visitor may see, where the first the table

@@ -21,6 +21,7 @@ import contextlib
 import copy
 import hashlib
 import importlib
+import io
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -41,6 +42,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from django.utils.html import escape
+from PIL import Image
 
 from bunco_club import actions as club_actions
 from bunco_club.links import member_token
@@ -50,6 +52,7 @@ from bunco_club.models import (
     DishOffer,
     DishSignup,
     DishSlot,
+    LedgerEntry,
     Member,
     Party,
     Season,
@@ -185,6 +188,7 @@ class World:
     over_table: Table  # played out by bots
     room: CheckRoom
     handover: BoxHandOver  # the Bunco box received for `party` by its host, a die missing
+    supply: LedgerEntry  # a supply bought for the party, with its receipt photo (the treasury's)
     visitors: dict[str, Client] = field(default_factory=dict)
     fingerprint: dict[str, tuple[int, str]] = field(default_factory=dict)  # the database as built
     rows: dict[str, tuple[str, str, Entry]] = field(default_factory=dict)  # row -> (URL, method, entry)
@@ -312,6 +316,13 @@ def build_world() -> World:
     room = open_room()
     send_ping(room, marked("Ada"))
 
+    # The treasury: the member's buy-in owed, the finished night's payouts (reported by its prizes),
+    # and a supply bought with a receipt photo.
+    club_actions.record_buy_in(party, member, "owes")
+    supply = club_actions.record_entry(club, "supply", 1250, what=marked(" pencils"), party=party,
+                                       receipt=receipt_photo(), by=club_actions.Writer(user=host))
+    assert supply is not None
+
     world = World(
         host=host, other_host=other_host, director=director, other_director=other_director, outsider=outsider,
         club=club, other_club=other_club, member=member, alternate=alternate, asked=asked, season=season,
@@ -321,9 +332,17 @@ def build_world() -> World:
         finished=finished, tournament=tournament, groups=groups, turn=turn, unregistered=unregistered,
         entrant=first, other_tournament=other_tournament, tables=tables, over_table=over_table, room=room,
         handover=handover,
+        supply=supply,
     )
     world.visitors = _visitors(world)
     return world
+
+
+def receipt_photo() -> bytes:
+    """A small JPEG, as a phone would send a receipt's photo."""
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (230, 230, 220)).save(out, format="JPEG")
+    return out.getvalue()
 
 
 def _seated_everywhere(tables: dict[str, Table], seat: int) -> Client:
@@ -874,7 +893,25 @@ REGISTRY: dict[str, Entry] = {
                                       ("member", "key"), free=("key",),
                                       valid=valid(member=lambda w: str(w.dish_other.member_id), key=KEY)),
     "clubs:party_paid": Entry(one(slug=_slug, pk=lambda w: w.party.pk, member_pk=lambda w: w.member.pk), POST,
-                              ("paid",), valid=valid(paid="1")),
+                              ("how", "key", "back"), free=("key",),
+                              ticks=("back",),  # "treasury": back to the treasury, anything else to the party
+                              valid=valid(how="cash", key=KEY)),
+    "clubs:party_release_seats": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST),
+    "clubs:my_money": Entry(one(token=lambda w: token_of(w.member))),
+    "clubs:treasury": Entry(one(slug=_slug)),
+    "clubs:treasury_entry": Entry(one(slug=_slug), POST, ("kind", "amount", "what", "direction", "member", "party", "key"),
+                                  free=("what", "key"),
+                                  valid=valid(kind="adjustment", amount="12.50", what="Float counted", direction="out",
+                                              member=lambda w: str(w.member.pk), party=lambda w: str(w.party.pk),
+                                              key=KEY)),
+    "clubs:treasury_reverse": Entry(one(slug=_slug, pk=lambda w: w.supply.pk), POST, ("key",), free=("key",),
+                                    valid=valid(key=KEY)),
+    "clubs:treasury_settings": Entry(one(slug=_slug), POST, ("visible_to", "paid_keeps_seat", "treasurer"),
+                                     ticks=("paid_keeps_seat",),
+                                     valid=valid(visible_to="hosts", treasurer=lambda w: str(w.member.pk))),
+    "clubs:treasury_statement": Entry(one(slug=_slug)),
+    "clubs:treasury_csv": Entry(one(slug=_slug)),
+    "clubs:treasury_receipt": Entry(one(slug=_slug, pk=lambda w: w.supply.pk)),
     "clubs:party_box_received": Entry(one(slug=_slug, pk=lambda w: w.party.pk), POST, ("item", "count", "key"),
                                       free=("key",), valid=_box_count),
 }

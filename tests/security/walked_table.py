@@ -237,7 +237,16 @@ PERMISSIONS = {
     "clubs:party_dish_add POST":                        "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
     "clubs:party_dish_wanted POST":                     "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
     "clubs:party_dish_remove POST":                     "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
-    "clubs:party_dish_suggest POST":                    "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",}
+    "clubs:party_dish_suggest POST":                    "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:party_release_seats POST":                   "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:my_money GET":                               "200 200 200 200 200 200 200 200 200 200 200 200 200 200 200",
+    "clubs:treasury GET":                               "200 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:treasury_entry POST":                        "400 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:treasury_reverse POST":                      "302 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:treasury_settings POST":                     "400 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:treasury_statement GET":                     "200 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:treasury_csv GET":                           "200 404 404 404 404 403 404 404 404 404 404 404 404 404 404",
+    "clubs:treasury_receipt GET":                       "200 404 404 404 404 403 404 404 404 404 404 404 404 404 404",}
 
 
 def who_knocks(row: str, visitors: tuple[str, ...]) -> list[str]:

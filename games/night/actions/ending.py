@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bunco_club import actions as club_actions
+from bunco_club import money
 from bunco_club.models import Party
 from games.night.actions.refusals import StepAlreadyEnded
 from games.night.models import (
@@ -107,8 +109,9 @@ def award_prizes(night: Night, rng: random.Random | None = None) -> list[PrizeAw
 
 def _report_to_the_club(party: Party, players: Iterable[Player], awards: Sequence[PrizeAward]) -> None:
     """A party's night tells its club how everyone did (the club keeps its own records, from which
-    its season standings are derived): plain figures, through the club's own action. Worked out
-    again (a re-opened round), the club's records for the party are replaced."""
+    its season standings are derived) and what its prizes paid (the club's ledger): plain figures,
+    through the club's own actions. Worked out again (a re-opened round), the club's records for
+    the party are replaced, and its payouts reversed and written anew."""
     won: dict[int, list[PrizeAward]] = {}
     for award in awards:
         won.setdefault(award.player_id, []).append(award)
@@ -122,6 +125,27 @@ def _report_to_the_club(party: Party, players: Iterable[Player], awards: Sequenc
         for player in players
     ]
     club_actions.record_night_results(party, sheets)
+    club_actions.record_night_payouts(party, payouts(awards))
+
+
+def payouts(awards: Sequence[PrizeAward]) -> list[club_actions.Payout]:
+    """The prizes as the club's ledger takes them: who, which prize, how much, and how a tie for
+    it was settled (shared when the prize has several winners, rolled off when dice decided it,
+    drawn for the draw)."""
+    winners = Counter(award.prize for award in awards)
+    return [
+        club_actions.Payout(name=award.player.name, prize=award.prize, amount_cents=award.amount_cents,
+                            member_id=award.player.member_id, tie_rule=_tie_rule(award, winners[award.prize]))
+        for award in awards
+    ]
+
+
+def _tie_rule(award: PrizeAward, winners: int) -> str:
+    if award.prize == "draw":
+        return money.TIE_DRAWN
+    if winners > 1:
+        return money.TIE_SPLIT
+    return money.TIE_ROLL_OFF if award.roll_off else money.TIE_NONE
 
 
 def purge_abandoned_nights(now: datetime) -> int:

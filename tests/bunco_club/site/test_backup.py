@@ -36,6 +36,7 @@ T0 = datetime(2026, 3, 1, 3, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def backup_dir(settings, tmp_path: Path) -> Path:
     settings.BACKUP_DIR = tmp_path / "backups"
+    settings.MEDIA_ROOT = tmp_path / "media"  # its own uploads' folder: none unless the test writes one
     return settings.BACKUP_DIR
 
 
