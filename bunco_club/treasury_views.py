@@ -43,7 +43,7 @@ from bunco_club.views import (
     refused,
 )
 from live.http import parse_int, parse_int_or_none
-from live.refusals import Refusal, answers_refusals
+from live.refusals import NotYours, Refusal, answers_refusals
 
 NOT_A_KEEPER = gettext_lazy("Only the club's hosts and its treasurer see and write its money.")
 MONEY_HIDDEN = gettext_lazy("Your club shows its money to its hosts and its treasurer only.")
@@ -297,8 +297,9 @@ def my_money(request: HttpRequest, token: str) -> HttpResponse:
     member = _member_from_link(request, token)
     club = member.club
     if not (club.members_see_money or member.is_treasurer):
+        hidden = NotYours(MONEY_HIDDEN)
         return render(request, "bunco_club/my_money.html", {"club": club, "member": member, "token": token,
-                                                             "hidden": str(MONEY_HIDDEN)}, status=403)
+                                                             "hidden": hidden.message}, status=hidden.status)
     season = _season_of_query(club, request)
     mine = _entries_of(club, season).filter(member=member)
     figures = mine.statement().people.get(member.name, money.PersonFigures(member.name))

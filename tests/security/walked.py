@@ -191,7 +191,7 @@ class World:
     supply: LedgerEntry  # a supply bought for the party, with its receipt photo (the treasury's)
     visitors: dict[str, Client] = field(default_factory=dict)
     fingerprint: dict[str, tuple[int, str]] = field(default_factory=dict)  # the database as built
-    rows: dict[str, tuple[str, str, Entry]] = field(default_factory=dict)  # row -> (URL, method, entry)
+    rows: Rows = field(default_factory=lambda: Rows())  # row -> (URL, method, entry)
 
 
 # Who knocks (issue 21's kinds of visitor). Each is a browser with what such a visitor's session
@@ -513,6 +513,10 @@ class Entry:
     valid: Callable[[World], dict[str, Any]] | None = None
     spoils: tuple[str, ...] = ()
     takes: str = ""
+    # Its URL holds the time (the check-in code changes every 30 s and is refused two steps later):
+    # built again each time a test reads its row, not once with the world, which a module's tests
+    # may read minutes later.
+    fresh: bool = False
 
 
 def _code(world: World) -> str:
@@ -798,7 +802,7 @@ REGISTRY: dict[str, Entry] = {
                                            token=lambda w: check_in_code(w.other_tournament.code, timezone.now())),
                                        BOTH, ("entrant", "key"), free=("key",),
                                        valid=valid(entrant=lambda w: str(w.other_tournament.entrants.last().pk),
-                                                   key=KEY)),
+                                                   key=KEY), fresh=True),
     "tournaments:player": Entry(one(code=lambda w: w.other_tournament.code, token=_players_token)),
     "tournaments:player_check_in": Entry(one(code=lambda w: w.other_tournament.code, token=_players_token), POST,
                                          ("key",), free=("key",), valid=valid(key=KEY)),
@@ -1083,6 +1087,31 @@ def refused(response: Answer) -> bool:
 # --- The world as a module's fixture ----------------------------------------------------------------
 
 
+class Rows(dict[str, tuple[str, str, "Entry"]]):
+    """The walked rows: row -> (URL, method, entry), each URL built with the world, but a `fresh`
+    entry's built again each time its row is read (`Entry.fresh`)."""
+
+    def __init__(self, world: World | None = None) -> None:
+        super().__init__()
+        self.world = world
+        self.fresh: dict[str, tuple[Route, int]] = {}
+
+    def add(self, row: str, route: Route, index: int, method: str, entry: Entry, url: str) -> None:
+        self[row] = (url, method, entry)
+        if entry.fresh:
+            self.fresh[row] = (route, index)
+
+    def __getitem__(self, row: str) -> tuple[str, str, Entry]:
+        url, method, entry = super().__getitem__(row)
+        if row in self.fresh and self.world is not None:
+            route, index = self.fresh[row]
+            url = url_of(route, entry.urls(self.world)[index])
+        return url, method, entry
+
+    def items(self) -> Any:  # every row as read now
+        return [(row, self[row]) for row in self]
+
+
 @pytest.fixture(scope="module", name="world")
 def world_fixture(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
     """The world, built once for a test module (per pytest-xdist worker) inside a transaction rolled
@@ -1092,9 +1121,12 @@ def world_fixture(django_db_setup: None, django_db_blocker: Any) -> Iterator[Wor
     with django_db_blocker.unblock(), transaction.atomic():
         world = build_world()
         world.fingerprint = database_fingerprint()
-        world.rows = {cell_key(route, instance, method): (url_of(route, instance), method, entry)
-                      for route in routes() for entry in [REGISTRY[route.key]]
-                      for instance in entry.urls(world) for method in entry.methods}
+        world.rows = Rows(world)
+        for route in routes():
+            entry = REGISTRY[route.key]
+            for index, instance in enumerate(entry.urls(world)):
+                for method in entry.methods:
+                    world.rows.add(cell_key(route, instance, method), route, index, method, entry, url_of(route, instance))
         with streams_answered_at_once():
             yield world
         transaction.set_rollback(True)
