@@ -229,3 +229,30 @@ def test_the_desk_flags_a_table_gone_quiet_and_rings_and_opens_its_sheet_in_one_
     wait_until(board, lambda: rung(board) == ("1", "1"), "the desk did not ring (a vibration and a bell) for the quiet table")
     flagged.get_by_role("link", name=str(Group.objects.get(pk=second.pk))).click()
     expect(board).to_have_url(f"{url}/t/{tournament.code}/director/group/{second.pk}/")
+
+
+# Where each player's score stands on the desk, measured by the page: the players whose score is not
+# inside their own line's box (a score floated past a wrapped name lands on the next player's line).
+SCORES_ON_ANOTHER_LINE = """() => [...document.querySelectorAll('.desk-players li')].filter((line) => {
+  const own = line.getBoundingClientRect();
+  const score = line.querySelector('.score').getBoundingClientRect();
+  return score.top < own.top - 0.5 || score.bottom > own.bottom + 0.5;
+}).map((line) => line.innerText.replace(/\\s+/g, ' ').trim())"""
+
+
+def test_on_the_desk_at_1920_each_players_score_stands_on_that_players_line_however_long_the_name(
+    night_site: ServerProcess, browser: Browser
+):
+    director = make_user("director", password=PASSWORD)
+    tournament = make_tournament(director, 0)
+    for number in range(1, 9):
+        actions.register(tournament, f"Kit {number:02d} Fernández-Llorente", checked_in=True)
+    actions.start_round(tournament)
+    for group in groups_of(tournament):
+        for index, player in enumerate(group.players()):
+            actions.record_turn(group=group, entrant=player, points=500 + 100 * index)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    board = log_in(context.new_page(), night_site.url, username="director", password=PASSWORD,
+                   then=f"/t/{tournament.code}/director/desk/")
+    expect(board.locator(".desk-players li")).to_have_count(8)
+    assert board.evaluate(SCORES_ON_ANOTHER_LINE) == []
