@@ -17,7 +17,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from tests.builders import groups_of, make_tournament, make_user
-from tests.conftest import ServerProcess
+from tests.conftest import POLL_OFF_SECONDS, ServerProcess
 from tests.e2e.pages import desk as laptop
 from tests.e2e.pages import enter_turn, evaluate_between_loads, log_in, wait_until
 from tournaments import actions, check_in
@@ -25,6 +25,7 @@ from tournaments.links import group_path
 from tournaments.models import Entrant, Group, Tournament, TournamentRound
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+STREAM_ONLY = True  # the servers' safety-net poll off: what reaches a page came by its stream, or its own asking
 
 PASSWORD = "fill-or-bust"
 
@@ -229,6 +230,32 @@ def test_the_desk_flags_a_table_gone_quiet_and_rings_and_opens_its_sheet_in_one_
     wait_until(board, lambda: rung(board) == ("1", "1"), "the desk did not ring (a vibration and a bell) for the quiet table")
     flagged.get_by_role("link", name=str(Group.objects.get(pk=second.pk))).click()
     expect(board).to_have_url(f"{url}/t/{tournament.code}/director/group/{second.pk}/")
+
+
+def test_the_desk_flags_a_table_the_moment_its_silence_reaches_the_set_minutes_and_rings_with_no_other_news(
+    night_site: ServerProcess, browser: Browser
+):
+    """No event and no poll (STREAM_ONLY): the page itself asks for the board again when table 2's
+    silence reaches the director's minute, and the flag and the ring come then."""
+    director = make_user("director", password=PASSWORD)
+    tournament: Tournament = make_tournament(director, 8)
+    actions.set_alert_minutes(tournament, minutes=1)
+    actions.start_round(tournament, now=timezone.now() - timedelta(seconds=40), length=timedelta(minutes=40))
+    first, second = groups_of(tournament)
+    actions.record_turn(group=first, entrant=first.players()[0], points=500)  # table 1 reports now
+    board = laptop(browser)
+    board.add_init_script(HEARD)
+    board = log_in(board, night_site.url, username="director", password=PASSWORD,
+                   then=f"/t/{tournament.code}/director/desk/")
+    expect(board.locator(".desk-group")).to_have_count(2)
+    expect(board.locator("#desk-state")).to_have_attribute("hx-trigger", re.compile(f"every {POLL_OFF_SECONDS}s$"))
+    expect(board.locator(".desk-group.is-flagged")).to_have_count(0)  # table 2: quiet for 40 s of its minute
+    board.locator("#desk-state h2").click()  # the director's touch: the page may ring from now on
+
+    flagged = board.locator(".desk-group.is-flagged")
+    expect(flagged).to_have_count(1)  # some twenty seconds on, with nothing sent by the server
+    expect(flagged).to_have_attribute("aria-label", str(Group.objects.get(pk=second.pk)))
+    wait_until(board, lambda: rung(board) == ("1", "1"), "the desk did not ring (a vibration and a bell) for the quiet table")
 
 
 # Where each player's score stands on the desk, measured by the page: the players whose score is not
