@@ -141,6 +141,28 @@
     lock(form, false);
   });
 
+  // The desk (issue 46): [data-flag-at] is when the next table's silence reaches the director's
+  // minutes, on the server's clock ([data-server-now] at render). Then the board is asked for again,
+  // as the stream's news would ask it, so the table is flagged and the desk rings at that moment, not
+  // at the next safety-net poll; asked again every few seconds should the server not flag it yet.
+  function watchQuiet() {
+    var board = document.querySelector("[data-flag-at]");
+    var stream = document.getElementById("t-stream");
+    if (!board || !stream) return;
+    var due = Date.parse(board.getAttribute("data-flag-at"));
+    var rendered = Date.parse(board.getAttribute("data-server-now"));
+    if (isNaN(due) || isNaN(rendered)) return;
+    var now = Date.now();
+    if (board._rendered !== rendered) {
+      board._rendered = rendered;
+      board._offset = rendered - now;
+    }
+    if (now + board._offset < due + 1000 || (board._askedAt && now - board._askedAt < 5000)) return;
+    board._askedAt = now;
+    stream.dispatchEvent(new CustomEvent("changed"));
+  }
+
   setInterval(tick, 250);
+  setInterval(watchQuiet, 250);
   document.addEventListener("DOMContentLoaded", tick);
 })();

@@ -172,3 +172,28 @@ def test_back_to_a_partys_page_after_its_headcount_refreshed(party_site: str, pa
     page = log_in(a_laptop(party_browser), party_site, then=reverse("clubs:party", args=[club.slug, party.pk]))
     wait_for_its_own_refresh(page)
     back_and_forth(page, party_site + "/", "#headcount", live="")
+
+
+def test_back_to_a_groups_phone_asking_for_a_confirmation_and_to_the_desk_after_their_refresh(
+    party_site: str, party_browser: Browser
+) -> None:
+    """Issue 46: the table's phone once the round is over (its confirm and dispute buttons), and the
+    director's desk, each refreshed by its own stream or poll, then left and come back to."""
+    tournament = make_tournament(make_user("director"), 4, confirm_results=True)
+    round_ = tournament_actions.start_round(tournament)
+    group = groups_of(tournament)[0]
+    for player in group.players():
+        tournament_actions.record_turn(group=group, entrant=player, points=500)
+    tournament_actions.end_round_now(tournament, number=round_.number)
+
+    phone = a_phone(party_browser)
+    phone.goto(party_site + group_path(group.code))
+    expect(phone.get_by_role("button", name=f"I'm {group.players()[0].name}: confirm")).to_be_visible()
+    wait_for_its_own_refresh(phone)
+    back_and_forth(phone, party_site + "/", "#result-answer")
+    expect(phone.get_by_role("button", name=f"I'm {group.players()[0].name}: confirm")).to_be_enabled()
+
+    desk = log_in(a_laptop(party_browser), party_site, username="director",
+                  then=reverse("tournaments:desk", args=[tournament.code]))
+    wait_for_its_own_refresh(desk)
+    back_and_forth(desk, party_site + "/", "#desk-state")

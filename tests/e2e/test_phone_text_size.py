@@ -301,6 +301,26 @@ def test_a_tournament_groups_phone_and_a_members_page_hold_their_text_at_200_per
     nothing_wrong(problems)
 
 
+def test_a_groups_phone_asking_for_a_confirmation_holds_long_names_and_scores_at_200_percent_and_fits_320_px(
+        night_site: ServerProcess, phones: Callable[[], Page]) -> None:
+    """Issue 46: the round over, the table's phone lists its scores to check and a confirm and a
+    dispute button for each player; a long name ("Fernández-Llorente") wraps rather than push the
+    scores off a phone at 200 % text."""
+    tournament = tournament_actions.create_tournament(director=make_user("director"), name="Autumn Open",
+                                                      confirm_results=True)
+    for number in range(1, 5):
+        tournament_actions.register(tournament, f"Kit {number} Fernández-Llorente", checked_in=True)
+    round_ = tournament_actions.start_round(tournament)
+    group = groups_of(tournament)[0]
+    for points, player in zip((10000, 9850, 8500, 500), group.players(), strict=True):
+        tournament_actions.record_turn(group=group, entrant=player, points=points)
+    tournament_actions.end_round_now(tournament, number=round_.number)
+    page = phones()
+    page.goto(night_site.url + group_path(group.code))
+    expect(page.locator("#result-answer")).to_be_visible()
+    nothing_wrong(at_every_size(page, "a group's phone asking for a confirmation", reloaded(live)))
+
+
 # --- P3: the Sound switch and the host's links are real targets, the switch out of a thumb's way ---
 
 

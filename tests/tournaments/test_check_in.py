@@ -3,6 +3,7 @@ director's tap, the window, the no-shows dropped and round 1 drawn from those ch
 
 from __future__ import annotations
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -222,3 +223,40 @@ def test_the_director_sets_the_window_and_drops_the_no_shows_from_the_dashboard(
     assert response.status_code == 302
     open_hall.refresh_from_db()
     assert open_hall.check_in_minutes == 45 and open_hall.starts_at is not None
+
+
+def _forged(tournament: Tournament) -> str:
+    token = check_in.code_token(tournament.code, timezone.now())
+    return token[:-3] + ("abc" if not token.endswith("abc") else "xyz")
+
+
+def _another_tournaments(tournament: Tournament) -> str:
+    other = make_tournament(tournament.director, 2, name="Another Open")
+    return check_in.code_token(other.code, timezone.now())
+
+
+@pytest.mark.parametrize(("code_of", "said"), [
+    (lambda tournament: check_in.code_token(tournament.code, timezone.now() - 2 * MINUTE), "has expired"),
+    (_forged, "isn't valid. Scan the code on the projector again"),
+    (_another_tournaments, "is for another tournament. Scan the code on this tournament's projector"),
+], ids=["expired", "forged", "from another tournament"])
+def test_a_phone_with_a_bad_code_is_told_why_on_the_page_and_nothing_is_recorded(open_hall, code_of, said):
+    url = reverse("tournaments:check_in_scan", args=[open_hall.code, code_of(open_hall)])
+    phone = Client()
+    for response in (phone.get(url), phone.post(url, {"entrant": bea(open_hall, 1).pk, "key": KEY})):
+        assert response.status_code == 403
+        assert said in html.unescape(response.content.decode())
+    assert nothing_recorded(open_hall)
+
+
+def test_a_code_reused_after_the_window_is_refused_on_the_page_and_nothing_more_is_recorded(open_hall):
+    url = check_in.code_path(open_hall.code, timezone.now())
+    phone = Client()
+    assert phone.post(url, {"entrant": bea(open_hall, 1).pk, "key": KEY}).status_code == 302
+    Tournament.objects.filter(pk=open_hall.pk).update(starts_at=timezone.now() - timedelta(seconds=1))  # the start
+    latecomer = Client()  # the same code, still on a phone, used again once the window has closed
+    for response in (latecomer.get(url), latecomer.post(url, {"entrant": bea(open_hall, 2).pk, "key": KEY[::-1]})):
+        assert response.status_code >= 400
+        assert "Check-in closed at the start" in response.content.decode()
+    assert list(CheckIn.objects.filter(tournament=open_hall).values_list("entrant__name", flat=True)) == ["Bea 1"]
+    assert not bea(open_hall, 2).checked_in

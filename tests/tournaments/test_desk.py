@@ -38,6 +38,18 @@ def test_the_board_shows_each_tables_players_turns_whose_turn_and_silence(tourna
     assert not one["flagged"] and not two["flagged"]
 
 
+def test_the_board_knows_when_the_next_table_will_have_been_quiet_for_the_set_minutes(tournament):
+    """The page asks for the board again at that moment (static/js/tournament.js): the flag needs no poll."""
+    tournament = actions.set_alert_minutes(tournament, minutes=4)
+    actions.start_round(tournament, now=START)
+    first, second = groups_of(tournament)
+    actions.record_turn(group=first, entrant=first.players()[0], points=500, now=START + 2 * MINUTE)
+
+    assert desk_context(tournament, START + 3 * MINUTE)["flag_at"] == START + 4 * MINUTE  # table 2 first
+    assert desk_context(tournament, START + 5 * MINUTE)["flag_at"] == START + 6 * MINUTE  # table 2 flagged: table 1
+    assert desk_context(tournament, START + 7 * MINUTE)["flag_at"] is None  # both flagged: nothing to wait for
+
+
 def test_a_table_quiet_for_the_set_minutes_is_flagged_and_the_board_rings_once_for_it(tournament):
     tournament = actions.set_alert_minutes(tournament, minutes=4)
     actions.start_round(tournament, now=START)

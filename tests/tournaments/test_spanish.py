@@ -5,10 +5,12 @@ Spanish, and no English sentence of theirs is left."""
 from __future__ import annotations
 
 import html
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.builders import groups_of, logged_in, make_tournament
 from tournaments import actions
@@ -99,13 +101,28 @@ def test_a_pure_rules_sentence_reaches_the_phone_in_spanish(director):
 def test_the_projector_is_in_spanish(director):
     tournament = make_tournament(director, 12)
     before = screen_of(tournament)
-    assert "12 jugadores inscritos. Esperando la ronda 1." in before and "El cuadro empieza con la ronda 1." in before
+    assert "12 jugadores presentes. Esperando la ronda 1." in before and "El cuadro empieza con la ronda 1." in before
     assert "Waiting for round 1" not in before and "The bracket starts" not in before
 
     actions.start_round(tournament)
     during = screen_of(tournament)
     assert "Autumn Open · Ronda 1" in during and "Jugadores" in during and "Mesa 1" in during
     assert "Round 1" not in during and "Players" not in during
+
+
+def test_the_projector_during_check_in_says_in_spanish_that_nobody_has_arrived_yet_not_that_nobody_registered(director):
+    """Issue 46: twenty registered, none checked in yet: "in" on the projector is "present", never
+    "registered" ("inscrito"), which the twenty are."""
+    tournament = make_tournament(director, 0)
+    for number in range(1, 21):
+        actions.register(tournament, f"Kit {number:02d}")
+    actions.set_check_in_window(tournament, starts_at=timezone.now() + timedelta(minutes=30), minutes=60)
+    screen = screen_of(tournament)
+    assert "Ningún jugador presente todavía. Esperando la ronda 1." in screen
+    assert "0 de 20 con llegada registrada" in screen and "inscrito" not in screen
+
+    actions.check_in(tournament, tournament.entrants.get(name="Kit 01"))
+    assert "1 jugador presente. Esperando la ronda 1." in screen_of(tournament)
 
 
 def test_a_bad_group_link_is_refused_in_spanish():

@@ -3,7 +3,7 @@ their clocks, the bracket, a group's page, the director's dashboard, a result in
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.http import HttpRequest
@@ -286,12 +286,17 @@ def desk_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
                 else None,
                 "watch": watch,
                 "quiet": waited_text(quiet) if quiet is not None else "",
+                "quiet_seconds": quiet,
                 "flagged": quiet is not None and quiet >= alert,
                 # One ring per silence: the key changes when the group reports again.
                 "ring_key": f"quiet-{group.pk}-{int(last.timestamp())}",
             })
+    # The moment the next table's silence reaches the minutes: the page asks for the board again
+    # then (static/js/tournament.js), so its flag and ring come at once, not at the next poll.
+    waits = [row["quiet_seconds"] for row in rows if row["quiet_seconds"] is not None and not row["flagged"]]
     return {
         "tournament": tournament, "current": current, "now": now, "rows": rows,
+        "flag_at": now + timedelta(seconds=alert - max(waits)) if waits else None,
         "flagged": sum(1 for row in rows if row["flagged"]),
         "waiting_results": [row["group"] for row in rows if row["group"].result_waits],
         "alert_minutes": tournament.alert_minutes,
