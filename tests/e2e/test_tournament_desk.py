@@ -232,6 +232,7 @@ def test_the_desk_flags_a_table_gone_quiet_and_rings_and_opens_its_sheet_in_one_
     expect(board).to_have_url(f"{url}/t/{tournament.code}/director/group/{second.pk}/")
 
 
+@pytest.mark.proof  # it waits for the minute to pass (some twenty seconds): `make proof`
 def test_the_desk_flags_a_table_the_moment_its_silence_reaches_the_set_minutes_and_rings_with_no_other_news(
     night_site: ServerProcess, browser: Browser
 ):
@@ -240,7 +241,8 @@ def test_the_desk_flags_a_table_the_moment_its_silence_reaches_the_set_minutes_a
     director = make_user("director", password=PASSWORD)
     tournament: Tournament = make_tournament(director, 8)
     actions.set_alert_minutes(tournament, minutes=1)
-    actions.start_round(tournament, now=timezone.now() - timedelta(seconds=40), length=timedelta(minutes=40))
+    started = timezone.now() - timedelta(seconds=40)
+    actions.start_round(tournament, now=started, length=timedelta(minutes=40))
     first, second = groups_of(tournament)
     actions.record_turn(group=first, entrant=first.players()[0], points=500)  # table 1 reports now
     board = laptop(browser)
@@ -249,7 +251,8 @@ def test_the_desk_flags_a_table_the_moment_its_silence_reaches_the_set_minutes_a
                    then=f"/t/{tournament.code}/director/desk/")
     expect(board.locator(".desk-group")).to_have_count(2)
     expect(board.locator("#desk-state")).to_have_attribute("hx-trigger", re.compile(f"every {POLL_OFF_SECONDS}s$"))
-    expect(board.locator(".desk-group.is-flagged")).to_have_count(0)  # table 2: quiet for 40 s of its minute
+    if timezone.now() - started < timedelta(seconds=45):  # a busy machine may have reached the minute already
+        expect(board.locator(".desk-group.is-flagged")).to_have_count(0)  # table 2: quiet for 40 s of its minute
     board.locator("#desk-state h2").click()  # the director's touch: the page may ring from now on
 
     flagged = board.locator(".desk-group.is-flagged")
