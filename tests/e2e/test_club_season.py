@@ -7,7 +7,9 @@ their prizes handed out from the host's page, which writes them to the ledger), 
 with a receipt photo whose GPS position is gone when it is downloaded, the float carried from
 party to party, and Eve's statement from her personal link. The club counts its members as coming
 by default with a 48-hour cutoff: Gus and Hal say no from their phones before it and Sam and Tia,
-on the sub list, take their seats. Bea signs up for the dessert and gives it to Cal, who accepts.
+on the sub list, take their seats; the party then moves to tomorrow (the server's clock is the
+wall clock: the party moves past its cutoff instead) and Ivy's "no" is a late cancellation, for the
+host's eyes. Bea signs up for the dessert and gives it to Cal, who accepts.
 The Bunco box goes to each party's host in turn, who counts it: handed over twice, the second time
 a die short, which the next party's page flags.
 """
@@ -35,14 +37,14 @@ from tests.e2e.pages import log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal"]
+REGULARS = ["Ada", "Bea", "Cal", "Dot", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 ALTERNATES = ["Sam", "Tia"]
 KIT = [("Bell", "1"), ("Dice", "12"), ("Score pads", "4")]
 GPS_TAG = 0x8825  # EXIF's GPSInfo
 
 
 def the_club() -> tuple[Club, list[Party]]:
-    """The host's club (8 regulars, Sam and Tia on the sub list, $5 a buy-in, coming by default
+    """The host's club (9 regulars, Sam and Tia on the sub list, $5 a buy-in, coming by default
     unless a "no" comes 48 hours before), its box's checklist, and a season of three monthly
     parties, hosts by the fair rotation."""
     user = make_user("host", password=PASSWORD)
@@ -78,13 +80,13 @@ def receive_the_box(phone: Page, counted: dict[str, int]) -> None:
     expect(phone.locator("#box")).to_contain_text("It is with this party's host: ready.")
 
 
-def buy_ins(host: Page, party: Party, how: dict[str, str]) -> None:
-    """On the party's page, the host taps the buy-in of each member coming: `how` by name, cash
-    otherwise."""
+def buy_ins(host: Page, party: Party, coming: int, how: dict[str, str]) -> None:
+    """On the party's page, the host taps the buy-in of each of the `coming` members coming (by
+    their answer or by default): `how` by name, cash otherwise."""
     rows = host.locator("#buy-ins tbody tr")
-    coming = party.coming_names()
-    assert len(coming) == 8
-    for name in coming:
+    names = party.coming_names()
+    assert len(names) == coming
+    for name in names:
         said = how.get(name, "paid in cash")
         rows.filter(has=host.get_by_role("rowheader", name=name, exact=True)).get_by_role(
             "button", name=f"{name}: {said}").click()
@@ -141,7 +143,7 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
     # --- The first party: coming by default, two "no"s before the cutoff, their seats to the subs.
     host.goto(f"{url}/clubs/{club.slug}/parties/{first.pk}/")
     expect(host.locator("#headcount")).to_contain_text("Members count as coming unless they say no before")
-    expect(host.locator("#headcount")).to_contain_text("Coming (8)")
+    expect(host.locator("#headcount")).to_contain_text("Coming (9)")
     for name in ("Gus", "Hal"):
         phone = member_phone(new_phone, url, member[name])
         phone.locator("#next-party").get_by_role("button", name="Can't come").click()
@@ -152,10 +154,25 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
         phone.get_by_role("button", name="Yes, I'll come").click()
         expect(phone.get_by_text("The seat is yours")).to_be_visible()
     host.reload()
-    expect(host.locator("#headcount")).to_contain_text("Coming (8)")
+    expect(host.locator("#headcount")).to_contain_text("Coming (9)")
     expect(host.locator("#headcount")).to_contain_text("Sam (sub), Tia (sub)")
     expect(host.locator("#headcount")).to_contain_text("Can't come")
-    assert not host.locator(".late-cancellations").count()  # said in time: not late
+    expect(host.locator(".late-cancellations")).to_have_count(0)  # said in time: not late
+
+    # The party moves to tomorrow evening, past its cutoff: Ivy's "no" now is a late cancellation,
+    # which the host sees.
+    host.get_by_role("link", name="Edit date, place, host or season").click()
+    host.get_by_label("Date").fill((club.local(timezone.now()).date() + datetime.timedelta(days=1)).isoformat())
+    host.get_by_label("Time", exact=True).fill("19:00")
+    host.get_by_role("button", name="Save").click()
+    first.refresh_from_db()
+    assert first.is_past_cutoff() and first.starts_at > timezone.now()
+    ivy = member_phone(new_phone, url, member["Ivy"])
+    ivy.locator("#next-party").get_by_role("button", name="Can't come").click()
+    expect(ivy.locator("#next-party")).to_contain_text("Your answer: Can't come")
+    host.goto(f"{url}/clubs/{club.slug}/parties/{first.pk}/")
+    expect(host.locator("#headcount")).to_contain_text("Coming (8)")
+    expect(host.locator(".late-cancellations")).to_have_text("Ivy")
 
     # The dessert: the host asks for one, Bea signs up and gives it to Cal, who accepts.
     host.get_by_role("textbox", name="Dish", exact=True).fill("Dessert")
@@ -180,7 +197,7 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
 
     # The buy-ins: Dot's waived, Eve owes; the others pay cash.
     host.goto(f"{url}/clubs/{club.slug}/parties/{first.pk}/")
-    buy_ins(host, first, {"Dot": "waive the buy-in", "Eve": "owes the buy-in"})
+    buy_ins(host, first, 8, {"Dot": "waive the buy-in", "Eve": "owes the buy-in"})
     night = play_the_night(host, url, club, first, seed=1)
     assert paid_out(first) == night.pot_cents() == 8 * 500
 
@@ -209,7 +226,7 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
     owed.get_by_role("button", name="Paid in cash").click()
     expect(host.get_by_role("heading", name="Buy-ins owed")).to_have_count(0)
     host.goto(f"{url}/clubs/{club.slug}/parties/{second.pk}/")
-    buy_ins(host, second, {"Dot": "waive the buy-in"})
+    buy_ins(host, second, 9, {"Dot": "waive the buy-in"})
     night = play_the_night(host, url, club, second, seed=2)
     assert paid_out(second) == night.pot_cents()
 
@@ -218,7 +235,7 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
     host.goto(f"{url}/clubs/{club.slug}/parties/{third.pk}/")
     expect(host.locator("#box")).to_contain_text(f"{hosts[2].name} has it now")
     expect(host.locator("#box .notice-error")).to_contain_text("Missing at its last count: Dice (11 of 12)")
-    buy_ins(host, third, {"Dot": "waive the buy-in"})
+    buy_ins(host, third, 9, {"Dot": "waive the buy-in"})
     night = play_the_night(host, url, club, third, seed=3)
     assert paid_out(third) == night.pot_cents()
 
@@ -226,7 +243,7 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
     balance = club.ledger.balance()
     ins = sum(LedgerEntry.objects.filter(club=club, kind__in=[money.BUY_IN_CASH, money.BUY_IN_OTHER]).live().values_list(
         "amount_cents", flat=True))
-    assert ins == (7 + 7 + 7) * 500  # Dot's three waived, Eve's first paid late
+    assert ins == (7 + 8 + 8) * 500  # Dot's three waived, Eve's first paid late
     assert balance == ins - sum(paid_out(party) for party in (first, second, third)) - 650
     host.goto(f"{url}/clubs/{club.slug}/treasury/")
     expect(host.locator(".money-balance")).to_have_text(f"The float: {money_label(balance)}")
