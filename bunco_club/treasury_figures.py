@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from bunco_club import money
 from bunco_club.actions.treasury import BUY_IN_HOWS, payment_cutoff, unpaid_members
+from bunco_club.headcount import Headcount
 from bunco_club.models import RSVP, Club, LedgerEntry, Member, Party, money_label
 
 
@@ -36,6 +37,20 @@ def owed_buy_ins(club: Club) -> list[dict[str, Any]]:
     rows = [{"party": parties[party], "member": members[member], "key_cash": secrets.token_hex(16),
              "key_other": secrets.token_hex(16)} for party, member in owed]
     return sorted(rows, key=lambda row: (row["party"].starts_at, row["member"].name))
+
+
+def buy_in_rows(party: Party, count: Headcount) -> list[RSVP]:
+    """The party page's rows of answers and buy-ins, by name: every answer given, and a row (an
+    unsaved "yes", marked `by_default`) for each regular counted as coming without an answer where
+    the club counts its members as coming by default: they pay the buy-in like anyone coming."""
+    rsvps = list(party.rsvps.select_related("member"))
+    answered = {rsvp.member_id for rsvp in rsvps}
+    for member in count.by_default:
+        if member.pk not in answered:
+            row = RSVP(party=party, member=member, answer=RSVP.Answer.YES)
+            row.by_default = True  # type: ignore[attr-defined]
+            rsvps.append(row)
+    return sorted(rsvps, key=lambda rsvp: rsvp.member.name)
 
 
 def party_money(party: Party, rsvps: list[RSVP]) -> dict[str, Any]:

@@ -67,7 +67,7 @@ from bunco_club.models import (
     SwapRequest,
 )
 from bunco_club.standings import Standing
-from bunco_club.treasury_figures import party_money
+from bunco_club.treasury_figures import buy_in_rows, party_money
 from live.http import HtmxHttpRequest, remember_language
 from live.refusals import KeyReused, Refusal, answers_refusals, form_status, shown_on
 
@@ -574,7 +574,7 @@ def party(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     keeps_money = is_host or (member is not None and member.is_treasurer)
     # The answers and the money are the whole page's: the headcount's refresh (htmx) reads neither.
     whole_page = keeps_money and not request.htmx
-    rsvps = list(party.rsvps.select_related("member").order_by("member__name")) if whole_page else []
+    rsvps = buy_in_rows(party, count) if whole_page else []
     context = {
         "club": club, "party": party, "member": member, "is_host": is_host, "count": count,
         # The late cancellations are the hosts' alone (issue 45).

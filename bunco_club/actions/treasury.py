@@ -131,8 +131,9 @@ def record_buy_in(party: Party, member: Member, how: str, *, by: Writer | None =
     """A member's buy-in for a party: paid in cash, paid otherwise, waived, owed, or "none" (what
     was recorded is reversed). A payment after "owes" settles the debt (both entries stay, the
     statement shows it paid late); any other change reverses the entries that stood and writes the
-    new one. The same state again writes nothing. Only for members who said they are coming (or
-    whose buy-in is on record already, to settle it later)."""
+    new one. The same state again writes nothing. Only for members coming (a yes, or no answer where
+    the club counts its members as coming by default), or whose buy-in is on record already, to
+    settle it later."""
     if how not in BUY_IN_HOWS:
         raise ClubError(_("Say how the buy-in stands: paid in cash, paid otherwise, waived or owed."))
     club = party.club
@@ -143,7 +144,8 @@ def record_buy_in(party: Party, member: Member, how: str, *, by: Writer | None =
     if party.is_cancelled:
         raise NotNow(_("This party is cancelled: there is no buy-in to record."))
     entries = list(LedgerEntry.objects.live().buy_ins().filter(party=party, member=member).order_by("written_at", "pk"))
-    coming = RSVP.objects.filter(party=party, member=member, answer=RSVP.Answer.YES).exists()
+    answer = RSVP.objects.filter(party=party, member=member).values_list("answer", flat=True).first()
+    coming = party.counts_as_coming(member, answer)  # a yes, or no answer where members come by default
     if not coming and not entries:
         raise NotNow(_("%(name)s hasn't said they are coming: only those coming pay the buy-in.")
                      % {"name": member.name})

@@ -202,6 +202,20 @@ def test_only_those_coming_pay_the_buy_in(party, member):
         actions.record_buy_in(party, member, "cash")
 
 
+def test_a_member_coming_by_default_pays_the_buy_in_and_one_who_said_no_does_not(club, member):
+    club.attending_by_default = True
+    club.save()
+    party = actions.add_party(club, starts_at=soon())  # nobody has answered: all coming by default
+    assert actions.record_buy_in(party, member, "cash").is_paid
+    alternate = club.members.alternates().first()
+    with pytest.raises(actions.NotNow, match="only those coming pay"):  # an alternate is never coming by default
+        actions.record_buy_in(party, alternate, "cash")
+    cal = club.members.get(name="Cal")
+    actions.answer_rsvp(party, cal, "no")
+    with pytest.raises(actions.NotNow, match="only those coming pay"):
+        actions.record_buy_in(party, cal, "cash")
+
+
 def test_a_buy_in_retried_with_its_key_is_written_once_and_the_key_with_other_content_is_refused(club, party, member):
     actions.record_buy_in(party, member, "cash", key="k-1")
     actions.record_buy_in(party, member, "none")

@@ -62,6 +62,22 @@ def test_the_host_records_a_buy_in_from_the_party_page_and_the_float_shows_it(ho
     assert club.ledger.count() == 1
 
 
+def test_a_member_counted_as_coming_by_default_has_a_buy_in_row_the_host_taps(host_client, club, member):
+    """Where members count as coming without an answer (attending by default), the party page's
+    buy-ins list them too, and the host's tap records their buy-in."""
+    club.attending_by_default = True
+    club.save()
+    party = actions.add_party(club, starts_at=soon())  # nobody has answered
+    page = host_client.get(reverse("clubs:party", args=[club.slug, party.pk])).content.decode()
+    assert 'aria-label="Bea: paid in cash"' in page
+    assert "Coming (by default)" in element_text(page, id="buy-ins")
+    url = reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk])
+    response = host_client.post(url, {"how": "cash", "key": "k-default"}, follow=True)
+    assert "Bea: paid in cash." in text(response)
+    assert club.ledger.balance() == club.buy_in_cents
+    assert not RSVP.objects.filter(party=party, member=member).exists()  # still no answer of her own
+
+
 def test_a_member_owes_and_pays_later_from_the_treasury_page(host_client, club, party, member):
     url = reverse("clubs:party_paid", args=[club.slug, party.pk, member.pk])
     host_client.post(url, {"how": "owes", "key": "k-owes"})
