@@ -50,6 +50,13 @@ def new_code() -> str:
     return secrets.token_urlsafe(18)
 
 
+def seven_in_the_evening() -> datetime.time:
+    """A club's usual time until its host says otherwise. A callable, not a fixed `time(19, 0)`:
+    Django's check warns of a fixed time default (fields.W161) when it runs within ten seconds of
+    it, and `check --deploy --fail-level WARNING` failed at 19:00 UTC."""
+    return datetime.time(19, 0)
+
+
 class MoneyVisibleTo(models.TextChoices):
     """Who sees a club's money besides its hosts and treasurers: its members (each their own
     entries, and the balance), or nobody else. Nobody outside the club, ever."""
@@ -65,7 +72,7 @@ class Club(models.Model):
     buy_in_cents = models.PositiveIntegerField(default=500)
     created_at = models.DateTimeField(auto_now_add=True)
     place = models.CharField(_("usual place"), max_length=PLACE_MAX, blank=True)
-    usual_time = models.TimeField(default=datetime.time(19, 0))
+    usual_time = models.TimeField(default=seven_in_the_evening)
     # Days before a party that members who haven't answered get a nudge (before the answers'
     # cutoff when the club counts its members as coming by default).
     rsvp_nudge_days = models.PositiveSmallIntegerField(default=3)

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import httpx
 import pytest
@@ -242,7 +243,10 @@ def database_env() -> dict[str, str]:
     host = db.get("HOST") or "127.0.0.1"
     port = db.get("PORT") or 5432
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return {"DATABASE_URL": f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"}
+    # The suite's session options (make test-services: no wait for each commit's flush), the servers' too.
+    options = db.get("OPTIONS", {}).get("options")
+    query = f"?{urlencode({'options': options}, quote_via=quote)}" if options else ""
+    return {"DATABASE_URL": f"postgres://{user}{password}@{host}:{port}/{db['NAME']}{query}"}
 
 
 @dataclass

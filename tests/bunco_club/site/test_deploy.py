@@ -133,3 +133,17 @@ def test_the_operations_guide_says_what_a_power_cut_may_cost():
 
     assert "`synchronous=NORMAL`" in guide and "never corrupts the database" in guide
     assert "`SQLITE_SYNCHRONOUS=FULL`" in guide
+
+
+def test_the_checks_find_no_fixed_time_default_at_the_clubs_usual_hour():
+    """Django's check warns of a fixed time default (fields.W161) when run within ten seconds of it:
+    the deploy check above failed at 19:00 UTC while a club's usual time defaulted to time(19, 0)."""
+    import datetime
+
+    import time_machine
+
+    from bunco_club.models import Club
+
+    with time_machine.travel(datetime.datetime(2026, 12, 7, 19, 0, 5), tick=False):
+        assert [warning.id for warning in Club._meta.get_field("usual_time").check()] == []
+        assert Club().usual_time == datetime.time(19, 0)
