@@ -204,6 +204,9 @@ def test_a_season_of_buy_ins_payouts_receipts_subs_dishes_and_the_box(night_site
     # A supply bought, with the receipt's photo (a phone's, with its GPS position).
     host.goto(f"{url}/clubs/{club.slug}/treasury/")
     host.get_by_label("What", exact=True).select_option(label="Supplies bought")
+    # The fields a host types into are as wide and tall as the others (they were a browser's tiny default).
+    kind_box, amount_box = (host.get_by_label(label, exact=True).bounding_box() for label in ("What", "Amount ($)"))
+    assert kind_box and amount_box and amount_box["width"] == kind_box["width"] and amount_box["height"] >= 44
     host.get_by_label("Amount ($)").fill("6.50")
     host.get_by_label("What it was, or why").fill("Score pads and pencils")
     photo: FilePayload = {"name": "receipt.jpg", "mimeType": "image/jpeg", "buffer": jpeg_with_gps()}
