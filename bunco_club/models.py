@@ -892,6 +892,19 @@ class LedgerEntry(models.Model):
         return money_label(self.amount_cents)
 
     @property
+    def to_the_member(self) -> str:
+        """What the entry meant for its member, on their own page: the float's +$5.00 is a buy-in
+        they paid, its -$15.00 a prize they received (a member read "-$15.00" beside a prize won);
+        a reversal cancels what its entry meant."""
+        if self.reverses is not None:
+            return gettext("cancels: %(what)s") % {"what": self.reverses.to_the_member}
+        if self.amount_cents > 0:
+            return gettext("you paid %(amount)s") % {"amount": money_label(self.amount_cents)}
+        if self.amount_cents < 0:
+            return gettext("you received %(amount)s") % {"amount": money_label(-self.amount_cents)}
+        return money_label(0)
+
+    @property
     def who(self) -> str:
         """Whose entry it is, as a person reads it: the member's name, else the name it carries."""
         return self.member.name if self.member_id is not None and self.member is not None else self.name

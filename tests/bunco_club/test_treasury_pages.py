@@ -287,6 +287,24 @@ def test_a_member_sees_their_own_entries_and_the_balance_but_not_anothers(club, 
     assert "Dues" not in page and "$20.00" not in page  # Ada's
 
 
+def test_a_members_page_says_each_entry_as_the_member_lived_it(club, party, member):
+    """The float's +$5.00 is a buy-in they paid, its -$15.00 a prize they received; a correction
+    cancels what its entry meant. In their language."""
+    actions.record_buy_in(party, member, "cash")
+    actions.record_night_payouts(party, [{"name": member.name, "member_id": member.pk, "prize": "most_wins",
+                                          "amount_cents": 1500}])
+    actions.reverse_entry(club.ledger.get(kind=LedgerEntry.Kind.BUY_IN_CASH))
+    link = reverse("clubs:my_money", args=[member_token(member.code)])
+    page = text(member_phone(member).get(link))
+    entries = page.split("My entries", 1)[1]
+    assert "you paid $5.00" in entries and "you received $15.00" in entries and "cancels: you paid $5.00" in entries
+    assert "-$" not in entries  # the float's signs are the host's, not the member's
+    member.language = "es"
+    member.save(update_fields=["language"])
+    page = text(member_phone(member).get(link))
+    assert "pagaste" in page and "recibiste" in page and "anula: pagaste" in page
+
+
 def test_a_club_that_keeps_its_money_to_its_hosts_shows_a_member_none_of_it(club, party, member):
     actions.record_buy_in(party, member, "cash")
     actions.set_money_rules(club, visible_to="hosts", paid_keeps_seat=False, treasurer=None)
