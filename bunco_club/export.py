@@ -30,11 +30,15 @@ from bunco_club import custody
 from bunco_club.actions.clubs import _unique_slug
 from bunco_club.actions.refusals import ClubError
 from bunco_club.models import (
+    CUTOFF_HOURS_MAX,
+    DISH_WANTED_MAX,
     RSVP,
     Blackout,
     BoxHandOver,
     BoxItem,
     Club,
+    DishSignup,
+    DishSlot,
     LedgerEntry,
     Member,
     NightRecord,
@@ -45,22 +49,26 @@ from bunco_club.models import (
 )
 
 FORMAT = "bunco-club-export"
-# 2: the nights tap by tap; 3: the Bunco box and the treasury's ledger (issue 45), the buy-ins in it
-# rather than an RSVP's "paid". Files of versions 1 and 2 are read still: they have no box and no
-# ledger, and a version 2 RSVP "paid" becomes its buy-in paid.
+# 2: the nights tap by tap; 3: the Bunco box, the treasury's ledger, attending by default and the
+# dishes (issue 45), the buy-ins in the ledger rather than an RSVP's "paid". Files of versions 1 and 2
+# are read still: they have no box, no ledger and no dishes, and a version 2 RSVP "paid" becomes its
+# buy-in paid.
 VERSION = 3
 
 # The club's own columns the file carries (its feed's code, the site's address and its hosts'
 # accounts belong to the installation, not to the club's history).
 CLUB_FIELDS = ("name", "slug", "buy_in_cents", "created_at", "place", "usual_time", "rsvp_nudge_days", "time_zone",
                "baby_bunco_ends_turn", "wipeout", "head_losers_to_last_table", "tie_break", "one_prize_each",
-               "split_ties", "prize_amounts", "language", "money_visible_to", "paid_keeps_seat")
+               "split_ties", "prize_amounts", "language", "money_visible_to", "paid_keeps_seat", "attending_by_default",
+               "answer_cutoff_hours")
 # Columns a newer version added, with what a file of an older version stands for: a version 1 file
 # has no languages (its club reads English, its members have not chosen).
 ADDED_COLUMNS: dict[int, dict[str, dict[str, object]]] = {
                  2: {"club": {"language": "en"}, "members": {"language": ""}},
-                 3: {"club": {"money_visible_to": "members", "paid_keeps_seat": False},
-                     "members": {"is_treasurer": False}}}
+                 3: {"club": {"money_visible_to": "members", "paid_keeps_seat": False, "attending_by_default": False,
+                              "answer_cutoff_hours": 48},
+                     "members": {"is_treasurer": False},
+                     "rsvps": {"cancelled_late": False, "seat_released_unpaid": False}}}
 
 
 @dataclass(frozen=True)
@@ -100,7 +108,7 @@ TABLES: dict[str, Section] = {
                                "played_at"),
                        {"season": "seasons", "host": "members", "cohost": "members"},
                        lambda club: club.parties.order_by("pk"), of_club=True),
-    "rsvps": Section(RSVP, ("answer", "answered_at", "note", "gave_up_seat"),
+    "rsvps": Section(RSVP, ("answer", "answered_at", "note", "gave_up_seat", "cancelled_late", "seat_released_unpaid"),
                      {"party": "parties", "member": "members"},
                      lambda club: RSVP.objects.filter(party__club=club).order_by("pk")),
     "sub_invitations": Section(SubInvitation, ("status", "invited_at", "answered_at"),
@@ -129,7 +137,22 @@ TABLES: dict[str, Section] = {
                       {"party": "parties", "member": "members", "written_by_member": "members", "reverses": "ledger"},
                       lambda club: club.ledger.order_by("pk"), of_club=True, since=3, in_order=True,
                       refusal=lambda entry: _ledger_refusal(entry)),
+    # The dishes (version 3): what each party's host asked for, and who brings each. The offers
+    # (a suggestion, a dish handed over or traded, waiting for an answer) stay behind with the
+    # phones' idempotency keys: each is a question of a few days, and who brings what is the sign-ups.
+    "dish_slots": Section(DishSlot, ("name", "wanted"), {"party": "parties"},
+                          lambda club: DishSlot.objects.filter(party__club=club).order_by("pk"), since=3,
+                          refusal=lambda slot: _dish_slot_refusal(slot)),
+    "dish_signups": Section(DishSignup, ("signed_at",), {"slot": "dish_slots", "member": "members"},
+                            lambda club: DishSignup.objects.filter(slot__party__club=club).order_by("pk"), since=3),
 }
+
+
+def _dish_slot_refusal(slot: DishSlot) -> str | None:
+    """A dish is asked for 1 to DISH_WANTED_MAX times, as the host's page allows."""
+    if 1 <= slot.wanted <= DISH_WANTED_MAX:
+        return None
+    return _("Ask for %(least)s to %(most)s of a dish.") % {"least": 1, "most": DISH_WANTED_MAX}
 
 
 def _ledger_refusal(entry: LedgerEntry) -> str | None:
@@ -152,6 +175,7 @@ TITLES = {
     "sub_invitations": gettext_lazy("Sub invitations"), "swap_requests": gettext_lazy("Swap requests"),
     "night_records": gettext_lazy("Night records"), "box_items": gettext_lazy("Box items"),
     "box_handovers": gettext_lazy("Box hand-overs"), "ledger": gettext_lazy("Ledger entries"),
+    "dish_slots": gettext_lazy("Dish slots"), "dish_signups": gettext_lazy("Dish sign-ups"),
 }
 
 
@@ -358,6 +382,9 @@ def _make_club(data: Mapping[str, Any]) -> Club:
     where = _("The club")
     club = Club(**{column: _value(Club, column, data.get(column), where) for column in CLUB_FIELDS})
     _checked(club, where, exclude=["slug", "feed_code"])
+    if club.answer_cutoff_hours > CUTOFF_HOURS_MAX:  # as the club's settings allow (actions.clubs)
+        raise ClubError(_("%(where)s: %(problems)s") % {"where": where, "problems": _(
+            "The answers' cutoff is 0 to %(most)s hours before a party.") % {"most": CUTOFF_HOURS_MAX}})
     club.slug = _unique_slug(club.slug)  # the same slug, or the first free `<slug>-2`…
     created_at = club.created_at
     club.save()

@@ -103,7 +103,7 @@ def send_party_cancelled(party_id: int) -> int:
     party = Party.objects.select_related("club").filter(pk=party_id, cancelled_at__isnull=False).first()
     if party is None:
         return 0
-    coming = set(party.rsvps.filter(answer=RSVP.Answer.YES).values_list("member_id", flat=True))
+    coming = {member.pk for member in party.coming_members()}  # the one rule (an alternate comes by a yes)
     sent = 0
     for member in party.club.members.filter(Q(is_alternate=False) | Q(pk__in=coming), is_active=True).exclude(email=""):
         with _reading(member):

@@ -417,6 +417,9 @@ class RSVP(models.Model):
     # A "no" after the party's cutoff from someone counted as coming (`Party.is_late_cancellation`):
     # counted for the hosts alone; a later "yes" clears it.
     cancelled_late = models.BooleanField(default=False)
+    # The seat was given to the sub list under "paid tonight keeps your seat next month"
+    # (`actions.release_unpaid_seats`, `release_due_seats`): the sweep never gives it away twice.
+    seat_released_unpaid = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["party", "member"], name="rsvp_one_per_member")]

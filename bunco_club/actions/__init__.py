@@ -82,6 +82,7 @@ from bunco_club.actions.treasury import (
     record_buy_in,
     record_entry,
     record_night_payouts,
+    release_due_seats,
     release_unpaid_seats,
     reverse_entry,
     set_money_rules,
@@ -101,6 +102,6 @@ __all__ = [
     "DISH_KEY_REUSED", "OFFER_STALE", "Suggestion", "add_dish_slot", "answer_dish_offer", "offer_dish",
     "remove_dish_slot", "send_dish_suggestion", "set_dish_wanted", "sign_up_for_dish", "suggested_dishes",
     "withdraw_from_dish",
-    "Payout", "Writer", "read_amount", "record_buy_in", "record_entry", "record_night_payouts", "release_unpaid_seats",
-    "reverse_entry", "set_money_rules",
+    "Payout", "Writer", "read_amount", "record_buy_in", "record_entry", "record_night_payouts", "release_due_seats",
+    "release_unpaid_seats", "reverse_entry", "set_money_rules",
 ]

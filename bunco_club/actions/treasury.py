@@ -29,6 +29,7 @@ from bunco_club.actions.common import locked_club, log_change
 from bunco_club.actions.refusals import ClubError
 from bunco_club.actions.rsvps import _invite_subs_for_open_seats
 from bunco_club.models import (
+    CUTOFF_HOURS_MAX,
     NAME_MAX,
     RSVP,
     WHAT_MAX,
@@ -324,8 +325,8 @@ def set_money_rules(club: Club, *, visible_to: str, paid_keeps_seat: bool, treas
 
 def payment_cutoff(party: Party) -> datetime.datetime:
     """When the buy-in of the party before `party` must be paid to keep a seat at `party`: the
-    party's start (parties have no cutoff of their own yet; this is the one place that says so)."""
-    return party.starts_at
+    party's answers' cutoff (`Party.cutoff`), so a sub has the days after it to say yes."""
+    return party.cutoff
 
 
 def previous_party(party: Party) -> Party | None:
@@ -335,28 +336,50 @@ def previous_party(party: Party) -> Party | None:
 
 
 def unpaid_members(party: Party) -> list[Member]:
-    """The members coming to `party` who came to the party before it and had not paid (nor had
-    it waived) by the cutoff: whose seats "paid tonight keeps your seat next month" gives away."""
+    """The regulars coming to `party` (`Party.coming_members`: a yes, or no answer where the club
+    counts its members as coming by default) who came to the party before it and had not paid (nor
+    had it waived) by the cutoff: whose seats "paid tonight keeps your seat next month" gives away."""
     before = previous_party(party)
     if before is None:
         return []
     cutoff = payment_cutoff(party)
-    came = Member.objects.filter(rsvps__party=before, rsvps__answer=RSVP.Answer.YES, is_active=True,
-                                 is_alternate=False)
-    seated = came.filter(rsvps__party=party, rsvps__answer=RSVP.Answer.YES)
+    came = {member.pk for member in before.coming_members()}
     # The entries as they stood at the cutoff: written by then, and not reversed by then.
     states = (LedgerEntry.objects.filter(party=before, written_at__lte=cutoff, reverses__isnull=True)
               .exclude(reversal__written_at__lte=cutoff).buy_in_states())
-    return [member for member in seated.distinct().order_by("name")
-            if not states.get((before.pk, member.pk), money.BuyInState()).keeps_seat]
+    return [member for member in party.coming_members() if member.pk in came and not member.is_alternate
+            and not states.get((before.pk, member.pk), money.BuyInState()).keeps_seat]
+
+
+def _release(party: Party, *, by_sweep: bool) -> list[Member]:
+    """Give the seats of the unpaid (`unpaid_members`) to the sub list, once the cutoff has passed.
+    The sweep passes over a member whose seat it (or a host) released before, who said yes again."""
+    released = unpaid_members(party)
+    if by_sweep:
+        again = set(RSVP.objects.filter(party=party, seat_released_unpaid=True).values_list("member_id", flat=True))
+        released = [member for member in released if member.pk not in again]
+    for member in released:
+        rsvp, _created = RSVP.objects.get_or_create(party=party, member=member,
+                                                     defaults={"answer": RSVP.Answer.NO})
+        rsvp.answer = RSVP.Answer.NO
+        rsvp.gave_up_seat = True
+        rsvp.seat_released_unpaid = True
+        rsvp.save(update_fields=["answer", "gave_up_seat", "seat_released_unpaid", "answered_at"])
+        party.open_seats += 1
+    if released:
+        party.save(update_fields=["open_seats"])
+        _invite_subs_for_open_seats(party)
+        log_change(party.club, "rsvp", party=party.pk)
+    return released
 
 
 @transaction.atomic
 def release_unpaid_seats(party: Party, *, now: datetime.datetime | None = None) -> list[Member]:
-    """Under the club's rule "paid tonight keeps your seat next month", once the cutoff has passed,
-    the seat of each member who had not paid for the previous party goes to the sub list (their
-    answer becomes "no", as if they had given it up; a "yes" takes it back while no sub has taken
-    it), and alternates are invited as for any seat given up. The members released."""
+    """The host's "now" for the club's rule "paid tonight keeps your seat next month" (the sweep,
+    `release_due_seats`, does it by itself once the cutoff has passed): the seat of each member
+    coming who had not paid for the previous party by the cutoff goes to the sub list (their answer
+    becomes "no", as if they had given it up; a "yes" takes it back while no sub has taken it), and
+    alternates are invited as for any seat given up. The members released."""
     club = party.club
     locked_club(club)
     party = Party.objects.select_for_update().select_related("club").get(pk=party.pk)
@@ -366,17 +389,27 @@ def release_unpaid_seats(party: Party, *, now: datetime.datetime | None = None) 
         raise NotNow(_("This party is cancelled.") if party.is_cancelled else _("This party is over."))
     moment = now or timezone.now()
     if moment < payment_cutoff(party):
-        raise NotNow(_("Members can pay the last party's buy-in until this party starts: the seats are given "
-                       "then."))
-    released = unpaid_members(party)
-    for member in released:
-        rsvp = RSVP.objects.get(party=party, member=member)
-        rsvp.answer = RSVP.Answer.NO
-        rsvp.gave_up_seat = True
-        rsvp.save(update_fields=["answer", "gave_up_seat", "answered_at"])
-        party.open_seats += 1
-    if released:
-        party.save(update_fields=["open_seats"])
-        _invite_subs_for_open_seats(party)
-        log_change(club, "rsvp", party=party.pk)
+        raise NotNow(_("Members can pay the last party's buy-in until this party's answers are due: the seats "
+                       "are offered then."))
+    return _release(party, by_sweep=False)
+
+
+def release_due_seats(now: datetime.datetime | None = None) -> int:
+    """The periodic sweep of "paid tonight keeps your seat next month" (bunco_club.sweeps, beside the
+    reminders): the seats of the unpaid at each party whose cutoff has passed and that still takes
+    answers go to the sub list, in the clubs with the rule on, with no host pressing anything. Each
+    member's seat once: however often it runs, a seat released (and taken back by a yes) is not
+    released again by it. How many seats it released."""
+    moment = now or timezone.now()
+    horizon = moment + datetime.timedelta(hours=CUTOFF_HOURS_MAX)
+    released = 0
+    for party_id in (Party.objects.unplayed().filter(club__paid_keeps_seat=True, cancelled_at__isnull=True,
+                                                     starts_at__gt=moment, starts_at__lte=horizon)
+                     .values_list("pk", flat=True)):
+        with transaction.atomic():
+            party = Party.objects.select_related("club").get(pk=party_id)
+            locked_club(party.club)
+            party = Party.objects.select_for_update().select_related("club").get(pk=party_id)
+            if party.club.paid_keeps_seat and party.takes_answers and party.is_past_cutoff(moment):
+                released += len(_release(party, by_sweep=True))
     return released

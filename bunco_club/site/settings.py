@@ -509,6 +509,14 @@ REMINDERS_BEAT_SECONDS = env_float("REMINDERS_BEAT_SECONDS", 15 * 60)
 CELERY_BEAT_SCHEDULE["send-club-reminders"] = {
     "task": "bunco_club.tasks.send_due_reminders", "schedule": REMINDERS_BEAT_SECONDS,
 }
+# "Paid tonight keeps your seat next month" (issue 45): the seats of the unpaid go to the sub list
+# once a party's cutoff has passed, by a sweep beside the reminders', as often (bunco_club/sweeps.py).
+CELERY_IMPORTS.append("bunco_club.sweeps")
+if IN_PROCESS_CLOCK:
+    CLOCK_TICKERS.append("bunco_club.sweeps.release_due_seats_when_due")
+CELERY_BEAT_SCHEDULE["release-unpaid-seats"] = {
+    "task": "bunco_club.sweeps.release_due_seats", "schedule": REMINDERS_BEAT_SECONDS,
+}
 
 # --- Caps on what a host or a director creates (issue 21) --------------------------------------
 # Each is refused by the action that creates the thing, with a message that says what to do, so

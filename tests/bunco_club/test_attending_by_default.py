@@ -221,3 +221,17 @@ def test_a_new_time_is_told_to_those_counted_as_coming_too(upcoming, club, djang
     assert len(told) == 11 and "bea@example.com" not in told
     assert "You said yes" in told["cal@example.com"]
     assert "You count as coming: if you can't come now, say no" in told["dot@example.com"]
+
+
+def test_a_cancelled_party_is_told_to_those_coming_by_the_one_rule(upcoming, django_capture_on_commit_callbacks):
+    """Who is coming is `Party.coming_members` for the cancellation too: every regular (answered or
+    counted by default) and, of the sub list, those who said yes (an alternate never counts by default)."""
+    club = upcoming.club
+    actions.answer_rsvp(upcoming, member(club, "Bea"), "no")  # her seat: Sam, first on the sub list, takes it
+    actions.answer_sub_invitation(SubInvitation.objects.get(party=upcoming, member__name="Sam"), accept=True)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.cancel_party(upcoming)
+    told = {message.to[0] for message in mail.outbox}
+    assert told == {m.email for m in club.members.regulars()} | {member(club, "Sam").email}
+    assert member(club, "Tia").email not in told

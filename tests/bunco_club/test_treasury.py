@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import datetime
 import random
+from io import StringIO
 
 import pytest
-from django.utils import translation
+from django.core.management import call_command
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from bunco_club import actions, money
+from bunco_club.actions.treasury import payment_cutoff, unpaid_members
 from bunco_club.models import RSVP, Club, LedgerEntry, LedgerRefused, Party, SubInvitation
 from games.night.actions.ending import payouts
 from games.night.models import Player, PrizeAward
@@ -378,9 +381,9 @@ def test_paid_tonight_keeps_your_seat_next_month(club):
     actions.record_buy_in(last, ada, "cash")
     actions.record_buy_in(last, bea, "owes")
     actions.record_buy_in(last, cal, "waived")
-    with pytest.raises(actions.NotNow, match="until this party starts"):
-        actions.release_unpaid_seats(coming, now=coming.starts_at - datetime.timedelta(minutes=1))
-    released = actions.release_unpaid_seats(coming, now=coming.starts_at)
+    with pytest.raises(actions.NotNow, match="until this party's answers are due"):
+        actions.release_unpaid_seats(coming, now=coming.cutoff - datetime.timedelta(minutes=1))
+    released = actions.release_unpaid_seats(coming, now=coming.cutoff)
     assert released == [bea, dot]
     answers = dict(coming.rsvps.values_list("member__name", "answer"))
     assert answers == {"Ada": "yes", "Bea": "no", "Cal": "yes", "Dot": "no"}
@@ -388,7 +391,97 @@ def test_paid_tonight_keeps_your_seat_next_month(club):
     assert coming.open_seats == 2
     assert list(coming.sub_invitations.values_list("member__name", "status")) == [
         ("Sam", SubInvitation.Status.INVITED), ("Tia", SubInvitation.Status.INVITED)]
-    assert actions.release_unpaid_seats(coming, now=coming.starts_at) == []  # once
+    assert actions.release_unpaid_seats(coming, now=coming.cutoff) == []  # once
+
+
+def test_the_seats_are_offered_at_the_answers_cutoff_days_before_the_party_not_at_its_start(club):
+    club.paid_keeps_seat = True
+    club.answer_cutoff_hours = 72
+    club.save()
+    _, coming = last_party_and_next(club)
+    assert payment_cutoff(coming) == coming.cutoff == coming.starts_at - datetime.timedelta(hours=72)
+    three_days_before = coming.starts_at - datetime.timedelta(days=3)
+    assert [member.name for member in actions.release_unpaid_seats(coming, now=three_days_before)] == [
+        "Ada", "Bea", "Cal", "Dot"]
+
+
+def test_the_sweep_offers_the_unpaid_seats_once_the_cutoff_has_passed_with_no_host_pressing_anything(club):
+    club.paid_keeps_seat = True
+    club.save()
+    last, coming = last_party_and_next(club)
+    for name in ("Ada", "Cal", "Dot"):
+        actions.record_buy_in(last, club.members.get(name=name), "cash")
+    bea = club.members.get(name="Bea")
+    assert actions.release_due_seats(now=coming.cutoff - datetime.timedelta(minutes=1)) == 0
+    assert RSVP.objects.get(party=coming, member=bea).answer == "yes"
+    assert actions.release_due_seats(now=coming.cutoff) == 1
+    assert RSVP.objects.get(party=coming, member=bea).answer == "no"
+    assert list(coming.sub_invitations.values_list("member__name", flat=True)) == ["Sam"]
+    assert actions.release_due_seats(now=coming.cutoff + datetime.timedelta(minutes=15)) == 0  # the next sweep
+
+
+def test_the_sweep_gives_a_seat_away_once_even_when_its_member_says_yes_again(club):
+    club.paid_keeps_seat = True
+    club.save()
+    last, coming = last_party_and_next(club)
+    bea = club.members.get(name="Bea")
+    assert actions.release_due_seats(now=coming.cutoff) == 4
+    actions.answer_rsvp(coming, bea, "yes")  # she takes her seat back (no sub took it yet)
+    assert actions.release_due_seats(now=coming.cutoff + datetime.timedelta(minutes=15)) == 0
+    assert RSVP.objects.get(party=coming, member=bea).answer == "yes"
+    assert bea in actions.release_unpaid_seats(coming, now=coming.cutoff)  # the host's "now" still can
+
+
+def test_the_sweep_leaves_the_clubs_without_the_rule_and_the_parties_cancelled(club):
+    last, coming = last_party_and_next(club)
+    assert actions.release_due_seats(now=coming.cutoff) == 0
+    club.paid_keeps_seat = True
+    club.save()
+    actions.cancel_party(coming)
+    assert actions.release_due_seats(now=coming.cutoff) == 0
+
+
+def test_members_coming_by_default_keep_their_seat_by_paying_as_those_who_said_yes(club):
+    club.paid_keeps_seat = True
+    club.attending_by_default = True
+    club.save()
+    last = actions.add_party(club, starts_at=soon(-21))
+    coming = actions.add_party(club, starts_at=soon(7))
+    regulars = list(club.members.regulars().order_by("name"))
+    assert not RSVP.objects.filter(party__in=[last, coming]).exists()  # nobody answered: all count as coming
+    for member in regulars[1:]:
+        actions.record_buy_in(last, member, "cash")
+    ada = regulars[0]
+    assert unpaid_members(coming) == [ada]
+    assert actions.release_due_seats(now=coming.cutoff) == 1
+    assert RSVP.objects.get(party=coming, member=ada).answer == "no"
+    assert ada.name not in coming.coming_names()
+    assert list(coming.sub_invitations.values_list("member__name", flat=True)) == ["Sam"]
+
+
+def test_the_seats_sweep_runs_beside_the_reminders(settings):
+    from bunco_club import sweeps
+
+    assert settings.CELERY_BEAT_SCHEDULE["release-unpaid-seats"] == {
+        "task": "bunco_club.sweeps.release_due_seats",
+        "schedule": settings.CELERY_BEAT_SCHEDULE["send-club-reminders"]["schedule"]}
+    assert sweeps.release_due_seats.name == "bunco_club.sweeps.release_due_seats"
+    assert "bunco_club.sweeps" in settings.CELERY_IMPORTS
+    assert "bunco_club.sweeps.release_due_seats_when_due" in settings.CLOCK_TICKERS or not settings.IN_PROCESS_CLOCK
+
+
+def test_cron_offers_the_unpaid_seats_with_the_reminders(club):
+    club.paid_keeps_seat = True
+    club.save()
+    last = actions.add_party(club, starts_at=soon(-21))
+    coming = actions.add_party(club, starts_at=timezone.now() + datetime.timedelta(days=1))  # its cutoff has passed
+    bea = club.members.get(name="Bea")
+    RSVP.objects.create(party=last, member=bea, answer="yes")
+    actions.answer_rsvp(coming, bea, "yes")
+    out = StringIO()
+    call_command("send_reminders", stdout=out)
+    assert "Offered 1 unpaid seat to the sub list." in out.getvalue()
+    assert RSVP.objects.get(party=coming, member=bea).answer == "no"
 
 
 def test_a_buy_in_paid_after_the_cutoff_does_not_keep_the_seat(club):
@@ -399,6 +492,16 @@ def test_a_buy_in_paid_after_the_cutoff_does_not_keep_the_seat(club):
     LedgerEntry.objects.create(club=club, party=last, member=bea, kind="buy_in_cash", amount_cents=500,
                                written_at=coming.starts_at + datetime.timedelta(minutes=5))
     assert bea in actions.release_unpaid_seats(coming, now=coming.starts_at + datetime.timedelta(minutes=10))
+
+
+def test_a_buy_in_paid_before_the_cutoff_keeps_the_seat(club):
+    club.paid_keeps_seat = True
+    club.save()
+    last, coming = last_party_and_next(club)
+    bea = club.members.get(name="Bea")
+    LedgerEntry.objects.create(club=club, party=last, member=bea, kind="buy_in_cash", amount_cents=500,
+                               written_at=coming.cutoff - datetime.timedelta(minutes=5))
+    assert bea not in actions.release_unpaid_seats(coming, now=coming.cutoff + datetime.timedelta(minutes=10))
 
 
 def test_the_seat_rule_is_the_clubs_choice(club):
