@@ -19,7 +19,7 @@ PYTEST_ARGS ?=
 # then SITE_URL stays unset and the site uses the address a club's host reached it at.
 SITE_URL ?= $(if $(filter 0.0.0.0 :: [::],$(HOST)),,http://$(HOST):$(PORT))
 
-.PHONY: install-server run test proof test-services test-all bench soak run-scaled services-db lint venv clean
+.PHONY: install-server run test proof proof-games proof-phones test-services test-all bench soak run-scaled services-db lint venv clean
 
 venv: $(VENV)/.installed
 
@@ -73,9 +73,15 @@ test: venv
 # $(TEST_WORKERS) workers that share their parts, then the nights on $(PROOF_BROWSER_WORKERS) (a
 # night of 14 pages and a server keeps about one core busy). CI runs them after `make test`.
 PROOF_BROWSER_WORKERS ?= 2
-proof: venv
-	@scripts/ensure_packages.sh chromium nginx
+proof: proof-games proof-phones
+
+# The first pass alone (the games' proofs, no browser): what CI runs of `make proof`.
+proof-games: venv
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) -m "proof and not e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# The second pass alone: the whole nights, games and seasons on phones in a browser.
+proof-phones: venv
+	@scripts/ensure_packages.sh chromium nginx
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $(PROOF_BROWSER_WORKERS) --dist load --maxschedchunk 1 -m "proof and e2e" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The same suite against the machine's PostgreSQL and Redis, in the same two passes (each worker
