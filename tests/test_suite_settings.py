@@ -1,6 +1,7 @@
 """The suite's own settings, which keep it from failing on a busy machine."""
 
 import os
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.conf import settings as django_settings
@@ -40,7 +41,9 @@ def test_a_server_a_test_starts_uses_this_workers_own_test_database() -> None:
         assert env["SQLITE_PATH"] == name
         assert not worker or f"popen-{worker}" in name  # the worker's own temporary directory
     else:
-        assert env["DATABASE_URL"].endswith(f"/{name}")
+        assert urlsplit(env["DATABASE_URL"]).path == f"/{name}"
+        options = connection.settings_dict.get("OPTIONS", {}).get("options")  # make test-services': no flush wait
+        assert parse_qs(urlsplit(env["DATABASE_URL"]).query).get("options") == ([options] if options else None)
         assert name.startswith("test_") and (not worker or name.endswith(f"_{worker}"))
 
 
