@@ -82,11 +82,7 @@ def group_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
     phone = phone_token(request, create=True)  # the phone that entered the turns reported the result
     actions.record_turn(group=group, entrant=posted_entrant(group, form), points=points,
                         vengeance=form.cleaned_data["vengeance"], key=form.cleaned_data["key"] or None, phone=phone)
-    group = Group.objects.select_related("round__tournament").get(pk=group.pk)  # its round may have moved on
-    onwards = _lead_on(request, group)
-    if onwards is not None:
-        return onwards
-    return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone))
+    return _group_state_after(request, group, phone)
 
 
 @require_POST
@@ -102,6 +98,16 @@ def group_undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone_token(request)))
 
 
+def _group_state_after(request: HtmxHttpRequest, group: Group, phone: str) -> HttpResponse:
+    """What a group's phone shows after its post: the next round's page if its round has moved on
+    (`_lead_on`), else its state, read again."""
+    group = Group.objects.select_related("round__tournament").get(pk=group.pk)  # its round may have moved on
+    onwards = _lead_on(request, group)
+    if onwards is not None:
+        return onwards
+    return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone))
+
+
 def _answer_result(request: HtmxHttpRequest, code: str, answer: actions.ResultAnswer) -> HttpResponse:
     """A player's phone confirms or disputes its group's reported result, as the player it chose
     (the phone answers for that player from then on)."""
@@ -111,11 +117,7 @@ def _answer_result(request: HtmxHttpRequest, code: str, answer: actions.ResultAn
         raise form_error(form, _("Choose your name, then answer again."))
     phone = phone_token(request, create=True)
     answer(group=group, entrant=posted_entrant(group, form), phone=phone, key=form.cleaned_data["key"] or None)
-    group = Group.objects.select_related("round__tournament").get(pk=group.pk)
-    onwards = _lead_on(request, group)
-    if onwards is not None:
-        return onwards
-    return render(request, "tournaments/group.html#group-state", group_context(group, phone=phone))
+    return _group_state_after(request, group, phone)
 
 
 @require_POST
