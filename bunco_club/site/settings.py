@@ -191,7 +191,7 @@ else:
                 ),
             },
             "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH") or None},
-            # A connection kept by each request thread (bunco_club/site/asgi.py) for this many
+            # A connection kept by each request thread (bunco_club/site/handler.py) for this many
             # seconds: opening one, with its PRAGMAs, was a large part of a tap's time on SQLite
             # (docs/PERFORMANCE.md, issue 47). 0 opens one a request. PostgreSQL's pool keeps its own.
             "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 600),
@@ -292,7 +292,7 @@ EVENTS_BACKEND = "redis" if REDIS_URL else "memory"
 # moment it checks the database for rows a dead pub/sub might have missed.
 EVENTS_HEARTBEAT_SECONDS = env_float("EVENTS_HEARTBEAT_SECONDS", 15)
 # The threads of a serving process that run its requests (all but the streams), each whole in one
-# go and each keeping its database connection (bunco_club/site/asgi.py): a slow page (an export)
+# go and each keeping its database connection (bunco_club/site/handler.py): a slow page (an export)
 # holds one of them, never the taps.
 REQUEST_THREADS = env_int("REQUEST_THREADS", 8)
 # Streams end after this long and the browser reconnects with Last-Event-ID: it bounds the

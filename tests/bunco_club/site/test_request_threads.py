@@ -1,5 +1,5 @@
 """Under uvicorn a request's sync part (middleware, view, signals) runs in one hop to a long-lived
-request thread (bunco_club/site/asgi.py), which keeps its database connection for the next request;
+request thread (bunco_club/site/handler.py), which keeps its database connection for the next request;
 Django's own ASGI handler hops there and back for every middleware hook, on a thread of the
 request's own. Issue 47: the tap's cost outside its view."""
 
@@ -14,7 +14,7 @@ from asgiref import sync
 from django.core.handlers.asgi import ASGIHandler
 from django.db.backends.signals import connection_created
 
-from bunco_club.site.asgi import StreamAwareASGIHandler
+from bunco_club.site.handler import StreamAwareASGIHandler
 from tests.builders import http_scope, is_sqlite
 
 
