@@ -180,10 +180,23 @@ class PrivateChannel:
     channel (its claim of the seat), or None when it holds it no more. An older event is left out
     (it was the seat's previous holder's); None ends the stream, and the page reconnects to follow
     what its phone holds now.
+
+    That read is a stream's one cost beyond its write, and a move of a game of hidden hands deals to
+    every seat: four streams reading at once, in the process that is still answering the move. So an event
+    may say for which holding it was written (`data[WRITTEN_FOR]`: the `since` of whoever held the
+    channel then, read under the lock every change of hands takes), and `held_since` is the
+    holding this phone's stream was opened for (read with the seat's holder when it connected): an
+    event written for it was written while this phone held the channel, so it goes out without a
+    read. Any other (no stamp, another holding) is checked as above.
     """
 
     name: str
     since: Callable[[], int | None]
+    held_since: int | None = None
+
+
+# The key of a private event's data that names the holding it was written for (PrivateChannel).
+WRITTEN_FOR = "written_for"
 
 
 # More missed events than this and a snapshot is cheaper than the replay.
@@ -275,20 +288,30 @@ class _Guard:
     async def allowed(self, messages: list[Message], sent: _SentIds) -> list[Message]:
         """`messages` less those of a private channel older than the phone's claim (counted as
         sent, so that no catch-up reads them again); _SeatLost when one is of a channel whose seat
-        the phone no longer holds. One read a channel a batch."""
-        names = {message["channel"] for message in messages} & self._private.keys()
+        the phone no longer holds. One read a channel a batch, none for an event written for the
+        holding this stream was opened for (PrivateChannel)."""
+        to_check = [message for message in messages if message["channel"] in self._private
+                    and not self._written_for_this_phone(message)]
+        names = {message["channel"] for message in to_check}
         if not names:
             return messages
         since = {name: await _reading_the_log(self._private[name].since)() for name in names}
         if any(value is None for value in since.values()):
             raise _SeatLost
+        checked = {id(message) for message in to_check}
         allowed = []
         for message in messages:
-            if message["channel"] in since and message["id"] <= (since[message["channel"]] or 0):
+            if id(message) in checked and message["id"] <= (since[message["channel"]] or 0):
                 sent.skip(message)
             else:
                 allowed.append(message)
         return allowed
+
+    def _written_for_this_phone(self, message: Message) -> bool:
+        held_since = self._private[message["channel"]].held_since
+        data = message["data"]
+        # 0 is no holding (a seat's default before any claim): never a mark to trust.
+        return bool(held_since) and isinstance(data, dict) and data.get(WRITTEN_FOR) == held_since
 
 
 async def _stream(
@@ -328,8 +351,9 @@ async def _stream(
                     yield frame
             fresh = [queued for queued in messages if queued["id"] not in sent]
             # What everyone may see goes out at once; a private event waits for its seat's check
-            # (a read of the log's database), so a move reaches every phone without waiting for
-            # the hands it dealt (a Ninety-Nine move's four) to be checked.
+            # (a read of the log's database) unless it was written for this phone's holding
+            # (PrivateChannel), so a move reaches every phone without waiting for the hands it
+            # dealt (a Ninety-Nine move's four) to be checked.
             public = [queued for queued in fresh if not guard.guards(queued)]
             if public:
                 yield b"".join(sent.frame(queued) for queued in public)

@@ -49,6 +49,7 @@ from games.table.models import (
 from games.table.replay import TIME_UP, UNDO, deal, replayed_state
 from live.log import Said, log_event
 from live.refusals import BadInput, KeyReused, NotNow, NotYours, SeatTaken
+from live.streams import WRITTEN_FOR
 from live.text import WELL_FORMED_KEY
 
 MAX_NAME = 40
@@ -423,10 +424,12 @@ def _bot_due(table: Table, to_move: Sequence[int], is_over: bool) -> Any:
 
 
 def _record(table: Table, answer: Answer, *, seat: int, move: dict[str, Any], key: str | None, by_bot: bool,
-            client: str = "", phone: str = "") -> Move:
+            client: str = "", phone: str = "", holders: Mapping[int, int] | None = None) -> Move:
     """The game's answer written as it is: the move appended, the game stored as it now stands,
     and what each may see published (the public view on the table's channel, each changed hand
-    on its seat's own), in one write (statements.write_move)."""
+    on its seat's own), in one write (statements.write_move). `holders`: the seats phones hold
+    now (number: held_since, read under the table's lock); each hand says the holding it was
+    written for, and its holder's stream sends it without a read (live.streams.PrivateChannel)."""
     number = table.moves_made + 1
     recorded = Move(table=table, number=number, seat=seat, move=move, chance=answer.chance, scores=answer.scores,
                     by_bot=by_bot, key=key, client=client)
@@ -437,7 +440,9 @@ def _record(table: Table, answer: Answer, *, seat: int, move: dict[str, Any], ke
     channel = TABLE_CHANNEL.format(table.pk)
     public_move = {**{name: getattr(recorded, name) for name in MOVE_DATA}, "chance": answer.shown_chance}
     said: list[Said] = [(channel, "moved", {"move": public_move, "view": answer.public})]
-    said += [(SEAT_CHANNEL.format(table.pk, hand), "hand", {"private": private})
+    held = holders or {}
+    said += [(SEAT_CHANNEL.format(table.pk, hand), "hand",
+              {"private": private, **({WRITTEN_FOR: held[hand]} if hand in held else {})})
              for hand, private in answer.hands.items()]
     if answer.is_over:
         said.append((channel, "table_state", {"what": "over", "seed": table.seed, "commitment": table.commitment,
@@ -459,7 +464,7 @@ def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | No
     this is a retry), the game's one `answer` (games.rules.table: the game after the move, what
     chance produced, the views, the scores, the end), and `_record` writing it as it is."""
     _check_key_and_client(key, client)
-    table, done = statements.read_move(table.pk, key)
+    table, done, holders = statements.read_move(table.pk, key, holders=GAMES[table.game].private_hands)
     move = dict(move)
     if done is not None or move.get("kind") == UNDO:
         hear_from_phone(table=table, phone=phone)
@@ -476,7 +481,8 @@ def make_move(*, table: Table, seat: int, move: Mapping[str, Any], key: str | No
         raise NotNow(error.args[0]) from None
     except IllegalMove as error:
         raise BadMove(error.args[0]) from None
-    return _record(table, answered, seat=seat, move=move, key=key, by_bot=by_bot, client=client, phone=phone)
+    return _record(table, answered, seat=seat, move=move, key=key, by_bot=by_bot, client=client, phone=phone,
+                   holders=holders)
 
 
 def undo_refusal(table: Table, seat: int, *, last: Move | None = None, game: TableGame | None = None) -> str | None:

@@ -21,6 +21,7 @@ from games.rules.registry import game_rules
 from live.bilingual import said_in_each
 from live.broadcasters import Message
 from live.rendering import Frame, renders
+from live.streams import WRITTEN_FOR
 from live.words import spoken
 
 STOPPED = gettext_noop("Time and the grace period are over: the turn under way was stopped and counts nothing.")
@@ -66,8 +67,9 @@ def render_moved(message: Message) -> list[Frame]:
 
 @renders("table", "hand")
 def render_hand(message: Message) -> list[Frame]:
-    """A seat's private view (its hand), on that seat's own channel only."""
-    return [("hand", json.dumps(message["data"]))]
+    """A seat's private view (its hand), on that seat's own channel only (the holding it was
+    written for is the stream's to check, not the page's)."""
+    return [("hand", json.dumps({name: value for name, value in message["data"].items() if name != WRITTEN_FOR}))]
 
 
 @renders("table", "table_state")

@@ -131,13 +131,37 @@ def _converters(vendor: str, fields: tuple[models.Field[Any, Any], ...]) -> list
             for column in columns]
 
 
-def read_move(pk: int, key: str | None) -> tuple[Table, Move | None]:
+def read_move(pk: int, key: str | None, *, holders: bool = False) -> tuple[Table, Move | None, dict[int, int]]:
     """A move's one locked read: the table `pk`, all of it (its game too), locked until the
-    transaction ends (`lock_table`), and the move its idempotency key `key` already recorded, if
-    any (a retry). Two statements: the key's lookup follows the lock, so that under PostgreSQL's
-    READ COMMITTED it sees a copy of this move that committed while this one waited."""
+    transaction ends (`lock_table`), the move its idempotency key `key` already recorded, if
+    any (a retry), and with `holders` (a game of hidden hands) each seat a phone holds, by number,
+    with its `held_since` (the holding its hand events are written for: live.streams.PrivateChannel).
+    Two statements: the key's lookup (with the seats, when asked) follows the lock, so that under
+    PostgreSQL's READ COMMITTED it sees a copy of this move, or a change of hands, that committed
+    while this one waited."""
     table = lock_table(pk)
-    return table, move_with_key(table, key) if key is not None else None
+    if holders:
+        done, held = _move_with_key_and_holders(table, key)
+        return table, done, held
+    return table, move_with_key(table, key) if key is not None else None, {}
+
+
+def _move_with_key_and_holders(table: Table, key: str | None) -> tuple[Move | None, dict[int, int]]:
+    """The move recorded at `table` with the key `key` (none for a keyless move) and the seats
+    phones hold (number: held_since), in one statement: a row a seat, the move's columns on each."""
+    key_column = connection.ops.quote_name("key")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT s.number, s.claimed_by, s.bot_level, s.held_since, {_columns('m', _MOVE_FIELDS)} "
+                       f"FROM {_SEAT} s LEFT JOIN {_MOVE} m ON m.table_id = s.table_id AND m.{key_column} = %s "
+                       "WHERE s.table_id = %s", [key, table.pk])
+        rows = cursor.fetchall()
+    held = {number: held_since for number, claimed_by, bot_level, held_since, *_ in rows if claimed_by and not bot_level}
+    found = next((row[4:] for row in rows if row[4] is not None), None)
+    if found is None:
+        return None, held
+    move = _from_row(Move, _MOVE_FIELDS, found)
+    move.table = table
+    return move, held
 
 
 def write_move(table: Table, move: Move, game: TableGame, said: Sequence[Said],

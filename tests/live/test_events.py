@@ -489,3 +489,26 @@ def test_open_streams_keep_no_thread_each_in_the_site_asgi_app():
     before, during = run_async(scenario())
     assert during - before < streams - 1, (before, during)
 
+
+
+def test_a_private_event_written_for_the_streams_holding_goes_out_unread_and_any_other_is_read() -> None:
+    """PrivateChannel: an event whose data names the holding the stream was opened for is let
+    through without asking `since`; one naming another holding, or none, is checked as ever (left
+    out when older than the phone's claim)."""
+    from live.streams import WRITTEN_FOR, PrivateChannel, _Guard, _SentIds
+
+    asked: list[str] = []
+
+    def since() -> int:
+        asked.append("asked")
+        return 20
+
+    guard = _Guard([PrivateChannel("seat", since, held_since=7)])
+
+    def message(event_id: int, **data: object) -> dict[str, object]:
+        return {"id": event_id, "channel": "seat", "kind": "hand", "data": data}
+
+    mine = message(30, **{WRITTEN_FOR: 7})
+    assert run_async(guard.allowed([mine], _SentIds(None))) == [mine] and asked == []
+    older, newer = message(10, **{WRITTEN_FOR: 3}), message(25)
+    assert run_async(guard.allowed([mine, older, newer], _SentIds(None))) == [mine, newer] and asked == ["asked"]

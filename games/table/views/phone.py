@@ -130,7 +130,8 @@ def events(request: HttpRequest, code: str) -> HttpResponse | StreamingHttpRespo
         return table, seat_of_phone(request, table)
 
     table, mine = read_for_a_stream(request, table_and_seat)
-    private = [PrivateChannel(table.seat_channel(mine.number), partial(mine.held_since_for, token))] if mine else []
+    private = ([PrivateChannel(table.seat_channel(mine.number), partial(mine.held_since_for, token), mine.held_since)]
+               if mine else [])
 
     def snapshot() -> str:
         holds = mine is not None and mine.held_since_for(token) is not None

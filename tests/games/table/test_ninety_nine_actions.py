@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from games.table import actions
-from games.table.models import Move, Table
+from games.table.models import Move, Table, TableSeat
 from games.table.renderers import said_of
 from games.table.replay import verify
 from live.models import Event
-from tests.builders import play_out, to_move
+from live.streams import WRITTEN_FOR
+from tests.builders import play_out, seated_phone, to_move
 from tests.games.table.ninety_nine_tables import hand_of, ninety_nine_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +43,28 @@ def test_a_card_played_is_announced_to_the_table_and_the_hand_is_refilled_on_its
         assert hand_event.data["private"]["hand"] == hand_of(table, number)
         assert hand_event.data["private"]["seat"] == number
     assert not Event.objects.filter(channel=table.channel, kind="hand").exists()
+
+
+def test_each_hand_says_the_holding_it_was_written_for_and_only_a_phones() -> None:
+    """A hand dealt to a seat a phone holds names that phone's holding (the seat's `held_since`,
+    read under the table's lock), so the phone's stream sends it without reading the seat again
+    (live.streams.PrivateChannel); a bot's seat and a seat nobody holds get no such mark, and a
+    stream that follows them reads the seat before sending anything."""
+    table = ninety_nine_table(4)
+    for seat in range(3):
+        seated_phone(table, seat)
+    actions.hand_seat_to_bot(table=table, number=2, level="easy")
+    held = dict(TableSeat.objects.filter(table=table, bot_level="").exclude(claimed_by="")
+                .values_list("number", "held_since"))
+    assert set(held) == {0, 1} and held[0] != held[1]
+    for number in range(8):
+        table.refresh_from_db()
+        seat = to_move(table)
+        actions.make_move(table=table, seat=seat, move=table.loaded().legal_moves(seat)[0], key=f"k{number}")
+    written_for = {number: {event.data.get(WRITTEN_FOR) for event in
+                            Event.objects.filter(channel=table.seat_channel(number), kind="hand")}
+                   for number in range(4)}
+    assert written_for == {0: {held[0]}, 1: {held[1]}, 2: {None}, 3: {None}}
 
 
 def test_a_card_not_in_the_hand_a_card_past_99_and_a_move_out_of_turn_are_refused_and_change_nothing() -> None:

@@ -220,3 +220,35 @@ def test_no_page_shows_a_hand_before_the_game_starts() -> None:
     assert '"hand"' not in phone.get(url("table", table)).content.decode()
     actions.start_table(table=table)
     assert phone.get(url("state", table)).json()["private"]["hand"] == hand_of(table, 1)
+
+
+# --- A hand written for the stream's own holding goes out without a read (issue 47) ----------------
+
+
+def test_a_phones_own_hands_reach_its_stream_without_a_read_of_its_seat_for_each(monkeypatch: Any) -> None:
+    """A Ninety-Nine move deals to every seat: were each stream to read its seat for each hand, the
+    four streams' reads would run while the move's answer is still on its way (they made a
+    Ninety-Nine move's answer 1.6 times a tap's, issue 47). Each hand says the holding it was
+    written for, and the stream of that holding sends it as it is: its seat is read for the
+    snapshot and for the release that ends the stream, not once for each hand."""
+    table = ninety_nine_table(4)
+    phones = {seat: seated_phone(table, seat) for seat in range(4)}
+    reads: list[int] = []
+    read_the_seat = TableSeat.held_since_for
+
+    def counted(seat: TableSeat, phone: str) -> int | None:
+        reads.append(seat.number)
+        return read_the_seat(seat, phone)
+
+    monkeypatch.setattr(TableSeat, "held_since_for", counted)
+
+    def a_round_of_moves_then_ben_is_freed() -> None:
+        play_moves(table, phones, 8)
+        actions.release_seat(table=table, number=1)  # ends the stream, so the test can read it whole
+
+    frames, ended = watch_stream(phones[1], table, a_round_of_moves_then_ben_is_freed)
+    hands = [frame for frame in frames if frame["event"] == "hand"]
+    assert ended
+    assert len(hands) >= 2, "Ben's stream was sent his hand after his moves and the others'"
+    assert all(set(frame["data"]) == {"private"} for frame in hands), "a hand frame carries the hand alone"
+    assert reads == [1, 1], f"seat 1 read for the snapshot and the release only, not for each hand: {reads}"
