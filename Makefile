@@ -144,7 +144,7 @@ messages: venv
 	$(PY) scripts/messages.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache
+	rm -rf $(VENV) db.sqlite3* staticfiles .pytest_cache .test-databases
 
 # Lighthouse's accessibility score of the phone pages in light and dark (issue 32; docs/ACCESSIBILITY.md):
 # Lighthouse 13 installed with npm into ~/.cache/bunco-lighthouse when missing, Debian's Chromium,
