@@ -15,6 +15,7 @@ from typing import Any, overload
 
 from django.db import connection, transaction
 from django.utils import timezone
+from psycopg.pq import TransactionStatus
 
 from live.broadcasters import get_broadcaster
 from live.models import Event
@@ -67,20 +68,21 @@ class Row:
 
 @overload
 def log_events(said: Sequence[Said], *, row: None = None, together: list[Event] | None = None,
-               created_at: datetime | None = None) -> list[Event]: ...
+               created_at: datetime | None = None, commit: bool = False) -> list[Event]: ...
 @overload
 def log_events(said: Sequence[Said], *, row: Row, together: list[Event] | None = None,
-               created_at: datetime | None = None) -> list[Event] | None: ...
+               created_at: datetime | None = None, commit: bool = False) -> list[Event] | None: ...
 def log_events(said: Sequence[Said], *, row: Row | None = None, together: list[Event] | None = None,
-               created_at: datetime | None = None) -> list[Event] | None:
+               created_at: datetime | None = None, commit: bool = False) -> list[Event] | None:
     """Append the events `said` ((channel, kind, data) each, in order) with one statement, after
     `row` when given (the change they tell of, in the same statement on PostgreSQL); the events as
     stored, or None with nothing inserted when `row` inserted nothing (a retry's key taken first).
 
     `together`: the action's list of events, published as one delivery at commit
     (`publish_together`): the events logged here join it, and the call that first puts events in
-    it registers its publication. Without it the caller publishes (`publish_together`)."""
-    events = insert_events(said, created_at or timezone.now(), row=row)
+    it registers its publication. Without it the caller publishes (`publish_together`).
+    `commit`: this insert is the last statement of the action's transaction (see insert_events)."""
+    events = insert_events(said, created_at or timezone.now(), row=row, commit=commit)
     if events is not None and together is not None:
         first = not together
         together += events
@@ -95,17 +97,23 @@ def insert_event(channel: str, kind: str, data: dict[str, Any], created_at: date
 
 
 @overload
-def insert_events(said: Sequence[Said], created_at: datetime, *, row: None = None) -> list[Event]: ...
+def insert_events(said: Sequence[Said], created_at: datetime, *, row: None = None,
+                  commit: bool = False) -> list[Event]: ...
 @overload
-def insert_events(said: Sequence[Said], created_at: datetime, *, row: Row | None) -> list[Event] | None: ...
-def insert_events(said: Sequence[Said], created_at: datetime, *, row: Row | None = None) -> list[Event] | None:
+def insert_events(said: Sequence[Said], created_at: datetime, *, row: Row | None,
+                  commit: bool = False) -> list[Event] | None: ...
+def insert_events(said: Sequence[Said], created_at: datetime, *, row: Row | None = None,
+                  commit: bool = False) -> list[Event] | None:
     """The event log's one INSERT: the events `said` ((channel, kind, data) each) appended in order
     (their ids ascending), after `row` if given; the Events as stored, None when `row` inserted
     nothing. Plain SQL: every tap and move logs events, and the ORM's insert costs ten times the
     statement.
 
     On PostgreSQL `row` and the events are one statement (the action is one round trip between its
-    read and the commit); SQLite has no INSERT in a WITH: the row, then the events."""
+    read and the commit); SQLite has no INSERT in a WITH: the row, then the events.
+
+    `commit`: the insert is the last statement of the caller's `atomic()` block: when that block is
+    the outermost, on PostgreSQL, it goes with the COMMIT in one round trip (`commit_with`)."""
     when = connection.ops.adapt_datetimefield_value(created_at)
     if row is not None and (connection.vendor != "postgresql" or not said):
         with connection.cursor() as cursor:
@@ -126,9 +134,12 @@ def insert_events(said: Sequence[Said], created_at: datetime, *, row: Row | None
                + ", ".join([f"(%s, %s, {json_value}, %s)"] * len(said)) + " RETURNING id")
     else:
         sql = _WITH_ROW.format(row=row.sql, table=Event._meta.db_table, values=", ".join(["(%s, %s, %s)"] * len(said)))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        ids = cursor.fetchall()
+    if commit:
+        ids = commit_with(sql, params)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            ids = cursor.fetchall()
     if row is not None:
         if not ids:
             return None
@@ -148,3 +159,41 @@ _WITH_ROW = """
     )
     SELECT new.id, said.id FROM new, said ORDER BY said.id
 """
+
+
+def transaction_is_ours() -> bool:
+    """Whether the running `atomic()` block is the outermost one, and will commit when it ends
+    (PostgreSQL only: what a round trip saved is worth there). games/night/taps.py asks the same
+    before sending a transaction's BEGIN with its first statement."""
+    return (connection.vendor == "postgresql" and connection.in_atomic_block and len(connection.atomic_blocks) == 1
+            and not connection.savepoint_ids and not connection.needs_rollback and connection.commit_on_exit)
+
+
+def commit_with(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The rows of `sql`, the last statement of the caller's `atomic()` block, sent with the
+    transaction's COMMIT in one round trip when the block is the outermost (`transaction_is_ours`;
+    else a plain statement, the block commits as ever). Issue 47: a tap that did not wait is two
+    round trips (games/night/taps.py sends the BEGIN with the first).
+
+    psycopg 3 waits for each command's answer before it sends the next, and Django's `atomic()`
+    sends COMMIT on its own when its block ends. In psycopg's pipeline mode the statement and a
+    COMMIT go out together and their answers come back together, when the pipeline ends (its one
+    Sync). Django's commit at the block's end then finds the connection idle and sends nothing, and
+    runs the block's on_commit callbacks as ever. It must be the block's last statement: an error
+    raised after it would roll back nothing and Django would drop the callbacks (the events,
+    committed, would reach the phones only when they catch up from the log). psycopg's autocommit
+    flag, which the BEGIN sent with the first statement set, is put back as the block expects it."""
+    if not transaction_is_ours():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    driver = connection.connection
+    with connection.wrap_database_errors:
+        with connection.cursor() as cursor:
+            with driver.pipeline():
+                cursor.execute(sql, params)
+                driver.execute("COMMIT", prepare=False)
+            rows = cursor.fetchall()
+        assert driver.pgconn.transaction_status == TransactionStatus.IDLE  # committed
+        driver.autocommit = False  # idle: no command sent; as Django's block expects it until its end
+    return rows

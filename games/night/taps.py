@@ -20,6 +20,8 @@ from typing import Any, Final
 
 from django.db import connection
 from django.utils import timezone
+from psycopg import IsolationLevel
+from psycopg.pq import TransactionStatus
 
 from games.night.models import (
     NIGHT_CHANNEL,
@@ -118,42 +120,167 @@ class TapScene:
     closing: RoundRead | None = None  # the round read whole, when the tap may close it
 
 
-def read_tap(night_id: int, round_number: int, table_number: int, key: str | None) -> TapScene | None:
+def read_tap(night_id: int, round_number: int, table_number: int, key: str | None, *,
+             begin: bool = False) -> TapScene | None:
     """The table a tap goes to, its row locked until the transaction ends, and all the engine needs
-    to judge the tap, in two statements (three in a roll-off, which locks the round's row too; three
-    more when every other table of the round is decided: the round read whole, `read_round`, which
-    the tally closes if it decides its table); None when the round has no such table.
+    to judge the tap, in one statement (`_lock_and_read`) when it proves it read everything
+    committed before its lock; else, and in a roll-off (which locks the round's row too), the
+    statements after the lock (`_lock_table`, `_read_at`). Three more when every other table of the
+    round is decided: the round read whole (`read_round`), which the tally closes if it decides its
+    table. None when the round has no such table. `begin`: this is the first statement of the
+    caller's `atomic()` block: its BEGIN goes with it, in one round trip, when the block is the
+    outermost (`_begin_with`).
 
     PostgreSQL locks only the table's row (`FOR UPDATE OF`): taps at other tables don't wait.
-    SQLite has no row locks; its IMMEDIATE transactions already take turns. The rest is read by a
-    second statement, after the lock: under PostgreSQL's READ COMMITTED a statement sees what was
-    committed when it began, so a statement that waited for the lock would miss the tally of the
-    tap it waited for.
+    SQLite has no row locks; its IMMEDIATE transactions already take turns, so the lock is the read.
+    Under PostgreSQL's READ COMMITTED a statement sees what was committed when it began: a statement
+    that waited for the lock would miss the tally of the tap it waited for, and so would one that
+    did not wait but reached the row just after that tap committed. `_lock_and_read` tells.
     """
-    table = _lock_table(night_id, round_number, table_number)
-    if table is None:
+    found = _lock_and_read(night_id, round_number, table_number, key, begin=begin)
+    if found is None:
         return None
+    table, rows, current = found
+    if not current:
+        # The read may have missed a tap that held the lock: the table and its round again, then
+        # the rest, each statement now after the lock (it is ours: nothing waits).
+        again = _lock_table(night_id, round_number, table_number)
+        assert again is not None  # a locked row stays
+        table = again
     in_roll_off = table.status == TableRound.Status.ROLL_OFF
     if in_roll_off and connection.features.has_select_for_update:
         # A roll-off's tally may decide its table: the round's row too, as every action that decides
         # a table takes it (actions/rounds.py locked_table), so that of two tables deciding at once
         # the later sees the other decided below, and closes the round.
         _fetch_one(f"SELECT id FROM {_ROUND} WHERE id = %s FOR UPDATE", [table.round_id])
-    sql = (
-        "SELECT s.position, s.team, p.id, p.name, p.is_ghost, totals.a, totals.b, totals.ra, totals.rb, "
-        f"(SELECT COUNT(*) FROM {_TABLE} o WHERE o.round_id = %(round_id)s AND o.id <> %(table_round_id)s "
-        "AND o.status <> %(done)s), "
-        f"n.rules, (SELECT COUNT(*) FROM {_TALLY} k WHERE k.night_id = n.id AND k.key = %(key)s) "
-        f"FROM {_NIGHT} n CROSS JOIN ({_TOTALS_SELECT}) totals "
-        f"LEFT JOIN {_SEAT} s ON s.table_round_id = %(table_round_id)s "
-        f"LEFT JOIN {_PLAYER} p ON p.id = s.player_id "
-        "WHERE n.id = %(night_id)s ORDER BY s.position"
-    )
+    if not current or (in_roll_off and connection.features.has_select_for_update):
+        rows = _read_at(table, night_id, key)
+    return _scene(table, rows, night_id, key)
+
+
+# What a tap reads besides its table and round, one row per seat (one with NULL seat columns when
+# the table has none): the seat, its player, the table's totals, how many other tables of the round
+# are undecided, the night's rules, whether the tap's key is taken. `{table_round}`, `{round_id}`:
+# SQL giving the table's and its round's ids; the totals' `{roll_off}` cycle likewise.
+_READ_SELECT = (
+    "s.position, s.team, p.id, p.name, p.is_ghost, totals.a, totals.b, totals.ra, totals.rb, "
+    f"(SELECT COUNT(*) FROM {_TABLE} o WHERE o.round_id = {{round_id}} AND o.id <> {{table_round}} "
+    "AND o.status <> %(done)s), "
+    f"n.rules, (SELECT COUNT(*) FROM {_TALLY} k WHERE k.night_id = n.id AND k.key = %(key)s)"
+)
+_READ_FROM = (
+    f"{_NIGHT} n CROSS JOIN ({{totals}}) totals "
+    f"LEFT JOIN {_SEAT} s ON s.table_round_id = {{table_round}} "
+    f"LEFT JOIN {_PLAYER} p ON p.id = s.player_id"
+)
+
+
+# The table's totals in `_lock_and_read`'s statement, its ids taken from the CTE `locked`.
+_LOCKED_TOTALS = table_totals_sql(table_round="(SELECT t_id FROM locked)", roll_off="(SELECT read_roll_off FROM locked)")
+
+
+def _read_at(table: TableRound, night_id: int, key: str | None) -> list[tuple[Any, ...]]:
+    """What a tap reads at its table (`_READ_SELECT`), by a statement of its own after the lock."""
+    sql = (f"SELECT {_READ_SELECT} FROM {_READ_FROM} WHERE n.id = %(night_id)s ORDER BY s.position"
+           .format(round_id="%(round_id)s", table_round="%(table_round_id)s", totals=_TOTALS_SELECT))
+    in_roll_off = table.status == TableRound.Status.ROLL_OFF
     params: dict[str, Any] = {"round_id": table.round_id, "table_round_id": table.pk, "done": TableRound.Status.DONE,
                               "key": key, "night_id": night_id, "roll_off": table.roll_off if in_roll_off else 0}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    return _fetch_all(sql, params)
+
+
+def _lock_and_read_sql() -> str:
+    """The table's row locked and everything a tap reads, in one statement: the lock in a CTE
+    (`locked`: the table and its round), the read over it. Built once per database kind."""
+    sql = _LOCK_AND_READ.get(connection.vendor)
+    if sql is None:
+        sql = _LOCK_AND_READ[connection.vendor] = _build_lock_and_read_sql(connection.vendor == "postgresql")
+    return sql
+
+
+_LOCK_AND_READ: dict[str, str] = {}
+
+
+def _build_lock_and_read_sql(postgresql: bool) -> str:
+    table_fields = ", ".join(f"t.{name} AS t_{name}" for name in _TABLE_COLUMNS)
+    round_fields = ", ".join(f"r.{name} AS r_{name}" for name in _ROUND_COLUMNS)
+    totals, read = _LOCKED_TOTALS, _READ_SELECT.format(round_id="locked.t_round_id", table_round="locked.t_id")
+    # PostgreSQL: the statement's snapshot, one taken after the lock (the row's id ties the call to
+    # the locked row, which the CTE hands over only once locked), and this transaction's id.
+    proof = ", pg_current_snapshot()::text, bunco_snapshot_after(locked.t_id)::text, pg_current_xact_id()::text" \
+        if postgresql else ""
+    return (
+        f"WITH locked AS {'MATERIALIZED ' if postgresql else ''}("
+        f"SELECT {table_fields}, {round_fields}, "
+        f"CASE WHEN t.status = %(roll_off_status)s THEN t.roll_off ELSE 0 END AS read_roll_off "
+        f"FROM {_TABLE} t JOIN {_ROUND} r ON r.id = t.round_id "
+        "WHERE r.night_id = %(night_id)s AND r.number = %(round_number)s AND t.number = %(table_number)s"
+        f"{' FOR UPDATE OF t' if connection.features.has_select_for_update_of else ''}) "
+        f"SELECT {', '.join(f't_{name}' for name in _TABLE_COLUMNS)}, "
+        f"{', '.join(f'r_{name}' for name in _ROUND_COLUMNS)}, {read}{proof} "
+        f"FROM locked CROSS JOIN {_READ_FROM.format(totals=totals, table_round='locked.t_id')} "
+        "WHERE n.id = %(night_id)s ORDER BY s.position"
+    )
+
+
+def _lock_and_read(night_id: int, round_number: int, table_number: int, key: str | None, *,
+                   begin: bool) -> tuple[TableRound, list[tuple[Any, ...]], bool] | None:
+    """The table of a round locked, with its round attached, and what a tap reads at it
+    (`_READ_SELECT`'s rows) in one statement; whether the read is proven to include everything
+    committed before the lock. None when the round has no such table.
+
+    Why the proof holds (PostgreSQL). Today's path reads by a statement after the lock, so its
+    snapshot is taken after the lock is granted, and sees every transaction that held the lock
+    before (a transaction ends, visibly to every later snapshot, before its locks go). Here, call L
+    the moment this statement gets the lock and S its snapshot, taken when it began, before L: a
+    holder of the lock that ended between S and L (the statement waited for it, or reached the row
+    just after it committed) is unseen by S, and so are its tallies. F is a snapshot taken after L,
+    by `bunco_snapshot_after`: a volatile PL/pgSQL function takes a fresh snapshot for each query it
+    runs, and its argument, the locked row's id, comes out of the CTE only once the row is locked. A
+    transaction is unseen by a snapshot when its id is at or past the snapshot's xmax or among its
+    in-progress ids (xip). If every transaction unseen by S is unseen by F too (but ours, which
+    takes its id at the lock and never counts itself in progress), no transaction ended between S
+    and F: S sees what F sees, which is all that today's later statement would see. Otherwise (a
+    transaction ended meanwhile, at this table or anywhere: the test is deliberately blunt) the
+    read is not proven, and the caller reads again after the lock. EvalPlanQual, which hands the
+    locked row over as last committed while the joined round stays as S saw it, only happens when
+    a transaction that changed the row ended after S: not proven either. SQLite: the transaction
+    took the database's write lock at BEGIN IMMEDIATE, so its every statement sees all committed.
+    """
+    params: dict[str, Any] = {"night_id": night_id, "round_number": round_number, "table_number": table_number,
+                              "roll_off_status": TableRound.Status.ROLL_OFF, "done": TableRound.Status.DONE, "key": key}
+    rows = _begin_with(_lock_and_read_sql(), params) if begin else _fetch_all(_lock_and_read_sql(), params)
+    if not rows:
+        return None
+    first = rows[0]
+    width, round_width = len(_TABLE_COLUMNS), len(_ROUND_COLUMNS)
+    table = TableRound.from_db("default", _TABLE_COLUMNS, first[:width])
+    table.round = _round_from_row(first[width:width + round_width])
+    read_width = width + round_width + 12  # _READ_SELECT's columns
+    current = True
+    if connection.vendor == "postgresql":
+        statement, after, ours = first[read_width:read_width + 3]
+        current = snapshot_still_current(statement, after, int(ours))
+    return table, [row[width + round_width:read_width] for row in rows], current
+
+
+def snapshot_still_current(statement: str, after: str, ours: int) -> bool:
+    """Whether every transaction unseen by the snapshot `statement` (PostgreSQL's text form,
+    "xmin:xmax:xip,..."), but for `ours`, is unseen by the later snapshot `after` too: then nothing
+    ended between the two, and `statement` saw all that `after` sees."""
+    _xmin, s_xmax, s_xip = _snapshot(statement)
+    _xmin, f_xmax, f_xip = _snapshot(after)
+    unseen_then = s_xip | set(range(s_xmax, f_xmax))
+    return unseen_then - {ours} <= f_xip
+
+
+def _snapshot(text: str) -> tuple[int, int, set[int]]:
+    xmin, xmax, xip = text.split(":")
+    return int(xmin), int(xmax), {int(xid) for xid in xip.split(",") if xid}
+
+
+def _scene(table: TableRound, rows: list[tuple[Any, ...]], night_id: int, key: str | None) -> TapScene:
+    """The tap's scene from its table and what it read there (`_READ_SELECT`'s rows)."""
     *_seat, a, b, ra, rb, undecided, rules, taken = rows[0]  # the night's columns repeat on every row
     seated = [row for row in rows if row[2] is not None]
     at_tap = bunco.TableAtTap(
@@ -261,12 +388,14 @@ class WrittenTap:
 
 
 def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entered_by_id: int | None,
-              by_host: bool, key: str | None) -> WrittenTap | None:
+              by_host: bool, key: str | None, commit: bool = False) -> WrittenTap | None:
     """The tally the engine ruled (`ruling`), its events and what it leads to, written: the tally
     with its "tally" event (and a Bunco's), then, when it rings the bell or decides the table, the
     round's and tables' rows and their event (`_decide`), and the round's close when that decides
     its last table. None, with nothing written, when the tally's key is
-    already taken (a copy of this tap recorded it first)."""
+    already taken (a copy of this tap recorded it first). `commit`: the caller's `atomic()`
+    block ends with this tap: a tally that leads to nothing more is written with the COMMIT, in
+    one round trip, when the block is the outermost (live/log.py `commit_with`)."""
     assert ruling.after is not None and ruling.totals is not None  # a ruling that records a tally
     table, round_ = scene.table, scene.table.round
     channel, now = NIGHT_CHANNEL.format(night_id), timezone.now()
@@ -286,12 +415,12 @@ def write_tap(scene: TapScene, ruling: bunco.TapRuling, *, night_id: int, entere
     )
     events: list[Event] = []  # the tap's delivery at commit (the caller adds the round's close)
     row = _tally_row(tally)
-    if _log(channel, said, now, events, row) is None:
+    after = ruling.after
+    if _log(channel, said, now, events, row, commit=commit and not after.bell and after.winner is None) is None:
         return None
     tally.pk = row.id
     tally._state.adding, tally._state.db = False, "default"
     tally.table_totals = dict(ruling.totals)
-    after = ruling.after
     if after.bell:
         # One conditional update: only the first phone rings it (the head table's lock already
         # makes its taps take turns).
@@ -385,11 +514,55 @@ def _tally_row(tally: Tally) -> Row:
 
 
 def _log(channel: str, said: list[tuple[str, dict[str, Any]]], now: datetime, together: list[Event],
-         row: Row | None = None) -> list[Event] | None:
+         row: Row | None = None, *, commit: bool = False) -> list[Event] | None:
     """The events `said` ((kind, data) each) on `channel`, after `row`, by the event log's one insert
     (live.log): one statement on PostgreSQL; the events join `together`, the tap's delivery at
     commit. None when `row` inserted nothing."""
-    return log_events([(channel, kind, data) for kind, data in said], row=row, together=together, created_at=now)
+    return log_events([(channel, kind, data) for kind, data in said], row=row, together=together, created_at=now,
+                      commit=commit)
+
+
+def _begin_with(sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The rows of `sql`, the first statement of the caller's transaction, sent with its BEGIN in
+    one round trip when the caller's `atomic()` block is the outermost (`_transaction_is_ours`;
+    else a plain statement). Issue 47: a tap that did not wait is two round
+    trips (the tally goes with the COMMIT: live/log.py `commit_with`).
+
+    psycopg 3 sends BEGIN by itself before a transaction's first statement and waits for its
+    answer, in pipeline mode too (it syncs after it). So the BEGIN is sent here, in one pipeline
+    with the statement, psycopg's connection put in autocommit mode first, so that it sends no
+    BEGIN of its own: the server is in the transaction all the same, and psycopg's commit and
+    rollback (Django's, at the block's end) go by the server's state, not by that flag. A refusal
+    raised later rolls back as before; `commit_with` puts the flag back."""
+    connection.ensure_connection()
+    driver = connection.connection
+    if (not _transaction_is_ours() or driver.pgconn.transaction_status != TransactionStatus.IDLE
+            or driver.read_only is not None or driver.deferrable is not None):
+        return _fetch_all(sql, params)
+    begin = "BEGIN"
+    if driver.isolation_level is not None:
+        begin += " ISOLATION LEVEL " + IsolationLevel(driver.isolation_level).name.replace("_", " ")
+    with connection.wrap_database_errors:
+        driver.autocommit = True  # idle: no command sent; from here psycopg sends no BEGIN of its own
+        with connection.cursor() as cursor:
+            with driver.pipeline():
+                driver.execute(begin, prepare=False)
+                cursor.execute(sql, params)
+            return cursor.fetchall()
+
+
+def _transaction_is_ours() -> bool:
+    """live/log.py's `transaction_is_ours`, the same test, written here again: a call out to the
+    event log from the tap's read would be one more step of the tap's walk (tests/games/night/
+    test_tap_path.py)."""
+    return (connection.vendor == "postgresql" and connection.in_atomic_block and len(connection.atomic_blocks) == 1
+            and not connection.savepoint_ids and not connection.needs_rollback and connection.commit_on_exit)
+
+
+def _fetch_all(sql: str, params: list[Any] | dict[str, Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def _fetch_one(sql: str, params: list[Any] | dict[str, Any]) -> tuple[Any, ...] | None:

@@ -51,7 +51,10 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
     tap = Tap(team, points, bunco_player, entered_by, by_host, key or None, round_number, wipeout)
     _check_tap(tap)
     number = round_number or night.current_round
-    scene = taps.read_tap(night.pk, number, table_number, tap.key)
+    # The read is this block's first statement and the write its last: when the block is the
+    # outermost, PostgreSQL gets the BEGIN with the read and a tally that leads to nothing more
+    # with the COMMIT (taps.read_tap, taps.write_tap).
+    scene = taps.read_tap(night.pk, number, table_number, tap.key, begin=True)
     if scene is None:
         raise BadTally(_("There is no table %(table)s in round %(number)s.") % {"table": table_number, "number": number})
     if scene.key_taken:
@@ -65,7 +68,7 @@ def record_tally(*, night: Night, table_number: int, team: str, points: int, bun
     if ruling.refusal is not None:
         raise REFUSALS[ruling.refused_for](ruling.refusal)
     written = taps.write_tap(scene, ruling, night_id=night.pk, entered_by_id=entered_by.pk if entered_by else None,
-                             by_host=by_host, key=tap.key)
+                             by_host=by_host, key=tap.key, commit=True)
     if written is None:  # a copy of this tap, at another table's lock, took the key first
         return _retried(night, tap, table_number, BadTally("That tap could not be recorded: tap again."))
     if written.closed is not None:  # the round closed: the next one seated, or the night to end
