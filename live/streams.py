@@ -234,9 +234,9 @@ class LogWatch:
     Each look reads what was logged after the newest id the look before found, less
     REPLAY_OVERLAP_IDS, and hands the events of a channel a stream here follows that were never
     delivered here to the streams through the broadcaster's local fan-out, as pub/sub would have,
-    marked FROM_THE_LOG: each stream leaves out what it sent already or what its own read would
-    have left out (`_SentIds.lacks`), and a private channel's event still passes the stream's
-    `_Guard` first.
+    marked FROM_THE_LOG: each stream leaves out what it sent already or what its first read
+    covered (`_SentIds.lacks`), and a private channel's event still passes the stream's `_Guard`
+    first.
 
     Why that covers every stream: an event committed after a look has an id above the newest
     committed before it less REPLAY_OVERLAP_IDS (what the replay relies on too), so at least the
@@ -518,6 +518,7 @@ async def _first_frames(channels: tuple[str, ...], snapshot: Callable[[], str], 
     if len(missed) > REPLAY_LIMIT:
         return [await _snapshot_frame(channels, snapshot, sent)]
     sent.high = last_event_id
+    sent.floor = max(0, last_event_id - REPLAY_OVERLAP_IDS)  # the replay read everything after it
     return [sent.frame(message) for message in await guard.allowed(missed, sent)]
 
 
@@ -547,7 +548,9 @@ class _SentIds:
     def __init__(self, language: str | None) -> None:
         self.language = language
         self.high = 0  # the newest id sent
-        self.floor = 0  # a snapshot's id: what it holds is never sent again
+        # What the connection's first read covered: the snapshot's id (what it holds is never sent
+        # again), or where a reconnection's replay started (the phone had everything before).
+        self.floor = 0
         self._recent: OrderedDict[int, None] = OrderedDict()
 
     @property
@@ -560,11 +563,14 @@ class _SentIds:
 
     def lacks(self, message: Message) -> bool:
         """Whether `message` is still to be sent: not sent yet, and, when the process's look at the
-        log found it (LogWatch), after `catch_up_from` as this connection's own read would have
-        found it (an older one is in its snapshot, or was replayed or sent)."""
+        log found it (LogWatch), after `floor` (the connection's first read had what came before,
+        and more: the look hands on whatever this process's streams never had live, not only what
+        this one lacks). The look reads from where it last stopped, so an event pub/sub lost
+        reaches the stream even once a hundred newer ones came live meanwhile (its own read, from
+        `catch_up_from`, would have passed it by)."""
         if message["id"] in self._recent:
             return False
-        return not message.get(FROM_THE_LOG) or message["id"] > self.catch_up_from
+        return not message.get(FROM_THE_LOG) or message["id"] > self.floor
 
     def frame(self, message: Message) -> bytes:
         self.skip(message)

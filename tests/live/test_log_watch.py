@@ -18,7 +18,7 @@ import live.streams
 from live import actions
 from live.actions import open_room
 from live.broadcasters import get_broadcaster
-from live.streams import LogWatch, releasing_the_connection, watching_the_log
+from live.streams import REPLAY_OVERLAP_IDS, LogWatch, releasing_the_connection, watching_the_log
 from tests.live.test_events import in_a_thread, run_async
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
@@ -266,3 +266,40 @@ def test_when_the_processs_look_finds_the_database_gone_each_stream_looks_itself
         "A live stream ended: the database is unreachable (OperationalError: terminating connection due to "
         "administrator command)"
     ]
+
+
+@override_settings(EVENTS_HEARTBEAT_SECONDS=HEARTBEAT)
+def test_an_event_pub_sub_lost_still_reaches_a_stream_after_a_hundred_newer_ones_came_live(monkeypatch, reads):
+    """A stream's own read looked only from a little before the newest id it had sent
+    (REPLAY_OVERLAP_IDS): once more newer events than that had come live, what pub/sub lost before
+    them was passed by. The process's look reads from where it last stopped."""
+    room = open_room()
+    look = live.streams._lost_after
+    held: asyncio.Future[None] | None = None
+
+    async def look_held_back(*args: Any) -> Any:
+        if held is not None:
+            await held
+        return await look(*args)
+
+    monkeypatch.setattr(live.streams, "_lost_after", look_held_back)
+
+    async def scenario() -> tuple[int, str]:
+        nonlocal held
+        await a_watch_that_has_looked()
+        stream = await open_stream(AsyncClient(), f"/events/check/{room.token}/")
+        held = asyncio.get_running_loop().create_future()  # the next look waits for it
+        publish = get_broadcaster().publish
+        monkeypatch.setattr(get_broadcaster(), "publish", lambda message: False)
+        lost = await in_a_thread(actions.send_ping)(room, "Lost")
+        monkeypatch.setattr(get_broadcaster(), "publish", publish)
+        newer = [await in_a_thread(actions.send_ping)(room, f"Newer {number}") for number in range(REPLAY_OVERLAP_IDS + 1)]
+        await stream.until(lambda s: f"id: {newer[-1].id}\n" in s.text, "the newer pings, live")
+        held.set_result(None)
+        await stream.until(lambda s: "Lost" in s.text, "the lost ping, found by the look")
+        text = stream.text
+        await stream.close()
+        return lost.id, text
+
+    lost_id, text = run_async(scenario())
+    assert text.count(f"id: {lost_id}\n") == 1
