@@ -468,15 +468,9 @@ async def _stream(
             messages = await subscription.take(min(heartbeat, remaining))
             if not messages:
                 yield b": heartbeat\n\n"
-                if not watch.covers(coverage):
-                    # The process's look at the log does not cover this stream (it opened before
-                    # the first look, or the last look failed): the stream looks for itself.
-                    watch.start()  # should the watch have stopped
-                    looking = watch.coverage()
-                    frames = await _missed_frames(channels, guard, sent)
-                    coverage = looking
-                    for frame in frames:
-                        yield frame
+                frames, coverage = await _looked_for_itself(watch, coverage, channels, guard, sent)
+                for frame in frames:
+                    yield frame
                 continue
             if any(queued is CLOSE_STREAM for queued in messages):
                 return
@@ -520,6 +514,17 @@ async def _first_frames(channels: tuple[str, ...], snapshot: Callable[[], str], 
     sent.high = last_event_id
     sent.floor = max(0, last_event_id - REPLAY_OVERLAP_IDS)  # the replay read everything after it
     return [sent.frame(message) for message in await guard.allowed(missed, sent)]
+
+
+async def _looked_for_itself(watch: LogWatch, coverage: int | None, channels: tuple[str, ...], guard: _Guard,
+                             sent: _SentIds) -> tuple[list[bytes], int | None]:
+    """At a heartbeat, what the stream finds in the log for itself when the process's look does not
+    cover it (it opened before the first look, or the last look failed), and its coverage after."""
+    if watch.covers(coverage):
+        return [], coverage
+    watch.start()  # should the watch have stopped
+    looking = watch.coverage()
+    return await _missed_frames(channels, guard, sent), looking
 
 
 async def _missed_frames(channels: tuple[str, ...], guard: _Guard, sent: _SentIds) -> list[bytes]:
