@@ -18,7 +18,13 @@ import live.streams
 from live import actions
 from live.actions import open_room
 from live.broadcasters import get_broadcaster
-from live.streams import REPLAY_OVERLAP_IDS, LogWatch, releasing_the_connection, watching_the_log
+from live.streams import (
+    REPLAY_OVERLAP_IDS,
+    LogWatch,
+    releasing_the_connection,
+    stop_watching_the_log,
+    watching_the_log,
+)
 from tests.live.test_events import in_a_thread, run_async
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
@@ -303,3 +309,20 @@ def test_an_event_pub_sub_lost_still_reaches_a_stream_after_a_hundred_newer_ones
 
     lost_id, text = run_async(scenario())
     assert text.count(f"id: {lost_id}\n") == 1
+
+
+def looks_running() -> list[asyncio.Task[Any]]:
+    return [task for task in asyncio.all_tasks() if task.get_coro().__qualname__ == "LogWatch._watch"]  # type: ignore[union-attr]
+
+
+@override_settings(EVENTS_HEARTBEAT_SECONDS=HEARTBEAT)
+def test_the_processs_look_stops_with_the_server():
+    """The ASGI lifespan's shutdown stops it (bunco_club/site/asgi.py), after ending every stream."""
+
+    async def scenario() -> tuple[int, int, bool]:
+        watch = await a_watch_that_has_looked()
+        running = len(looks_running())
+        await stop_watching_the_log()
+        return running, len(looks_running()), watch.coverage() is None
+
+    assert run_async(scenario()) == (1, 0, True)
