@@ -15,7 +15,8 @@ import json
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,10 @@ CLOSE_STREAM: Message = {"id": -1, "channel": "", "kind": "close", "data": {}}
 
 # More messages waiting than this and the stream resynchronises from the log instead.
 MAILBOX_SIZE = 512
+
+# The process's look at the log forgets what was delivered as it moves on (LocalFanout.forget_delivered);
+# this many at most are kept meanwhile, should it not run.
+DELIVERED_KEPT = 65_536
 
 
 @dataclass(eq=False)
@@ -83,6 +88,10 @@ class LocalFanout:
         # commits (a tap's new totals, then the bell) are published back to back: handed over
         # together, each stream wakes once for all of them and writes them in one chunk.
         self._pending: dict[asyncio.AbstractEventLoop, list[tuple[list[Subscription], Message]]] = {}
+        # The ids of the events lately handed to streams here (those of a channel some stream
+        # follows): the process's look at the log at each heartbeat (live/streams.py LogWatch)
+        # hands on only what pub/sub never brought, not everything logged since its last look.
+        self._delivered: OrderedDict[int, None] = OrderedDict()
 
     def add(self, subscription: Subscription) -> None:
         with self._lock:
@@ -115,7 +124,25 @@ class LocalFanout:
         """
         with self._lock:
             subscribers = list(self._subscriptions.get(message["channel"], ()))
+            if subscribers:
+                self._delivered[message["id"]] = None
+                if len(self._delivered) > DELIVERED_KEPT:
+                    self._delivered.popitem(last=False)
         self._deliver(subscribers, message)
+
+    def undelivered(self, logged: Iterable[tuple[int, str]]) -> list[int]:
+        """The ids among `logged` ((id, channel) pairs read from the log) of a channel some stream here
+        follows now that were never delivered here: what pub/sub lost."""
+        with self._lock:
+            return [event_id for event_id, channel in logged
+                    if channel in self._subscriptions and event_id not in self._delivered]
+
+    def forget_delivered(self, up_to: int) -> None:
+        """Forget the delivered ids up to `up_to` (the next look at the log reads after it). Oldest
+        first, in the order they came: one that came out of id order is forgotten a little later."""
+        with self._lock:
+            while self._delivered and next(iter(self._delivered)) <= up_to:
+                self._delivered.popitem(last=False)
 
     def _deliver(self, subscribers: list[Subscription], message: Message) -> None:
         by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}

@@ -7,7 +7,8 @@ The lifespan handler does what one long-lived process must do around Django:
 * at start-up too, a shared lock on the serving file (bunco_club/site/backups.py), so that
   `manage.py restore` refuses while the site serves;
 * at shutdown, it ends every open event stream so uvicorn can stop promptly (uvicorn does not
-  close streaming responses itself), and stops the Redis relay.
+  close streaming responses itself), and stops the Redis relay and the process's look at the
+  event log at each heartbeat (live/streams.py LogWatch, started by the first stream).
 
 And every HTTP request passes `limit_the_body` first: a body over settings.REQUEST_BODY_MAX_BYTES
 (or, on the receipt's form, its photo's RECEIPT_MAX_BYTES) is refused with 413 before it is read (Django's ASGI handler reads a whole body into a file before
@@ -46,6 +47,7 @@ from bunco_club.site.backups import hold_serving_lock  # noqa: E402
 from bunco_club.site.clock import run_clock  # noqa: E402  (needs Django set up)
 from bunco_club.site.static import with_static_files  # noqa: E402
 from live.broadcasters import get_broadcaster  # noqa: E402
+from live.streams import stop_watching_the_log  # noqa: E402
 
 http_application = with_static_files(ServeStaticASGI, django_application)
 
@@ -141,6 +143,7 @@ async def lifespan(receive: Any, send: Any) -> None:
             broadcaster = get_broadcaster()
             broadcaster.local.close_all()
             await broadcaster.close()
+            await stop_watching_the_log()
             if clock is not None:
                 clock.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

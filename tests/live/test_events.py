@@ -426,7 +426,10 @@ def test_a_stream_whose_log_read_finds_the_database_gone_ends_with_one_line_logg
         response = await async_client_factory().get(f"/events/check/{room.token}/")
         chunks = aiter(response.streaming_content)
         rest = [await asyncio.wait_for(anext(chunks), 5), await asyncio.wait_for(anext(chunks), 5)]  # retry, snapshot
-        monkeypatch.setattr(live.streams, "_unsent_after", database_gone)  # the next heartbeat's read
+        # The next reads of the log: the process's look, then the stream's own, which the look's
+        # failure leaves it to make.
+        monkeypatch.setattr(live.streams, "_lost_after", database_gone)
+        monkeypatch.setattr(live.streams, "_unsent_after", database_gone)
         rest += [chunk async for chunk in chunks]  # ends: no exception reaches the server
         return rest
 

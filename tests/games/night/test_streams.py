@@ -11,7 +11,7 @@ import re
 
 import pytest
 from django.db import transaction
-from django.test import AsyncClient, Client
+from django.test import AsyncClient, Client, override_settings
 from django.urls import reverse
 
 from games.night.models import Night, Player
@@ -20,6 +20,12 @@ from live.models import Event
 from live.streams import REPLAY_OVERLAP_IDS
 from tests.builders import joined_phone, night_host_browser, seated
 from tests.live.test_events import in_a_thread, read_frames, run_async
+from tests.live.test_log_watch import (
+    a_watch_that_has_looked,
+    open_stream,
+    pub_sub_loses_everything,
+    reads,  # noqa: F401  (a fixture)
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fresh_streams")]
 
@@ -158,3 +164,35 @@ def test_the_phone_page_follows_its_own_stream(night, two_players):
     (player, phone), _ = two_players
     page = phone.get(reverse("games:play", args=[night.code])).content.decode()
     assert f'hx-sse:connect="{stream_path(night, player)}"' in page
+
+
+@override_settings(EVENTS_HEARTBEAT_SECONDS=0.2)
+def test_a_private_event_pub_sub_lost_reaches_only_its_players_stream_by_the_processs_look(
+        night, two_players, monkeypatch, reads):  # noqa: F811  (reads: the imported fixture)
+    (player, phone), (other, other_phone) = two_players
+
+    def log_private_then_public() -> tuple[int, int]:
+        private = note(player.private_channel, "only for the first")
+        public = note(night.channel, "for everyone")
+        return private, public
+
+    async def scenario() -> tuple[tuple[int, int], str, str]:
+        await a_watch_that_has_looked()  # the streams below are in each of its looks
+        mine = await open_stream(async_phone(phone), stream_path(night, player))
+        theirs = await open_stream(async_phone(other_phone), stream_path(night, other))
+        pub_sub_loses_everything(monkeypatch)
+        ids = await in_a_thread(log_private_then_public)()
+        await mine.until(lambda s: f"id: {ids[1]}\n" in s.text, "the public note on the first phone")
+        await theirs.until(lambda s: f"id: {ids[1]}\n" in s.text, "the public note on the second phone")
+        texts = mine.text, theirs.text
+        for stream in (mine, theirs):
+            await stream.close()
+        return ids, *texts
+
+    (private_id, public_id), mine, theirs = run_async(scenario())
+    # Found by the process's look, not by each stream reading for itself.
+    assert reads.own == []
+    assert mine.count(f"id: {private_id}\n") == 1 and "only for the first" in mine
+    # The look found both at once, in id order: had the private one leaked, it would be there too.
+    assert f"id: {private_id}\n" not in theirs and "only for the first" not in theirs
+    assert theirs.count(f"id: {public_id}\n") == 1

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import AsyncClient, Client
+from django.test import AsyncClient, Client, override_settings
 
 from games.table import actions
 from games.table.models import Table, TableSeat
@@ -25,6 +25,13 @@ from tests.builders import seated_phone
 from tests.builders import table_url as url
 from tests.games.table.ninety_nine_tables import hand_of, ninety_nine_table
 from tests.live.test_events import in_a_thread, run_async
+from tests.live.test_log_watch import (
+    Reads,
+    a_watch_that_has_looked,
+    open_stream,
+    pub_sub_loses_everything,
+    reads,  # noqa: F401  (a fixture)
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -233,11 +240,11 @@ def test_a_phones_own_hands_reach_its_stream_without_a_read_of_its_seat_for_each
     snapshot and for the release that ends the stream, not once for each hand."""
     table = ninety_nine_table(4)
     phones = {seat: seated_phone(table, seat) for seat in range(4)}
-    reads: list[int] = []
+    seat_reads: list[int] = []
     read_the_seat = TableSeat.held_since_for
 
     def counted(seat: TableSeat, phone: str) -> int | None:
-        reads.append(seat.number)
+        seat_reads.append(seat.number)
         return read_the_seat(seat, phone)
 
     monkeypatch.setattr(TableSeat, "held_since_for", counted)
@@ -251,4 +258,36 @@ def test_a_phones_own_hands_reach_its_stream_without_a_read_of_its_seat_for_each
     assert ended
     assert len(hands) >= 2, "Ben's stream was sent his hand after his moves and the others'"
     assert all(set(frame["data"]) == {"private"} for frame in hands), "a hand frame carries the hand alone"
-    assert reads == [1, 1], f"seat 1 read for the snapshot and the release only, not for each hand: {reads}"
+    assert seat_reads == [1, 1], f"seat 1 read for the snapshot and the release only, not for each hand: {seat_reads}"
+
+
+@override_settings(EVENTS_HEARTBEAT_SECONDS=0.2)
+def test_a_hand_pub_sub_lost_found_by_the_processs_look_never_reaches_a_phone_that_let_its_seat_go(
+        monkeypatch: pytest.MonkeyPatch, reads: Reads) -> None:  # noqa: F811  (reads: the imported fixture)
+    """Pub/sub down: every hand reaches the streams only by the process's look at the log, which
+    hands it to every stream of the seat's channel; the stream's guard still asks whether its phone
+    holds the seat, and Ben's, who said "That's not me", ends without the next holder's hands."""
+    table = ninety_nine_table(3)
+    phones = {seat: seated_phone(table, seat) for seat in range(3)}
+    ben = phones[1]
+    dealt = hand_of(table, 1)
+
+    def ben_lets_go_and_a_new_phone_plays_seat_1() -> None:
+        assert ben.post(url("not_me", table)).status_code == 302
+        phones[1] = seated_phone(table, 1)
+        play_moves(table, phones, 9)
+
+    async def scenario() -> tuple[str, bool]:
+        await a_watch_that_has_looked()  # Ben's stream is in each of its looks
+        client = AsyncClient()
+        client.cookies = ben.cookies
+        stream = await open_stream(client, url("events", table))
+        pub_sub_loses_everything(monkeypatch)
+        await in_a_thread(ben_lets_go_and_a_new_phone_plays_seat_1)()
+        await stream.until(lambda s: s.ended, "Ben's stream to end")
+        return stream.text, stream.ended
+
+    raw, ended = run_async(scenario())
+    assert reads.own == [], "the stream read the log for itself: the look was not what found the hands"
+    assert hands_in(frames_of(raw)) == [(1, dealt)], "only the snapshot, while Ben held seat 1, may carry its hand"
+    assert ended
