@@ -143,18 +143,25 @@ def test_a_phone_that_moved_to_another_seat_in_the_lobby_gets_none_of_its_old_se
     assert Table.objects.get(pk=table.pk).moves_made >= 9
 
 
+def ben_lets_go_and_a_new_phone_plays_seat_1(table: Table, phones: dict[int, Client]) -> Callable[[], None]:
+    """Ben (seat 1) says "That's not me", a new phone takes his seat, and the game goes on 9 moves."""
+    ben = phones[1]
+
+    def scene() -> None:
+        assert ben.post(url("not_me", table)).status_code == 302
+        phones[1] = seated_phone(table, 1)
+        play_moves(table, phones, 9)
+
+    return scene
+
+
 def test_a_phone_that_said_thats_not_me_gets_none_of_the_next_holders_hands() -> None:
     table = ninety_nine_table(3)
     phones = {seat: seated_phone(table, seat) for seat in range(3)}
     ben = phones[1]
     dealt = hand_of(table, 1)
 
-    def ben_lets_go_and_a_new_phone_plays_seat_1() -> None:
-        assert ben.post(url("not_me", table)).status_code == 302
-        phones[1] = seated_phone(table, 1)
-        play_moves(table, phones, 9)
-
-    frames, ended = watch_stream(ben, table, ben_lets_go_and_a_new_phone_plays_seat_1)
+    frames, ended = watch_stream(ben, table, ben_lets_go_and_a_new_phone_plays_seat_1(table, phones))
     assert hands_in(frames) == [(1, dealt)], "only the snapshot, while Ben held seat 1, may carry its hand"
     assert ended
 
@@ -272,18 +279,13 @@ def test_a_hand_pub_sub_lost_found_by_the_processs_look_never_reaches_a_phone_th
     ben = phones[1]
     dealt = hand_of(table, 1)
 
-    def ben_lets_go_and_a_new_phone_plays_seat_1() -> None:
-        assert ben.post(url("not_me", table)).status_code == 302
-        phones[1] = seated_phone(table, 1)
-        play_moves(table, phones, 9)
-
     async def scenario() -> tuple[str, bool]:
         await a_watch_that_has_looked()  # Ben's stream is in each of its looks
         client = AsyncClient()
         client.cookies = ben.cookies
         stream = await open_stream(client, url("events", table))
         pub_sub_loses_everything(monkeypatch)
-        await in_a_thread(ben_lets_go_and_a_new_phone_plays_seat_1)()
+        await in_a_thread(ben_lets_go_and_a_new_phone_plays_seat_1(table, phones))()
         await stream.until(lambda s: s.ended, "Ben's stream to end")
         return stream.text, stream.ended
 
