@@ -134,12 +134,7 @@ def insert_events(said: Sequence[Said], created_at: datetime, *, row: Row | None
                + ", ".join([f"(%s, %s, {json_value}, %s)"] * len(said)) + " RETURNING id")
     else:
         sql = _WITH_ROW.format(row=row.sql, table=Event._meta.db_table, values=", ".join(["(%s, %s, %s)"] * len(said)))
-    if commit:
-        ids = commit_with(sql, params)
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            ids = cursor.fetchall()
+    ids = commit_with(sql, params) if commit else _rows(sql, params)
     if row is not None:
         if not ids:
             return None
@@ -184,9 +179,7 @@ def commit_with(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     committed, would reach the phones only when they catch up from the log). psycopg's autocommit
     flag, which the BEGIN sent with the first statement set, is put back as the block expects it."""
     if not transaction_is_ours():
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
+        return _rows(sql, params)
     driver = connection.connection
     with connection.wrap_database_errors:
         with connection.cursor() as cursor:
@@ -197,3 +190,9 @@ def commit_with(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         assert driver.pgconn.transaction_status == TransactionStatus.IDLE  # committed
         driver.autocommit = False  # idle: no command sent; as Django's block expects it until its end
     return rows
+
+
+def _rows(sql: str, params: Sequence[Any] | dict[str, Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
