@@ -19,8 +19,11 @@ class EventQuerySet(models.QuerySet["Event"]):
 
     def latest_id(self, *channels: str) -> int:
         """The id of the newest event on the channels, 0 when there is none."""
-        newest = self.on(*channels).order_by("-id").values_list("id", flat=True).first()
-        return newest or 0
+        return self.on(*channels).newest_id()
+
+    def newest_id(self) -> int:
+        """The id of the newest of these events (of the whole log, unfiltered), 0 when there is none."""
+        return self.order_by("-id").values_list("id", flat=True).first() or 0
 
 
 class Event(models.Model):

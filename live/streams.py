@@ -214,17 +214,12 @@ REPLAY_LIMIT = 500
 REPLAY_OVERLAP_IDS = 100
 
 
-def _newest_logged_sync() -> int:
-    """The newest id in the log, 0 when it is empty."""
-    return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
-
-
 def _lost_after_sync(after_id: int, local: LocalFanout) -> tuple[int, list[Message]]:
     """The newest id logged after `after_id` (0 when none was), and the events after it, of a
     channel some stream of `local` follows, that pub/sub never delivered there: the ids and
     channels of everything logged since first (one read by the primary key, whatever the number of
     channels followed; usually pub/sub brought every one), then the rows of those it lacks."""
-    logged = list(Event.objects.filter(id__gt=after_id).values_list("id", "channel"))
+    logged = list(Event.objects.after(after_id).values_list("id", "channel"))
     newest = max((event_id for event_id, _channel in logged), default=0)
     lost = local.undelivered(logged)  # the channels followed now, after the read: see LogWatch
     if not lost:
@@ -232,7 +227,7 @@ def _lost_after_sync(after_id: int, local: LocalFanout) -> tuple[int, list[Messa
     return newest, [event.as_message() for event in Event.objects.filter(id__in=lost).order_by("id")]
 
 
-_newest_logged = _reading_the_log(_newest_logged_sync)
+_newest_logged = _reading_the_log(Event.objects.newest_id)  # where the log ends: the first look
 _lost_after = _reading_the_log(_lost_after_sync)
 
 # The key a message read from the log by the process's look carries (`LogWatch`, `_SentIds.lacks`).
