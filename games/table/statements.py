@@ -85,8 +85,11 @@ def move_with_key(table: Table, key: str) -> Move | None:
         cursor.execute(f"SELECT {_columns('m', _MOVE_FIELDS)} FROM {_MOVE} m WHERE m.table_id = %s AND m.{key_column} = %s",
                        [table.pk, key])
         row = cursor.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _move_at(table, row)
+
+
+def _move_at(table: Table, row: Sequence[Any]) -> Move:
+    """A move of `table` from its `_MOVE_FIELDS` columns as read."""
     move = _from_row(Move, _MOVE_FIELDS, row)
     move.table = table
     return move
@@ -157,11 +160,7 @@ def _move_with_key_and_holders(table: Table, key: str | None) -> tuple[Move | No
         rows = cursor.fetchall()
     held = {number: held_since for number, claimed_by, bot_level, held_since, *_ in rows if claimed_by and not bot_level}
     found = next((row[4:] for row in rows if row[4] is not None), None)
-    if found is None:
-        return None, held
-    move = _from_row(Move, _MOVE_FIELDS, found)
-    move.table = table
-    return move, held
+    return (None if found is None else _move_at(table, found)), held
 
 
 def write_move(table: Table, move: Move, game: TableGame, said: Sequence[Said],
