@@ -68,7 +68,8 @@ BROWSER_XDIST := -n $(BROWSER_WORKERS) --dist load --maxschedchunk 1
 # without it every worker of every pass rewrote the asserts of every test module and compiled the
 # site again (10.7 s of a core to collect the suite, 4.3 s with the compiled files kept), and every
 # server a browser test starts compiled the site again (1.2 s of a core, 0.9 s).
-PYTEST := env -u PYTHONDONTWRITEBYTECODE -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
+KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE
+PYTEST := $(KEEP_BYTECODE) -u DATABASE_URL -u REDIS_URL $(PY) -m pytest
 # The browser passes collect tests/e2e alone, unless PYTEST_ARGS names what to run: no other folder
 # holds a browser test (tests/conftest.py marks e2e by that folder), and collecting the whole suite
 # cost each browser worker 4.3 s of a core against 1.6 s for tests/e2e.
@@ -101,8 +102,8 @@ proof-phones: venv
 # verification are the same code on both databases.
 test-services: venv services-db
 	@scripts/ensure_packages.sh chromium nginx caddy gettext
-	env -u PYTHONDONTWRITEBYTECODE DATABASE_URL="$(TEST_SERVICES_DATABASE_URL)" REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
-	env -u PYTHONDONTWRITEBYTECODE DATABASE_URL="$(TEST_SERVICES_DATABASE_URL)" REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(or $(strip $(SERVICES_E2E)),$(BROWSER_TESTS)) $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(KEEP_BYTECODE) DATABASE_URL="$(TEST_SERVICES_DATABASE_URL)" REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(XDIST) -m "not e2e and not proof" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(KEEP_BYTECODE) DATABASE_URL="$(TEST_SERVICES_DATABASE_URL)" REDIS_URL=$(SERVICES_REDIS_URL) $(PY) -m pytest $(BROWSER_XDIST) -m "e2e and not proof" $(or $(strip $(SERVICES_E2E)),$(BROWSER_TESTS)) $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test-all: test proof test-services
 
